@@ -1,0 +1,1266 @@
+/* bench-unix-local.c - ratios of the unix_local backend against baselines
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Measures, in one process, how far the unix_local backend is from what
+ * the same work costs without the library:
+ *
+ *  - the round trip of exec(["true"]) in a started session, unconfined
+ *    against a bare GSubprocess of /bin/true, and confined by bubblewrap
+ *    against a bare bwrap run with the very same flags;
+ *  - persist_workspace and hydrate_workspace of a generated workspace
+ *    against GNU tar -c / tar -x, with the peak RSS of our side.
+ *
+ * Each of our archive phases runs in a child process (this program
+ * re-executed with --phase) so that its VmHWM is its own.
+ *
+ * Not a test: `meson test` does not run it; see bench/run.sh and
+ * docs/performance.md.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "agents.h"
+#include "agents-fs-private.h"
+#include "agents-unix-local-client.h"
+#include "agents-unix-local-confine.h"
+#include "agents-unix-local-session.h"
+
+#define MB 1000000.0
+
+/* Targets, from the performance brief (see docs/performance.md). */
+#define TARGET_EXEC_RATIO 1.2
+#define TARGET_ARCHIVE_RATIO 0.8
+#define TARGET_PEAK_RSS_MB 32.0
+
+/* ---- options --------------------------------------------------------- */
+
+static gboolean opt_quick;
+static int opt_files = -1;
+static int opt_mb = -1;
+static int opt_iterations = -1;
+static int opt_warmup = -1;
+static int opt_reps = -1;
+static gboolean opt_skip_exec;
+static gboolean opt_skip_archive;
+static char *opt_keep_dir;
+/* internal: the child phases */
+static char *opt_phase;
+static char *opt_root;
+static char *opt_archive;
+static char *opt_out;
+
+static GOptionEntry entries[] = {
+  { "quick", 'q', 0, G_OPTION_ARG_NONE, &opt_quick,
+    "Small workspace and few iterations (smoke test)", NULL },
+  { "files", 0, 0, G_OPTION_ARG_INT, &opt_files,
+    "Number of files in the workspace (20000; quick: 2000)", "N" },
+  { "mb", 0, 0, G_OPTION_ARG_INT, &opt_mb,
+    "Workspace size in MB of 10^6 bytes (300; quick: 30)", "N" },
+  { "iterations", 'n', 0, G_OPTION_ARG_INT, &opt_iterations,
+    "Timed exec calls per variant (200; quick: 30)", "N" },
+  { "warmup", 0, 0, G_OPTION_ARG_INT, &opt_warmup,
+    "Untimed exec calls per variant first (20; quick: 5)", "N" },
+  { "reps", 0, 0, G_OPTION_ARG_INT, &opt_reps,
+    "Runs of each archive phase; the median is kept (3; quick: 1)", "N" },
+  { "skip-exec", 0, 0, G_OPTION_ARG_NONE, &opt_skip_exec,
+    "Do not run the exec benchmark", NULL },
+  { "skip-archive", 0, 0, G_OPTION_ARG_NONE, &opt_skip_archive,
+    "Do not run the persist/hydrate benchmark", NULL },
+  { "keep-workspace", 0, 0, G_OPTION_ARG_FILENAME, &opt_keep_dir,
+    "Generate the workspace into DIR (created if missing) and keep it",
+    "DIR" },
+  { "phase", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &opt_phase, NULL,
+    NULL },
+  { "root", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &opt_root, NULL,
+    NULL },
+  { "archive", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &opt_archive,
+    NULL, NULL },
+  { "out", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &opt_out, NULL,
+    NULL },
+  { NULL }
+};
+
+static void
+apply_defaults (void)
+{
+#define DEFAULT(var, normal, quick) \
+  if (var < 0)                      \
+  var = opt_quick ? quick : normal
+  DEFAULT (opt_files, 20000, 2000);
+  DEFAULT (opt_mb, 300, 30);
+  DEFAULT (opt_iterations, 200, 30);
+  DEFAULT (opt_warmup, 20, 5);
+  DEFAULT (opt_reps, 3, 1);
+#undef DEFAULT
+  opt_files = MAX (opt_files, 1);
+  opt_iterations = MAX (opt_iterations, 1);
+  opt_reps = MAX (opt_reps, 1);
+}
+
+/* ---- small helpers --------------------------------------------------- */
+
+G_GNUC_NORETURN G_GNUC_PRINTF (1, 2) static void
+die (const char *format,
+     ...)
+{
+  va_list ap;
+
+  va_start (ap, format);
+  fputs ("bench-unix-local: ", stderr);
+  vfprintf (stderr, format, ap);
+  fputc ('\n', stderr);
+  va_end (ap);
+  exit (1);
+}
+
+static void
+check (GError *error,
+       const char *what)
+{
+  if (error != NULL)
+    die ("%s: %s", what, error->message);
+}
+
+static double
+now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* Sorts @values in place. */
+static double
+percentile (double *values,
+            guint   n,
+            double  p)
+{
+  guint index;
+
+  qsort (values, n, sizeof (double), compare_doubles);
+  index = (guint) ceil (p * n);
+  return values[CLAMP (index, 1, n) - 1];
+}
+
+static double
+median (double *values,
+        guint   n)
+{
+  qsort (values, n, sizeof (double), compare_doubles);
+  if (n % 2 == 1)
+    return values[n / 2];
+  return (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+/* A field of /proc/self/status, in kB; -1 when missing. */
+static long
+proc_status_kb (const char *field)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *key = g_strdup_printf ("\n%s:", field);
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &contents, NULL, NULL))
+    return -1;
+  line = strstr (contents, key);
+  if (line == NULL)
+    return -1;
+  return strtol (line + strlen (key), NULL, 10);
+}
+
+/* Spins the thread-default main context until an async call is done. */
+typedef struct
+{
+  GAsyncResult *result;
+} Waiter;
+
+static void
+waiter_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Waiter *waiter = user_data;
+
+  waiter->result = g_object_ref (result);
+}
+
+static GAsyncResult *
+waiter_wait (Waiter *waiter)
+{
+  while (waiter->result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return waiter->result;
+}
+
+#define WAIT_FOR(call_async, ...)                         \
+  G_STMT_START                                            \
+  {                                                       \
+    g_clear_object (&waiter.result);                      \
+    call_async (__VA_ARGS__, NULL, waiter_cb, &waiter);   \
+    waiter_wait (&waiter);                                \
+  }                                                       \
+  G_STMT_END
+
+/* ---- sessions -------------------------------------------------------- */
+
+static GVariant *
+session_options (const char *confinement)
+{
+  GVariantDict dict;
+
+  if (confinement == NULL)
+    return NULL;
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert (&dict, "confinement", "s", confinement);
+  return g_variant_ref_sink (g_variant_dict_end (&dict));
+}
+
+/* Creates and starts a session; @root NULL gives a fresh owned root. */
+static AgentsSandboxSession *
+session_open (AgentsSandboxClient *client,
+              const char          *root,
+              const char          *confinement)
+{
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (GVariant) options = session_options (confinement);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  Waiter waiter = { NULL };
+  GError *error = NULL;
+
+  if (root != NULL)
+    agents_manifest_set_root (manifest, root);
+  WAIT_FOR (agents_sandbox_client_create_async, client, manifest, options,
+            NULL);
+  session = agents_sandbox_client_create_finish (client, waiter.result,
+                                                 &error);
+  check (error, "create a unix_local session");
+  WAIT_FOR (agents_sandbox_session_start_async, session);
+  agents_sandbox_session_start_finish (session, waiter.result, &error);
+  check (error, "start a unix_local session");
+  g_clear_object (&waiter.result);
+  return g_steal_pointer (&session);
+}
+
+static void
+session_close (AgentsSandboxClient  *client,
+               AgentsSandboxSession *session)
+{
+  Waiter waiter = { NULL };
+  GError *error = NULL;
+
+  WAIT_FOR (agents_sandbox_session_shutdown_async, session);
+  agents_sandbox_session_shutdown_finish (session, waiter.result, &error);
+  check (error, "shut a session down");
+  WAIT_FOR (agents_sandbox_client_delete_async, client, session);
+  agents_sandbox_client_delete_finish (client, waiter.result, &error);
+  check (error, "delete a session");
+  g_clear_object (&waiter.result);
+}
+
+static const char *
+session_root (AgentsSandboxSession *session)
+{
+  return agents_manifest_get_root (agents_sandbox_session_get_manifest (session));
+}
+
+/* ---- exec variants --------------------------------------------------- */
+
+typedef gboolean (*ExecFunc) (gpointer data,
+                              GError **error);
+
+typedef struct
+{
+  const char *key;   /* in the JSON */
+  const char *label; /* in the table */
+  ExecFunc func;
+  gpointer data;
+  double *samples;
+  double median;
+  double p90;
+} ExecVariant;
+
+static gboolean
+exec_session (gpointer data,
+              GError **error)
+{
+  AgentsSandboxSession *session = data;
+  static const char * const argv[] = { "true", NULL };
+  g_autoptr (AgentsExecResult) result = NULL;
+  Waiter waiter = { NULL };
+
+  WAIT_FOR (agents_sandbox_session_exec_async, session, argv, 0, FALSE, NULL);
+  result = agents_sandbox_session_exec_finish (session, waiter.result, error);
+  g_clear_object (&waiter.result);
+  if (result == NULL)
+    return FALSE;
+  if (agents_exec_result_get_exit_code (result) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "`true` exited with %d",
+                   agents_exec_result_get_exit_code (result));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The baselines: spawn, capture stdout and stderr, wait. */
+static gboolean
+exec_bare (gpointer data,
+           GError **error)
+{
+  const char * const *argv = data;
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GBytes) out = NULL;
+  g_autoptr (GBytes) err = NULL;
+
+  proc = g_subprocess_newv (argv,
+                            G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                              G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                            error);
+  if (proc == NULL ||
+      !g_subprocess_communicate (proc, NULL, NULL, &out, &err, error))
+    return FALSE;
+  if (!g_subprocess_get_if_exited (proc) ||
+      g_subprocess_get_exit_status (proc) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "%s failed: %.*s", argv[0],
+                   (int) g_bytes_get_size (err),
+                   (const char *) g_bytes_get_data (err, NULL));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+exec_measure (ExecVariant *variants,
+              guint        n_variants)
+{
+  for (guint v = 0; v < n_variants; v++)
+    {
+      GError *error = NULL;
+
+      variants[v].samples = g_new0 (double, opt_iterations);
+      for (int i = 0; i < opt_warmup; i++)
+        if (!variants[v].func (variants[v].data, &error))
+          check (error, variants[v].label);
+    }
+
+  /* Interleaved, so that drift of the machine hits every variant alike. */
+  for (int i = 0; i < opt_iterations; i++)
+    for (guint v = 0; v < n_variants; v++)
+      {
+        GError *error = NULL;
+        double start = now ();
+
+        if (!variants[v].func (variants[v].data, &error))
+          check (error, variants[v].label);
+        variants[v].samples[i] = now () - start;
+      }
+
+  for (guint v = 0; v < n_variants; v++)
+    {
+      variants[v].p90 = percentile (variants[v].samples, opt_iterations, 0.9);
+      variants[v].median = median (variants[v].samples, opt_iterations);
+    }
+}
+
+static ExecVariant *
+find_variant (ExecVariant *variants,
+              guint        n_variants,
+              const char  *key)
+{
+  for (guint v = 0; v < n_variants; v++)
+    if (g_str_equal (variants[v].key, key))
+      return &variants[v];
+  return NULL;
+}
+
+static const char *
+verdict (gboolean ok)
+{
+  return ok ? "ok" : "MISSED";
+}
+
+static void
+exec_ratio (JsonBuilder *json,
+            ExecVariant *variants,
+            guint        n_variants,
+            const char  *name,
+            const char  *ours,
+            const char  *base)
+{
+  ExecVariant *a = find_variant (variants, n_variants, ours);
+  ExecVariant *b = find_variant (variants, n_variants, base);
+  double ratio;
+
+  if (a == NULL || b == NULL)
+    return;
+  ratio = a->median / b->median;
+  printf ("  ratio %-30s %6.2f   (median %s / %s; target <= %.1f)  %s\n", name,
+          ratio, ours, base, TARGET_EXEC_RATIO,
+          verdict (ratio <= TARGET_EXEC_RATIO));
+  json_builder_set_member_name (json, name);
+  json_builder_begin_object (json);
+  json_builder_set_member_name (json, "value");
+  json_builder_add_double_value (json, ratio);
+  json_builder_set_member_name (json, "p90_ratio");
+  json_builder_add_double_value (json, a->p90 / b->p90);
+  json_builder_set_member_name (json, "target_max");
+  json_builder_add_double_value (json, TARGET_EXEC_RATIO);
+  json_builder_set_member_name (json, "met");
+  json_builder_add_boolean_value (json, ratio <= TARGET_EXEC_RATIO);
+  json_builder_end_object (json);
+}
+
+static void
+exec_report (JsonBuilder *json,
+             ExecVariant *variants,
+             guint        n_variants)
+{
+  printf ("\nexec round trip of `true` (argv [\"true\"], no shell): "
+          "%d calls after %d warm-up\n", opt_iterations, opt_warmup);
+  printf ("  %-44s %10s %10s\n", "", "median", "p90");
+  json_builder_set_member_name (json, "exec");
+  json_builder_begin_object (json);
+  json_builder_set_member_name (json, "iterations");
+  json_builder_add_int_value (json, opt_iterations);
+  for (guint v = 0; v < n_variants; v++)
+    {
+      printf ("  %-44s %7.3f ms %7.3f ms\n", variants[v].label,
+              variants[v].median * 1e3, variants[v].p90 * 1e3);
+      json_builder_set_member_name (json, variants[v].key);
+      json_builder_begin_object (json);
+      json_builder_set_member_name (json, "median_ms");
+      json_builder_add_double_value (json, variants[v].median * 1e3);
+      json_builder_set_member_name (json, "p90_ms");
+      json_builder_add_double_value (json, variants[v].p90 * 1e3);
+      json_builder_end_object (json);
+    }
+  exec_ratio (json, variants, n_variants, "unconfined_vs_bare_spawn",
+              "unconfined", "bare_spawn");
+  exec_ratio (json, variants, n_variants, "bwrap_vs_bare_bwrap", "bwrap",
+              "bare_bwrap");
+  exec_ratio (json, variants, n_variants, "landlock_vs_bare_spawn",
+              "landlock", "bare_spawn");
+  json_builder_end_object (json);
+}
+
+/* The bwrap command line the backend would build for `true` in @root. */
+static char **
+bare_bwrap_argv (const AgentsUnixLocalProbe *probe,
+                 const char                 *root)
+{
+  static const char * const argv[] = { "true", NULL };
+  g_autoptr (AgentsUnixLocalPolicy) policy =
+    agents_unix_local_policy_new (root, NULL, FALSE);
+
+  return agents_unix_local_bwrap_argv (policy, probe->bwrap_path, argv);
+}
+
+static void
+bench_exec (AgentsSandboxClient *client,
+            JsonBuilder         *json)
+{
+  static const char * const bare_argv[] = { "/bin/true", NULL };
+  const AgentsUnixLocalProbe *probe = agents_unix_local_confine_probe ();
+  g_autoptr (AgentsSandboxSession) none = NULL;
+  g_autoptr (AgentsSandboxSession) bwrap = NULL;
+  g_autoptr (AgentsSandboxSession) landlock = NULL;
+  g_auto (GStrv) bwrap_argv = NULL;
+  ExecVariant variants[5];
+  guint n = 0;
+
+  none = session_open (client, NULL, "none");
+  variants[n++] = (ExecVariant) { "bare_spawn", "bare GSubprocess /bin/true",
+                                  exec_bare, (gpointer) bare_argv };
+  variants[n++] = (ExecVariant) { "unconfined", "unix_local, confinement none",
+                                  exec_session, none };
+  if (probe->bwrap_path != NULL)
+    {
+      bwrap = session_open (client, NULL, "bwrap");
+      bwrap_argv = bare_bwrap_argv (probe, session_root (bwrap));
+      variants[n++] = (ExecVariant) { "bare_bwrap",
+                                      "bare bwrap, the backend's flags",
+                                      exec_bare, bwrap_argv };
+      variants[n++] = (ExecVariant) { "bwrap",
+                                      "unix_local, confinement bwrap (auto)",
+                                      exec_session, bwrap };
+    }
+  else
+    printf ("bwrap unusable, confined rows skipped: %s\n", probe->bwrap_error);
+  if (probe->landlock_abi > 0)
+    {
+      landlock = session_open (client, NULL, "landlock");
+      variants[n++] = (ExecVariant) { "landlock",
+                                      "unix_local, confinement landlock",
+                                      exec_session, landlock };
+    }
+
+  exec_measure (variants, n);
+  exec_report (json, variants, n);
+  if (bwrap_argv != NULL)
+    printf ("  (bare bwrap argv: %u arguments, from "
+            "agents_unix_local_bwrap_argv())\n",
+            g_strv_length (bwrap_argv));
+
+  for (guint v = 0; v < n; v++)
+    g_free (variants[v].samples);
+  session_close (client, none);
+  if (bwrap != NULL)
+    session_close (client, bwrap);
+  if (landlock != NULL)
+    session_close (client, landlock);
+}
+
+/* ---- the workspace --------------------------------------------------- */
+
+typedef struct
+{
+  guint   files;
+  guint   dirs;
+  guint64 bytes;
+  guint64 largest;
+} WorkspaceInfo;
+
+/* xorshift64*: deterministic, fast, good enough for file content. */
+static guint64
+rng_next (guint64 *state)
+{
+  guint64 x = *state;
+
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  *state = x;
+  return x * G_GUINT64_CONSTANT (0x2545F4914F6CDD1D);
+}
+
+/* Many small files, a twentieth of medium ones (16-144 KiB), one in 500
+ * large (several MB) taking what the total leaves. */
+static guint64 *
+plan_sizes (guint   n,
+            guint64 total)
+{
+  guint64 *sizes = g_new0 (guint64, n);
+  guint n_large = MAX (1, n / 500);
+  guint n_medium = MIN (n / 20, n - n_large);
+  guint64 state = 0x9E3779B97F4A7C15;
+  guint64 rest = 0, weights = 0, assigned = 0;
+
+  for (guint i = n_large; i < n; i++)
+    {
+      sizes[i] = i < n_large + n_medium ? 16384 + rng_next (&state) % 131072
+                                        : rng_next (&state) % 4096;
+      rest += sizes[i];
+    }
+  /* Small workspaces: small and medium files take half of the total. */
+  if (rest > total / 2)
+    {
+      double scale = (double) (total / 2) / rest;
+
+      rest = 0;
+      for (guint i = n_large; i < n; i++)
+        rest += sizes[i] = (guint64) (sizes[i] * scale);
+    }
+  for (guint i = 0; i < n_large; i++)
+    weights += sizes[i] = 3 + rng_next (&state) % 6;
+  for (guint i = 0; i < n_large; i++)
+    {
+      guint64 share = (total - rest) * sizes[i] / weights;
+
+      sizes[i] = i + 1 < n_large ? share : total - rest - assigned;
+      assigned += share;
+    }
+  return sizes;
+}
+
+static char *
+plan_dir (guint64 *state)
+{
+  guint top = rng_next (state) % 16;
+  guint mid = rng_next (state) % 12;
+  guint leaf = rng_next (state) % 6;
+
+  switch (rng_next (state) % 4)
+    {
+    case 0:
+      return g_strdup_printf ("t%02u", top);
+    case 1:
+      return g_strdup_printf ("t%02u/m%02u", top, mid);
+    case 2:
+      return g_strdup_printf ("t%02u/m%02u/l%u", top, mid, leaf);
+    default:
+      return g_strdup_printf ("t%02u/m%02u/l%u/deep", top, mid, leaf);
+    }
+}
+
+static void
+write_file (const char *path,
+            guint64     size,
+            guint64     seed,
+            guint64    *buffer,
+            gsize       buffer_size)
+{
+  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  guint64 state = seed * 2 + 1;
+
+  if (fd < 0)
+    die ("create %s: %s", path, g_strerror (errno));
+  while (size > 0)
+    {
+      gsize chunk = MIN (size, buffer_size);
+
+      for (gsize w = 0; w < (chunk + 7) / 8; w++)
+        buffer[w] = rng_next (&state);
+      if (write (fd, buffer, chunk) != (gssize) chunk)
+        die ("write %s: %s", path, g_strerror (errno));
+      size -= chunk;
+    }
+  close (fd);
+}
+
+/* Creates @dir and the ancestors not seen yet. */
+static void
+make_dirs (const char *root,
+           const char *dir,
+           GHashTable *seen)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *parent = NULL;
+
+  if (g_str_equal (dir, ".") || g_hash_table_contains (seen, dir))
+    return;
+  parent = g_path_get_dirname (dir);
+  make_dirs (root, parent, seen);
+  path = g_build_filename (root, dir, NULL);
+  if (g_mkdir (path, 0755) < 0 && errno != EEXIST)
+    die ("mkdir %s: %s", path, g_strerror (errno));
+  g_hash_table_add (seen, g_strdup (dir));
+}
+
+static WorkspaceInfo
+generate_workspace (const char *root,
+                    guint       n_files,
+                    guint64     total)
+{
+  static const char * const exts[] = { "c", "h", "py", "json", "md", "txt" };
+  g_autofree guint64 *sizes = plan_sizes (n_files, total);
+  g_autoptr (GHashTable) seen =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gsize buffer_size = 1 << 20;
+  g_autofree guint64 *buffer = g_malloc (buffer_size);
+  guint64 state = 0xC0FFEE;
+  WorkspaceInfo info = { 0 };
+
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_autofree char *dir = plan_dir (&state);
+      g_autofree char *name = NULL;
+      g_autofree char *path = NULL;
+
+      make_dirs (root, dir, seen);
+      name = g_strdup_printf ("f%05u.%s", i,
+                              sizes[i] > (1 << 20) ? "bin"
+                                                   : exts[i % G_N_ELEMENTS (exts)]);
+      path = g_build_filename (root, dir, name, NULL);
+      write_file (path, sizes[i], i + 1, buffer, buffer_size);
+      info.bytes += sizes[i];
+      info.largest = MAX (info.largest, sizes[i]);
+    }
+  info.files = n_files;
+  info.dirs = g_hash_table_size (seen);
+  return info;
+}
+
+/* ---- child processes ------------------------------------------------- */
+
+typedef struct
+{
+  double   seconds; /* wall time seen by the parent */
+  guint64  out_bytes;
+  long     maxrss_kb;
+  GString *out; /* stdout, when captured */
+} ProcRun;
+
+/* Runs @argv with stdout read (and kept if @capture) to the end by this
+ * process, then reaps it with wait4() for its peak RSS. */
+static void
+run_process (const char * const *argv,
+             gboolean            capture,
+             ProcRun            *run)
+{
+  g_autofree char *buffer = g_malloc (1 << 16);
+  GError *error = NULL;
+  struct rusage usage;
+  GPid pid;
+  int out_fd, status;
+  double start = now ();
+  gssize n;
+
+  memset (run, 0, sizeof *run);
+  if (!g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
+                                 G_SPAWN_DO_NOT_REAP_CHILD |
+                                   G_SPAWN_SEARCH_PATH,
+                                 NULL, NULL, &pid, NULL, &out_fd, NULL,
+                                 &error))
+    check (error, argv[0]);
+  run->out = capture ? g_string_new (NULL) : NULL;
+  while ((n = read (out_fd, buffer, 1 << 16)) != 0)
+    {
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        die ("read from %s: %s", argv[0], g_strerror (errno));
+      run->out_bytes += n;
+      if (capture)
+        g_string_append_len (run->out, buffer, n);
+    }
+  close (out_fd);
+  while (wait4 (pid, &status, 0, &usage) < 0)
+    if (errno != EINTR)
+      die ("wait4: %s", g_strerror (errno));
+  run->seconds = now () - start;
+  run->maxrss_kb = usage.ru_maxrss;
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    die ("%s %s failed (status %d)", argv[0], argv[1] ? argv[1] : "", status);
+}
+
+/* Our phases report one JSON object on stdout. */
+static JsonObject *
+parse_report (ProcRun *run)
+{
+  g_autoptr (JsonNode) node = NULL;
+  GError *error = NULL;
+
+  node = json_from_string (run->out->str, &error);
+  check (error, "read the report of a phase");
+  g_string_free (run->out, TRUE);
+  run->out = NULL;
+  return json_object_ref (json_node_get_object (node));
+}
+
+static void
+print_report (JsonBuilder *json)
+{
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = json_builder_get_root (json);
+
+  json_generator_set_root (gen, root);
+  printf ("%s\n", json_generator_to_data (gen, NULL));
+  fflush (stdout);
+}
+
+static void
+report_rss (JsonBuilder *json)
+{
+  json_builder_set_member_name (json, "vmhwm_kb");
+  json_builder_add_int_value (json, proc_status_kb ("VmHWM"));
+  json_builder_set_member_name (json, "vmrss_kb");
+  json_builder_add_int_value (json, proc_status_kb ("VmRSS"));
+}
+
+/* --phase persist: persist the workspace at --root, read the stream to
+ * the end (into --out when given). */
+static int
+phase_persist (AgentsSandboxClient *client)
+{
+  g_autoptr (AgentsSandboxSession) session =
+    session_open (client, opt_root, "none");
+  g_autoptr (JsonBuilder) json = json_builder_new ();
+  g_autoptr (GInputStream) stream = NULL;
+  g_autofree char *buffer = g_malloc (1 << 16);
+  long hwm_before = proc_status_kb ("VmHWM");
+  Waiter waiter = { NULL };
+  GError *error = NULL;
+  guint64 bytes = 0;
+  int out_fd = -1;
+  double start;
+  gssize n;
+
+  if (opt_out != NULL &&
+      (out_fd = open (opt_out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                      0600)) < 0)
+    die ("create %s: %s", opt_out, g_strerror (errno));
+
+  start = now ();
+  WAIT_FOR (agents_sandbox_session_persist_workspace_async, session);
+  stream = agents_sandbox_session_persist_workspace_finish (
+    session, waiter.result, &error);
+  check (error, "persist_workspace");
+  while ((n = g_input_stream_read (stream, buffer, 1 << 16, NULL, &error)) > 0)
+    {
+      bytes += n;
+      if (out_fd >= 0 && write (out_fd, buffer, n) != n)
+        die ("write %s: %s", opt_out, g_strerror (errno));
+    }
+  check (error, "read the persisted workspace");
+  g_input_stream_close (stream, NULL, NULL);
+  json_builder_begin_object (json);
+  json_builder_set_member_name (json, "seconds");
+  json_builder_add_double_value (json, now () - start);
+  json_builder_set_member_name (json, "bytes");
+  json_builder_add_int_value (json, bytes);
+  json_builder_set_member_name (json, "vmhwm_before_kb");
+  json_builder_add_int_value (json, hwm_before);
+  report_rss (json);
+  json_builder_end_object (json);
+  if (out_fd >= 0)
+    close (out_fd);
+  g_clear_object (&waiter.result);
+  print_report (json);
+  return 0;
+}
+
+static guint64 walk_files, walk_bytes;
+
+static int
+walk_cb (const char        *path,
+         const struct stat *st,
+         int                type,
+         struct FTW        *ftw)
+{
+  if (type == FTW_F && S_ISREG (st->st_mode))
+    {
+      walk_files++;
+      walk_bytes += st->st_size;
+    }
+  return 0;
+}
+
+/* Generous limits when the workspace outgrows the defaults (1 GiB in,
+ * 100000 members). */
+static void
+maybe_raise_limits (AgentsSandboxSession *session)
+{
+  GStatBuf st;
+
+  if (g_stat (opt_archive, &st) == 0 && st.st_size < (1 << 29))
+    return;
+  {
+    g_autoptr (AgentsArchiveLimits) limits = agents_archive_limits_new_full (
+      G_MAXINT64 / 4, G_MAXINT64 / 4, G_MAXINT64 / 4);
+
+    agents_sandbox_session_set_archive_limits (session, limits);
+  }
+}
+
+/* --phase hydrate: hydrate a fresh session from the file --archive. */
+static int
+phase_hydrate (AgentsSandboxClient *client)
+{
+  g_autoptr (AgentsSandboxSession) session = session_open (client, NULL,
+                                                           "none");
+  g_autoptr (JsonBuilder) json = json_builder_new ();
+  g_autoptr (GFile) file = g_file_new_for_path (opt_archive);
+  g_autoptr (GInputStream) stream = NULL;
+  long hwm_before = proc_status_kb ("VmHWM");
+  Waiter waiter = { NULL };
+  GError *error = NULL;
+  double start, seconds;
+
+  maybe_raise_limits (session);
+  start = now ();
+  stream = G_INPUT_STREAM (g_file_read (file, NULL, &error));
+  check (error, "open the archive");
+  WAIT_FOR (agents_sandbox_session_hydrate_workspace_async, session, stream);
+  agents_sandbox_session_hydrate_workspace_finish (session, waiter.result,
+                                                   &error);
+  check (error, "hydrate_workspace");
+  seconds = now () - start;
+
+  json_builder_begin_object (json);
+  json_builder_set_member_name (json, "seconds");
+  json_builder_add_double_value (json, seconds);
+  json_builder_set_member_name (json, "vmhwm_before_kb");
+  json_builder_add_int_value (json, hwm_before);
+  report_rss (json);
+  if (nftw (session_root (session), walk_cb, 64, FTW_PHYS) != 0)
+    die ("walk %s: %s", session_root (session), g_strerror (errno));
+  json_builder_set_member_name (json, "files");
+  json_builder_add_int_value (json, walk_files);
+  json_builder_set_member_name (json, "bytes");
+  json_builder_add_int_value (json, walk_bytes);
+  json_builder_end_object (json);
+  g_clear_object (&waiter.result);
+  session_close (client, session);
+  print_report (json);
+  return 0;
+}
+
+/* ---- the archive benchmark ------------------------------------------- */
+
+typedef struct
+{
+  double *gnu_s;  /* per rep; the median is kept */
+  double *ours_s;
+  long    gnu_rss_kb;  /* max over the reps */
+  long    ours_rss_kb; /* VmHWM, max over the reps */
+  long    ours_rss_before_kb;
+  long    ours_maxrss_kb; /* the same seen by wait4, for cross-checking */
+  guint64 gnu_stream_bytes;
+  guint64 ours_stream_bytes;
+} ArchiveStats;
+
+static void
+archive_stats_init (ArchiveStats *stats)
+{
+  memset (stats, 0, sizeof *stats);
+  stats->gnu_s = g_new0 (double, opt_reps);
+  stats->ours_s = g_new0 (double, opt_reps);
+}
+
+static void
+note_ours (ArchiveStats *stats,
+           int           rep,
+           ProcRun      *run,
+           JsonObject   *report)
+{
+  stats->ours_s[rep] = json_object_get_double_member (report, "seconds");
+  stats->ours_rss_kb = MAX (stats->ours_rss_kb,
+                            json_object_get_int_member (report, "vmhwm_kb"));
+  stats->ours_rss_before_kb =
+    MAX (stats->ours_rss_before_kb,
+         json_object_get_int_member (report, "vmhwm_before_kb"));
+  stats->ours_maxrss_kb = MAX (stats->ours_maxrss_kb, run->maxrss_kb);
+}
+
+static void
+persist_rep (const char   *self_exe,
+             const char   *ws,
+             int           rep,
+             ArchiveStats *stats)
+{
+  const char *tar_argv[] = { "tar", "-c", "-f", "-", "-C", ws, ".", NULL };
+  const char *ours_argv[] = { self_exe, "--phase=persist", "--root", ws,
+                              NULL };
+  g_autoptr (JsonObject) report = NULL;
+  ProcRun run;
+
+  run_process (tar_argv, FALSE, &run);
+  stats->gnu_s[rep] = run.seconds;
+  stats->gnu_rss_kb = MAX (stats->gnu_rss_kb, run.maxrss_kb);
+  stats->gnu_stream_bytes = run.out_bytes;
+
+  run_process (ours_argv, TRUE, &run);
+  report = parse_report (&run);
+  note_ours (stats, rep, &run, report);
+  stats->ours_stream_bytes = json_object_get_int_member (report, "bytes");
+}
+
+static void
+hydrate_rep (const char          *self_exe,
+             const char          *base,
+             const char          *archive,
+             const WorkspaceInfo *info,
+             int                  rep,
+             ArchiveStats        *stats)
+{
+  g_autofree char *dest = g_build_filename (base, "gnu-x", NULL);
+  const char *tar_argv[] = { "tar", "-x", "-f", archive, "-C", dest, NULL };
+  const char *ours_argv[] = { self_exe, "--phase=hydrate", "--archive",
+                              archive, NULL };
+  g_autoptr (JsonObject) report = NULL;
+  GError *error = NULL;
+  ProcRun run;
+
+  /* Each run starts without the previous one's dirty pages. */
+  g_mkdir (dest, 0755);
+  sync ();
+  run_process (tar_argv, FALSE, &run);
+  stats->gnu_s[rep] = run.seconds;
+  stats->gnu_rss_kb = MAX (stats->gnu_rss_kb, run.maxrss_kb);
+  if (!agents_fs_rm_rf (dest, &error))
+    check (error, "remove the GNU tar extraction");
+
+  sync ();
+  run_process (ours_argv, TRUE, &run);
+  report = parse_report (&run);
+  note_ours (stats, rep, &run, report);
+  if ((guint64) json_object_get_int_member (report, "files") != info->files ||
+      (guint64) json_object_get_int_member (report, "bytes") != info->bytes)
+    die ("hydrate produced %" G_GINT64_FORMAT " files, %" G_GINT64_FORMAT
+         " bytes; expected %u files, %" G_GUINT64_FORMAT " bytes",
+         json_object_get_int_member (report, "files"),
+         json_object_get_int_member (report, "bytes"), info->files,
+         info->bytes);
+}
+
+static void
+archive_report (JsonBuilder         *json,
+                const char          *name,
+                const char          *gnu_label,
+                const char          *ours_label,
+                const WorkspaceInfo *info,
+                ArchiveStats        *stats)
+{
+  double gnu = median (stats->gnu_s, opt_reps);
+  double ours = median (stats->ours_s, opt_reps);
+  double gnu_mbs = info->bytes / MB / gnu;
+  double ours_mbs = info->bytes / MB / ours;
+  double ratio = ours_mbs / gnu_mbs;
+  double rss_mb = stats->ours_rss_kb / 1024.0;
+
+  printf ("  %-34s %8.3f s %8.1f MB/s %8.1f MiB\n", gnu_label, gnu, gnu_mbs,
+          stats->gnu_rss_kb / 1024.0);
+  printf ("  %-34s %8.3f s %8.1f MB/s %8.1f MiB   (before the phase: %.1f "
+          "MiB)\n",
+          ours_label, ours, ours_mbs, rss_mb,
+          stats->ours_rss_before_kb / 1024.0);
+  printf ("  ratio ours/GNU tar %15s %6.2f   (target >= %.1f)  %s\n", "", ratio,
+          TARGET_ARCHIVE_RATIO, verdict (ratio >= TARGET_ARCHIVE_RATIO));
+  printf ("  peak RSS ours %20s %6.1f MiB (target <= %.0f MiB)  %s\n", "",
+          rss_mb, TARGET_PEAK_RSS_MB, verdict (rss_mb <= TARGET_PEAK_RSS_MB));
+
+  json_builder_set_member_name (json, name);
+  json_builder_begin_object (json);
+#define MEMBER(key, type, value)               \
+  json_builder_set_member_name (json, key);    \
+  json_builder_add_##type##_value (json, value)
+  MEMBER ("gnu_tar_seconds", double, gnu);
+  MEMBER ("gnu_tar_mb_per_s", double, gnu_mbs);
+  MEMBER ("gnu_tar_maxrss_kb", int, stats->gnu_rss_kb);
+  MEMBER ("ours_seconds", double, ours);
+  MEMBER ("ours_mb_per_s", double, ours_mbs);
+  MEMBER ("ours_vmhwm_kb", int, stats->ours_rss_kb);
+  MEMBER ("ours_vmhwm_before_phase_kb", int, stats->ours_rss_before_kb);
+  MEMBER ("ours_wait4_maxrss_kb", int, stats->ours_maxrss_kb);
+  MEMBER ("ratio", double, ratio);
+  MEMBER ("ratio_target_min", double, TARGET_ARCHIVE_RATIO);
+  MEMBER ("ratio_met", boolean, ratio >= TARGET_ARCHIVE_RATIO);
+  MEMBER ("rss_target_max_kb", int, (gint64) (TARGET_PEAK_RSS_MB * 1024));
+  MEMBER ("rss_met", boolean, rss_mb <= TARGET_PEAK_RSS_MB);
+  if (stats->gnu_stream_bytes > 0)
+    {
+      MEMBER ("gnu_tar_archive_bytes", int, stats->gnu_stream_bytes);
+      MEMBER ("ours_archive_bytes", int, stats->ours_stream_bytes);
+    }
+#undef MEMBER
+  json_builder_end_object (json);
+}
+
+static void
+bench_archive (const char  *base,
+               JsonBuilder *json)
+{
+  g_autofree char *self_exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *ws = opt_keep_dir ? g_strdup (opt_keep_dir)
+                                     : g_build_filename (base, "ws", NULL);
+  g_autofree char *archive = g_build_filename (base, "workspace.tar", NULL);
+  const char *make_archive[] = { self_exe, "--phase=persist", "--root", ws,
+                                 "--out", archive, NULL };
+  ArchiveStats persist, hydrate;
+  WorkspaceInfo info;
+  double start = now ();
+  ProcRun run;
+
+  if (g_mkdir_with_parents (ws, 0755) < 0)
+    die ("mkdir %s: %s", ws, g_strerror (errno));
+  info = generate_workspace (ws, opt_files, (guint64) opt_mb * 1000000);
+  sync ();
+  printf ("\nworkspace: %u files in %u directories, %.1f MB (largest file "
+          "%.1f MB), generated in %.1f s\n",
+          info.files, info.dirs, info.bytes / MB, info.largest / MB,
+          now () - start);
+
+  /* The archive hydrate reads: ours, made once, untimed. */
+  run_process (make_archive, TRUE, &run);
+  g_string_free (run.out, TRUE);
+
+  archive_stats_init (&persist);
+  archive_stats_init (&hydrate);
+  for (int rep = 0; rep < opt_reps; rep++)
+    {
+      persist_rep (self_exe, ws, rep, &persist);
+      hydrate_rep (self_exe, base, archive, &info, rep, &hydrate);
+    }
+
+  printf ("MB/s = workspace file bytes / wall time; median of %d run(s); "
+          "RSS = peak\n", opt_reps);
+  json_builder_set_member_name (json, "workspace");
+  json_builder_begin_object (json);
+  json_builder_set_member_name (json, "files");
+  json_builder_add_int_value (json, info.files);
+  json_builder_set_member_name (json, "dirs");
+  json_builder_add_int_value (json, info.dirs);
+  json_builder_set_member_name (json, "bytes");
+  json_builder_add_int_value (json, info.bytes);
+  json_builder_set_member_name (json, "reps");
+  json_builder_add_int_value (json, opt_reps);
+  json_builder_end_object (json);
+  printf ("persist\n");
+  archive_report (json, "persist", "GNU tar -c -f - | pipe reader",
+                  "persist_workspace + read to end", &info, &persist);
+  printf ("hydrate\n");
+  archive_report (json, "hydrate", "GNU tar -x -f archive",
+                  "hydrate_workspace from a file", &info, &hydrate);
+  printf ("  (archive: ours %.1f MB, GNU tar %.1f MB)\n",
+          persist.ours_stream_bytes / MB, persist.gnu_stream_bytes / MB);
+
+  g_free (persist.gnu_s);
+  g_free (persist.ours_s);
+  g_free (hydrate.gnu_s);
+  g_free (hydrate.ours_s);
+}
+
+/* ---- machine --------------------------------------------------------- */
+
+static char *
+cpu_model (void)
+{
+  g_autofree char *contents = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  if (!g_file_get_contents ("/proc/cpuinfo", &contents, NULL, NULL))
+    return g_strdup ("unknown");
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "model name"))
+      return g_strdup (g_strstrip (strchr (lines[i], ':') + 1));
+  return g_strdup ("unknown");
+}
+
+static char *
+first_line_of (const char *command)
+{
+  g_autofree char *out = NULL;
+
+  if (!g_spawn_command_line_sync (command, &out, NULL, NULL, NULL) ||
+      out == NULL)
+    return g_strdup ("unknown");
+  out[strcspn (out, "\n")] = '\0';
+  return g_steal_pointer (&out);
+}
+
+static void
+report_machine (JsonBuilder *json)
+{
+  g_autofree char *cpu = cpu_model ();
+  g_autofree char *tar = first_line_of ("tar --version");
+  g_autofree char *bwrap = first_line_of ("bwrap --version");
+  struct utsname uts;
+
+  uname (&uts);
+  printf ("libagents %s unix_local benchmark\n", PACKAGE_VERSION);
+  printf ("machine: %u CPUs, %s, %s %s; %s; %s\n",
+          g_get_num_processors (), cpu, uts.sysname, uts.release, tar, bwrap);
+  json_builder_set_member_name (json, "machine");
+  json_builder_begin_object (json);
+  json_builder_set_member_name (json, "nproc");
+  json_builder_add_int_value (json, g_get_num_processors ());
+  json_builder_set_member_name (json, "cpu");
+  json_builder_add_string_value (json, cpu);
+  json_builder_set_member_name (json, "kernel");
+  json_builder_add_string_value (json, uts.release);
+  json_builder_set_member_name (json, "tar");
+  json_builder_add_string_value (json, tar);
+  json_builder_set_member_name (json, "bwrap");
+  json_builder_add_string_value (json, bwrap);
+  json_builder_end_object (json);
+}
+
+/* ---- main ------------------------------------------------------------ */
+
+static char *tmp_base;
+
+static void
+remove_tmp_base (void)
+{
+  GError *error = NULL;
+
+  if (tmp_base == NULL)
+    return;
+  if (!agents_fs_rm_rf (tmp_base, &error))
+    {
+      g_printerr ("bench-unix-local: cannot remove %s: %s\n", tmp_base,
+                  error->message);
+      g_error_free (error);
+    }
+  g_clear_pointer (&tmp_base, g_free);
+}
+
+static int
+run_benchmarks (AgentsSandboxClient *client)
+{
+  g_autoptr (JsonBuilder) json = json_builder_new ();
+  GError *error = NULL;
+
+  tmp_base = g_dir_make_tmp ("agents-bench-XXXXXX", &error);
+  check (error, "create a temporary directory");
+  atexit (remove_tmp_base);
+
+  json_builder_begin_object (json);
+  json_builder_set_member_name (json, "benchmark");
+  json_builder_add_string_value (json, "unix-local");
+  json_builder_set_member_name (json, "quick");
+  json_builder_add_boolean_value (json, opt_quick);
+  report_machine (json);
+  if (!opt_skip_exec)
+    bench_exec (client, json);
+  if (!opt_skip_archive)
+    bench_archive (tmp_base, json);
+  json_builder_end_object (json);
+  printf ("\n");
+  print_report (json);
+  remove_tmp_base ();
+  return 0;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (AgentsSandboxClient) client = NULL;
+  GError *error = NULL;
+
+  /* The backend is linked in; the module must not register it twice. */
+  g_setenv ("AGENTS_DISABLE_PLUGINS", "1", TRUE);
+
+  context = g_option_context_new ("- unix_local benchmark");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    die ("%s", error->message);
+  apply_defaults ();
+
+  agents_unix_local_register_types ();
+  client = agents_unix_local_client_new ();
+
+  if (g_strcmp0 (opt_phase, "persist") == 0 && opt_root != NULL)
+    return phase_persist (client);
+  if (g_strcmp0 (opt_phase, "hydrate") == 0 && opt_archive != NULL)
+    return phase_hydrate (client);
+  if (opt_phase != NULL)
+    die ("unknown phase %s", opt_phase);
+  setvbuf (stdout, NULL, _IOLBF, 0);
+  return run_benchmarks (client);
+}

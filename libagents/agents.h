@@ -1,0 +1,34 @@
+/* agents.h - libagents, agents that work in sandboxes
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#define AGENTS_INSIDE
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "agents-version.h"
+#include "agents-version-macros.h"
+
+#include "agents-enums.h"
+#include "agents-registry.h"
+
+#include "sandbox/agents-sandbox-error.h"
+#include "sandbox/agents-sandbox-types.h"
+#include "sandbox/agents-manifest-entry.h"
+#include "sandbox/agents-manifest.h"
+#include "sandbox/agents-snapshot.h"
+#include "sandbox/agents-archive.h"
+#include "sandbox/agents-fs.h"
+#include "sandbox/agents-sandbox-session-state.h"
+#include "sandbox/agents-runtime-helper.h"
+#include "sandbox/agents-sandbox-session.h"
+#include "sandbox/agents-sandbox-client.h"
+#include "sandbox/agents-capability.h"
+#include "sandbox/agents-builtin-capabilities.h"
+
+#undef AGENTS_INSIDE

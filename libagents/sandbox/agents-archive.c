@@ -1,0 +1,1953 @@
+/* agents-archive.c - streaming tar creation and safe extraction
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <glib-unix.h>
+#include <glib/gi18n-lib.h>
+
+#include "agents-archive-private.h"
+#include "agents-sandbox-error-private.h"
+
+#define BLOCK_SIZE (64 * 1024)
+
+static void
+ctx_add_string (GVariantBuilder *builder, const char *key, const char *value)
+{
+  g_autofree char *valid = g_utf8_make_valid (value, -1);
+
+  g_variant_builder_add (builder, "{sv}", key, g_variant_new_string (valid));
+}
+
+static char *
+join_path (const char *root, const char *rel)
+{
+  if (rel == NULL || *rel == '\0')
+    return g_strdup (root);
+  return g_build_filename (root, rel, NULL);
+}
+
+/* Sets a WORKSPACE_ARCHIVE_READ or _WRITE error for @rel beneath @root. */
+static void
+set_path_error (GError **error,
+                int code,
+                const char *root,
+                const char *rel,
+                const char *reason)
+{
+  g_auto (GVariantBuilder) ctx =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+  g_autofree char *path = join_path (root, rel);
+  g_autofree char *display = g_utf8_make_valid (path, -1);
+
+  ctx_add_string (&ctx, "path", path);
+  ctx_add_string (&ctx, "reason", reason);
+  if (code == AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ)
+    agents_sandbox_error_set (error, code, g_variant_builder_end (&ctx),
+                              _ ("failed to read archive for path: %s"),
+                              display);
+  else
+    agents_sandbox_error_set (error, code, g_variant_builder_end (&ctx),
+                              _ ("failed to write archive for path: %s"),
+                              display);
+}
+
+/* Splits a path into its components, dropping empty and "." ones. */
+static GPtrArray *
+split_components (const char *path)
+{
+  GPtrArray *components = g_ptr_array_new_with_free_func (g_free);
+  const char *start = path;
+
+  while (*start != '\0')
+    {
+      const char *end = strchrnul (start, '/');
+      gsize len = end - start;
+
+      if (len > 0 && !(len == 1 && *start == '.'))
+        g_ptr_array_add (components, g_strndup (start, len));
+      start = *end ? end + 1 : end;
+    }
+  return components;
+}
+
+static char *
+join_components (GPtrArray *components, guint n)
+{
+  GString *rel = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0)
+        g_string_append_c (rel, '/');
+      g_string_append (rel, g_ptr_array_index (components, i));
+    }
+  return g_string_free (rel, FALSE);
+}
+
+/* ======================================================================
+ * Creating: a worker thread writes the tar into a socket pair
+ * ====================================================================== */
+
+typedef struct
+{
+  int root_fd;
+  char *root;
+  GHashTable *exclude; /* normalized root-relative paths */
+  gboolean exclude_all;
+  int out_fd;
+  GCancellable *cancellable;
+  int stop; /* atomic: the reader went away */
+  GError *error;
+  guint8 *buffer;
+} TarJob;
+
+typedef struct
+{
+  int fd;
+  char *rel;
+  GPtrArray *names;
+  guint next;
+} DirFrame;
+
+static void
+tar_job_free (TarJob *job)
+{
+  if (job->root_fd >= 0)
+    close (job->root_fd);
+  if (job->out_fd >= 0)
+    close (job->out_fd);
+  g_free (job->root);
+  g_clear_pointer (&job->exclude, g_hash_table_unref);
+  g_clear_object (&job->cancellable);
+  g_clear_error (&job->error);
+  g_free (job->buffer);
+  g_free (job);
+}
+
+static void
+dir_frame_free (gpointer data)
+{
+  DirFrame *frame = data;
+
+  if (frame->fd >= 0)
+    close (frame->fd);
+  g_free (frame->rel);
+  g_clear_pointer (&frame->names, g_ptr_array_unref);
+  g_free (frame);
+}
+
+static gboolean
+tar_job_fail_errno (TarJob *job, const char *rel, int errsv)
+{
+  if (job->error == NULL)
+    set_path_error (&job->error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ,
+                    job->root, rel, g_strerror (errsv));
+  return FALSE;
+}
+
+static gboolean
+tar_job_fail_archive (TarJob *job, struct archive *a, const char *rel)
+{
+  const char *reason = archive_error_string (a);
+
+  if (job->error == NULL)
+    set_path_error (&job->error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ,
+                    job->root, rel, reason ? reason : _ ("archive error"));
+  return FALSE;
+}
+
+static gboolean
+tar_job_should_stop (TarJob *job)
+{
+  if (g_atomic_int_get (&job->stop))
+    {
+      if (job->error == NULL)
+        g_set_error_literal (&job->error, G_IO_ERROR, G_IO_ERROR_CLOSED,
+                             _ ("Stream is already closed"));
+      return TRUE;
+    }
+  if (job->error == NULL &&
+      g_cancellable_set_error_if_cancelled (job->cancellable, &job->error))
+    return TRUE;
+  return job->error != NULL;
+}
+
+static la_ssize_t
+tar_write_cb (struct archive *a, void *data, const void *buffer, size_t length)
+{
+  TarJob *job = data;
+  const char *p = buffer;
+  size_t left = length;
+
+  while (left > 0)
+    {
+      ssize_t n;
+
+      if (tar_job_should_stop (job))
+        {
+          archive_set_error (a, ECANCELED, "%s", job->error->message);
+          return -1;
+        }
+      /* A socket rather than a pipe: MSG_NOSIGNAL spares us SIGPIPE when
+       * the reader has gone away. */
+      n = send (job->out_fd, p, left, MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int errsv = errno;
+
+          tar_job_fail_errno (job, NULL, errsv);
+          archive_set_error (a, errsv, "%s", g_strerror (errsv));
+          return -1;
+        }
+      p += n;
+      left -= n;
+    }
+  return length;
+}
+
+static GPtrArray *
+list_directory (int fd, int *errsv)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  int dup_fd = openat (fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  struct dirent *de;
+  DIR *dir;
+
+  if (dup_fd < 0 || (dir = fdopendir (dup_fd)) == NULL)
+    {
+      *errsv = errno;
+      if (dup_fd >= 0)
+        close (dup_fd);
+      return NULL;
+    }
+  errno = 0;
+  while ((de = readdir (dir)) != NULL)
+    {
+      if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0)
+        g_ptr_array_add (names, g_strdup (de->d_name));
+      errno = 0;
+    }
+  *errsv = errno;
+  closedir (dir);
+  if (*errsv != 0)
+    return NULL;
+  return g_steal_pointer (&names);
+}
+
+/* g_ptr_array_sort() passes pointers to the elements. */
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+static gboolean
+tar_write_header (TarJob *job,
+                  struct archive *a,
+                  const char *rel,
+                  const struct stat *st,
+                  const char *link_target)
+{
+  struct archive_entry *entry = archive_entry_new ();
+  g_autofree char *arcname =
+    *rel ? g_strconcat ("./", rel, NULL) : g_strdup (".");
+  int r;
+
+  archive_entry_set_pathname (entry, arcname);
+  archive_entry_set_filetype (entry, st->st_mode & S_IFMT);
+  archive_entry_set_perm (entry, st->st_mode & 07777);
+  archive_entry_set_uid (entry, st->st_uid);
+  archive_entry_set_gid (entry, st->st_gid);
+  archive_entry_set_mtime (entry, st->st_mtime, 0);
+  archive_entry_set_size (entry, S_ISREG (st->st_mode) ? st->st_size : 0);
+  if (link_target != NULL)
+    archive_entry_set_symlink (entry, link_target);
+
+  r = archive_write_header (a, entry);
+  archive_entry_free (entry);
+  if (r < ARCHIVE_WARN)
+    return tar_job_fail_archive (job, a, rel);
+  return TRUE;
+}
+
+static gboolean
+tar_write_file_data (
+  TarJob *job, struct archive *a, int fd, gint64 size, const char *rel)
+{
+  gint64 left = size;
+
+  while (left > 0)
+    {
+      ssize_t n;
+
+      if (tar_job_should_stop (job))
+        return FALSE;
+      n = read (fd, job->buffer, MIN (left, BLOCK_SIZE));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return tar_job_fail_errno (job, rel, errno);
+      if (n == 0)
+        break; /* the file shrank; libarchive pads the member */
+      if (archive_write_data (a, job->buffer, n) < 0)
+        return tar_job_fail_archive (job, a, rel);
+      left -= n;
+    }
+  return TRUE;
+}
+
+static gboolean
+tar_add_symlink (TarJob *job,
+                 struct archive *a,
+                 int dir_fd,
+                 const char *name,
+                 const char *rel,
+                 const struct stat *st)
+{
+  gsize size = MAX (st->st_size, 64) + 1;
+
+  for (;;)
+    {
+      g_autofree char *target = g_malloc (size);
+      ssize_t n = readlinkat (dir_fd, name, target, size);
+
+      if (n < 0)
+        return errno == ENOENT || errno == EINVAL
+                 ? TRUE /* vanished or replaced meanwhile */
+                 : tar_job_fail_errno (job, rel, errno);
+      if ((gsize) n < size)
+        {
+          target[n] = '\0';
+          return tar_write_header (job, a, rel, st, target);
+        }
+      size *= 2;
+    }
+}
+
+static gboolean
+tar_add_regular (
+  TarJob *job, struct archive *a, int dir_fd, const char *name, const char *rel)
+{
+  struct stat st;
+  gboolean ok;
+  int fd;
+
+  /* O_NONBLOCK: a fifo swapped in after the stat must not hang us. */
+  fd = openat (dir_fd, name,
+               O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0)
+    return errno == ENOENT || errno == ELOOP
+             ? TRUE
+             : tar_job_fail_errno (job, rel, errno);
+  if (fstat (fd, &st) < 0)
+    {
+      int errsv = errno;
+
+      close (fd);
+      return tar_job_fail_errno (job, rel, errsv);
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      close (fd);
+      return TRUE;
+    }
+  ok = tar_write_header (job, a, rel, &st, NULL) &&
+       tar_write_file_data (job, a, fd, st.st_size, rel);
+  close (fd);
+  return ok;
+}
+
+static DirFrame *
+open_dir_frame (TarJob *job, int fd, const char *rel)
+{
+  DirFrame *frame = g_new0 (DirFrame, 1);
+  int errsv = 0;
+
+  frame->fd = fd;
+  frame->rel = g_strdup (rel);
+  frame->names = list_directory (fd, &errsv);
+  if (frame->names == NULL)
+    {
+      tar_job_fail_errno (job, rel, errsv);
+      dir_frame_free (frame);
+      return NULL;
+    }
+  g_ptr_array_sort (frame->names, compare_names);
+  return frame;
+}
+
+/* Adds a directory's header and returns the frame to walk it with, or
+ * NULL; *ok tells whether NULL is a failure. */
+static DirFrame *
+tar_add_directory (TarJob *job,
+                   struct archive *a,
+                   int dir_fd,
+                   const char *name,
+                   const char *rel,
+                   gboolean *ok)
+{
+  struct stat st;
+  DirFrame *frame;
+  int fd =
+    openat (dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+  *ok = TRUE;
+  if (fd < 0)
+    {
+      /* Vanished, or replaced by a symlink or file since the stat. */
+      if (errno != ENOENT && errno != ELOOP && errno != ENOTDIR)
+        *ok = tar_job_fail_errno (job, rel, errno);
+      return NULL;
+    }
+  if (fstat (fd, &st) < 0)
+    *ok = tar_job_fail_errno (job, rel, errno);
+  else
+    *ok =
+      tar_write_header (job, a, rel, &st, NULL) && !tar_job_should_stop (job);
+  if (!*ok)
+    {
+      close (fd);
+      return NULL;
+    }
+  frame = open_dir_frame (job, fd, rel);
+  *ok = frame != NULL;
+  return frame;
+}
+
+static gboolean
+tar_add_child (TarJob *job,
+               struct archive *a,
+               DirFrame *parent,
+               const char *name,
+               GPtrArray *stack)
+{
+  g_autofree char *rel =
+    *parent->rel ? g_strconcat (parent->rel, "/", name, NULL) : g_strdup (name);
+  struct stat st;
+
+  if (g_hash_table_contains (job->exclude, rel))
+    return TRUE;
+  if (fstatat (parent->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+    return errno == ENOENT ? TRUE : tar_job_fail_errno (job, rel, errno);
+
+  switch (st.st_mode & S_IFMT)
+    {
+    case S_IFLNK:
+      return tar_add_symlink (job, a, parent->fd, name, rel, &st);
+    case S_IFREG:
+      return tar_add_regular (job, a, parent->fd, name, rel);
+    case S_IFDIR:
+      {
+        gboolean ok;
+        DirFrame *frame =
+          tar_add_directory (job, a, parent->fd, name, rel, &ok);
+
+        if (frame != NULL)
+          g_ptr_array_add (stack, frame);
+        return ok;
+      }
+    default:
+      return TRUE; /* sockets, fifos and devices are not archived */
+    }
+}
+
+static gboolean
+tar_walk (TarJob *job, struct archive *a)
+{
+  g_autoptr (GPtrArray) stack = g_ptr_array_new_with_free_func (dir_frame_free);
+  struct stat st;
+  DirFrame *root;
+  int fd;
+
+  if (fstat (job->root_fd, &st) < 0)
+    return tar_job_fail_errno (job, NULL, errno);
+  if (!tar_write_header (job, a, "", &st, NULL))
+    return FALSE;
+  if (job->exclude_all)
+    return TRUE;
+
+  fd = fcntl (job->root_fd, F_DUPFD_CLOEXEC, 3);
+  if (fd < 0)
+    return tar_job_fail_errno (job, NULL, errno);
+  root = open_dir_frame (job, fd, "");
+  if (root == NULL)
+    return FALSE;
+  g_ptr_array_add (stack, root);
+
+  while (stack->len > 0)
+    {
+      DirFrame *top = g_ptr_array_index (stack, stack->len - 1);
+
+      if (top->next == top->names->len)
+        {
+          g_ptr_array_remove_index (stack, stack->len - 1);
+          continue;
+        }
+      if (tar_job_should_stop (job) ||
+          !tar_add_child (job, a, top,
+                          g_ptr_array_index (top->names, top->next++), stack))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gpointer
+tar_worker (gpointer data)
+{
+  TarJob *job = data;
+  struct archive *a = archive_write_new ();
+  gboolean ok;
+
+  archive_write_set_format_pax_restricted (a);
+  ok = archive_write_open (a, job, NULL, tar_write_cb, NULL) == ARCHIVE_OK ||
+       tar_job_fail_archive (job, a, NULL);
+  ok = ok && tar_walk (job, a);
+  if (ok && archive_write_close (a) != ARCHIVE_OK)
+    ok = tar_job_fail_archive (job, a, NULL);
+  if (!ok)
+    {
+      /* No end-of-archive marker after a failure: the reader must not
+       * mistake a partial archive for a complete one. */
+      if (job->error == NULL)
+        tar_job_fail_errno (job, NULL, EIO);
+      archive_write_fail (a);
+    }
+  archive_write_free (a);
+
+  /* Closing our end is what the reader sees as the end of the stream, so
+   * it is the last thing the worker does. */
+  close (job->out_fd);
+  job->out_fd = -1;
+  return NULL;
+}
+
+/* ---- the stream ------------------------------------------------------- */
+
+G_DECLARE_FINAL_TYPE (
+  AgentsTarStream, agents_tar_stream, AGENTS, TAR_STREAM, GInputStream)
+
+struct _AgentsTarStream
+{
+  GInputStream parent_instance;
+
+  int fd;
+  GThread *thread;
+  TarJob *job;
+  gboolean finished;
+};
+
+static void
+agents_tar_stream_pollable_iface_init (GPollableInputStreamInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (
+  AgentsTarStream,
+  agents_tar_stream,
+  G_TYPE_INPUT_STREAM,
+  G_IMPLEMENT_INTERFACE (G_TYPE_POLLABLE_INPUT_STREAM,
+                         agents_tar_stream_pollable_iface_init))
+
+/* Joins the worker after it closed its end; returns its error. */
+static gboolean
+agents_tar_stream_join (AgentsTarStream *self, GError **error)
+{
+  GError *worker_error;
+
+  self->finished = TRUE;
+  if (self->thread == NULL)
+    return TRUE;
+  g_thread_join (g_steal_pointer (&self->thread));
+  close (self->fd);
+  self->fd = -1;
+  worker_error = g_steal_pointer (&self->job->error);
+  g_clear_pointer (&self->job, tar_job_free);
+  if (worker_error != NULL)
+    {
+      g_propagate_error (error, worker_error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Stops a worker that has not finished: closing our end makes its next
+ * send() fail, and the flag stops it between two blocks of a file. */
+static void
+agents_tar_stream_stop (AgentsTarStream *self)
+{
+  if (self->job != NULL)
+    g_atomic_int_set (&self->job->stop, 1);
+  if (self->fd >= 0)
+    close (self->fd);
+  self->fd = -1;
+  if (self->thread != NULL)
+    g_thread_join (g_steal_pointer (&self->thread));
+  g_clear_pointer (&self->job, tar_job_free);
+  self->finished = TRUE;
+}
+
+static gssize
+agents_tar_stream_recv_result (AgentsTarStream *self,
+                               gssize n,
+                               int errsv,
+                               GError **error)
+{
+  if (n > 0)
+    return n;
+  if (n == 0)
+    return agents_tar_stream_join (self, error) ? 0 : -1;
+  if (errsv == EAGAIN || errsv == EWOULDBLOCK)
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK,
+                         g_strerror (errsv));
+  else
+    g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                 _ ("Error reading from archive stream: %s"),
+                 g_strerror (errsv));
+  return -1;
+}
+
+static gboolean
+agents_tar_stream_wait (AgentsTarStream *self,
+                        GCancellable *cancellable,
+                        GError **error)
+{
+  GPollFD fds[2] = { { self->fd, G_IO_IN, 0 } };
+  int n_fds = 1;
+
+  if (g_cancellable_make_pollfd (cancellable, &fds[1]))
+    n_fds = 2;
+  while (g_poll (fds, n_fds, -1) < 0 && errno == EINTR)
+    ;
+  if (n_fds == 2)
+    g_cancellable_release_fd (cancellable);
+  return !g_cancellable_set_error_if_cancelled (cancellable, error);
+}
+
+static gssize
+agents_tar_stream_read (GInputStream *stream,
+                        void *buffer,
+                        gsize count,
+                        GCancellable *cancellable,
+                        GError **error)
+{
+  AgentsTarStream *self = AGENTS_TAR_STREAM (stream);
+  gssize n;
+
+  if (self->finished)
+    return 0;
+  if (cancellable != NULL && !agents_tar_stream_wait (self, cancellable, error))
+    return -1;
+  do
+    n = recv (self->fd, buffer, count, 0);
+  while (n < 0 && errno == EINTR);
+  return agents_tar_stream_recv_result (self, n, errno, error);
+}
+
+static gboolean
+agents_tar_stream_close (GInputStream *stream,
+                         GCancellable *cancellable,
+                         GError **error)
+{
+  agents_tar_stream_stop (AGENTS_TAR_STREAM (stream));
+  return TRUE;
+}
+
+static void
+agents_tar_stream_finalize (GObject *object)
+{
+  agents_tar_stream_stop (AGENTS_TAR_STREAM (object));
+  G_OBJECT_CLASS (agents_tar_stream_parent_class)->finalize (object);
+}
+
+static void
+agents_tar_stream_class_init (AgentsTarStreamClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GInputStreamClass *stream_class = G_INPUT_STREAM_CLASS (klass);
+
+  object_class->finalize = agents_tar_stream_finalize;
+  stream_class->read_fn = agents_tar_stream_read;
+  stream_class->close_fn = agents_tar_stream_close;
+}
+
+static void
+agents_tar_stream_init (AgentsTarStream *self)
+{
+  self->fd = -1;
+}
+
+static gboolean
+agents_tar_stream_can_poll (GPollableInputStream *stream)
+{
+  return TRUE;
+}
+
+static gboolean
+agents_tar_stream_is_readable (GPollableInputStream *stream)
+{
+  AgentsTarStream *self = AGENTS_TAR_STREAM (stream);
+  struct pollfd pfd = { self->fd, POLLIN, 0 };
+
+  return self->finished || poll (&pfd, 1, 0) > 0;
+}
+
+static GSource *
+agents_tar_stream_create_source (GPollableInputStream *stream,
+                                 GCancellable *cancellable)
+{
+  AgentsTarStream *self = AGENTS_TAR_STREAM (stream);
+  g_autoptr (GSource) base = NULL;
+
+  if (self->finished)
+    base = g_timeout_source_new (0);
+  else
+    base = g_unix_fd_source_new (self->fd, G_IO_IN);
+  return g_pollable_source_new_full (stream, base, cancellable);
+}
+
+static gssize
+agents_tar_stream_read_nonblocking (GPollableInputStream *stream,
+                                    void *buffer,
+                                    gsize count,
+                                    GError **error)
+{
+  AgentsTarStream *self = AGENTS_TAR_STREAM (stream);
+  gssize n;
+
+  if (self->finished)
+    return 0;
+  do
+    n = recv (self->fd, buffer, count, MSG_DONTWAIT);
+  while (n < 0 && errno == EINTR);
+  return agents_tar_stream_recv_result (self, n, errno, error);
+}
+
+static void
+agents_tar_stream_pollable_iface_init (GPollableInputStreamInterface *iface)
+{
+  iface->can_poll = agents_tar_stream_can_poll;
+  iface->is_readable = agents_tar_stream_is_readable;
+  iface->create_source = agents_tar_stream_create_source;
+  iface->read_nonblocking = agents_tar_stream_read_nonblocking;
+}
+
+static GHashTable *
+normalize_excludes (const char *const *exclude, gboolean *exclude_all)
+{
+  GHashTable *set =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  *exclude_all = FALSE;
+  for (guint i = 0; exclude != NULL && exclude[i] != NULL; i++)
+    {
+      g_autoptr (GPtrArray) components = split_components (exclude[i]);
+
+      if (components->len == 0)
+        *exclude_all = TRUE;
+      else
+        g_hash_table_add (set, join_components (components, components->len));
+    }
+  return set;
+}
+
+/**
+ * agents_archive_tar_directory:
+ * @root: (type filename): the directory to archive
+ * @exclude: (array zero-terminated=1) (nullable): root-relative paths left
+ *   out together with everything below them
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Streams a tar archive of the tree under @root, the way workspaces are
+ * persisted. Member names are `.` (the root) first, then `./a`, `./a/b`, …
+ * in sorted order. Symlinks are stored, never followed; sockets, fifos
+ * and devices are skipped. Memory use does not depend on the tree's size.
+ *
+ * The archive is produced by a worker thread as the stream is read. An
+ * error of the worker is returned by the read that would otherwise have
+ * reported the end of the stream, so a truncated archive is never taken
+ * for a complete one; closing the stream early stops the worker.
+ *
+ * Returns: (transfer full): the archive stream, or %NULL with @error set
+ */
+GInputStream *
+agents_archive_tar_directory (const char *root,
+                              const char *const *exclude,
+                              GCancellable *cancellable,
+                              GError **error)
+{
+  g_autoptr (AgentsTarStream) stream = NULL;
+  TarJob *job;
+  int fds[2];
+  int root_fd;
+
+  g_return_val_if_fail (root != NULL, NULL);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable),
+                        NULL);
+
+  root_fd = open (root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (root_fd < 0)
+    {
+      set_path_error (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, root,
+                      NULL, g_strerror (errno));
+      return NULL;
+    }
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) < 0)
+    {
+      set_path_error (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, root,
+                      NULL, g_strerror (errno));
+      close (root_fd);
+      return NULL;
+    }
+  shutdown (fds[0], SHUT_WR);
+  shutdown (fds[1], SHUT_RD);
+
+  job = g_new0 (TarJob, 1);
+  job->root_fd = root_fd;
+  job->root = g_strdup (root);
+  job->exclude = normalize_excludes (exclude, &job->exclude_all);
+  job->out_fd = fds[1];
+  job->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
+  job->buffer = g_malloc (BLOCK_SIZE);
+
+  stream = g_object_new (agents_tar_stream_get_type (), NULL);
+  stream->fd = fds[0];
+  stream->job = job;
+  stream->thread = g_thread_try_new ("agents-tar", tar_worker, job, error);
+  if (stream->thread == NULL)
+    {
+      g_clear_pointer (&stream->job, tar_job_free);
+      return NULL;
+    }
+  return G_INPUT_STREAM (g_steal_pointer (&stream));
+}
+
+/* ======================================================================
+ * Extracting
+ * ====================================================================== */
+
+/* 0: openat2() is tried; 1: disabled by a test; 2: the kernel lacks it */
+static int openat2_state;
+
+void
+agents_archive_set_openat2_disabled_for_testing (gboolean disabled)
+{
+  g_atomic_int_set (&openat2_state, disabled ? 1 : 0);
+}
+
+typedef struct
+{
+  char *rel;
+  mode_t mode;
+  gint64 mtime;
+  long mtime_nsec;
+  gboolean has_mtime;
+} DirMode;
+
+typedef struct
+{
+  int root_fd;
+  const char *root;
+  GInputStream *input;
+  GCancellable *cancellable;
+  gint64 max_input_bytes;
+  gint64 max_extracted_bytes;
+  gint64 max_members;
+  gint64 input_bytes;
+  gint64 extracted_bytes;
+  gint64 members;
+  GError *error; /* set by the read callback */
+  guint8 *buffer;
+  GArray *dirs; /* DirMode */
+} Extract;
+
+static void
+dir_mode_clear (gpointer data)
+{
+  g_free (((DirMode *) data)->rel);
+}
+
+static gboolean
+set_limit_error (GError **error, const char *limit, gint64 value)
+{
+  g_auto (GVariantBuilder) ctx =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+
+  g_variant_builder_add (&ctx, "{sv}", "limit", g_variant_new_string (limit));
+  g_variant_builder_add (&ctx, "{sv}", "value", g_variant_new_int64 (value));
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT, g_variant_builder_end (&ctx),
+    _ ("archive exceeds archive_limits.%s (%" G_GINT64_FORMAT ")"), limit,
+    value);
+  return FALSE;
+}
+
+static gboolean
+set_unsafe_error (GError **error, const char *member, const char *reason)
+{
+  g_auto (GVariantBuilder) ctx =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+  g_autofree char *display = g_utf8_make_valid (member, -1);
+
+  ctx_add_string (&ctx, "member", member);
+  ctx_add_string (&ctx, "reason", reason);
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER,
+                            g_variant_builder_end (&ctx),
+                            _ ("unsafe archive member: %s (%s)"), display,
+                            reason);
+  return FALSE;
+}
+
+static gboolean
+set_write_error (Extract *ex, GError **error, const char *rel, int errsv)
+{
+  set_path_error (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE, ex->root,
+                  rel, g_strerror (errsv));
+  return FALSE;
+}
+
+/* An error of libarchive, or the one our read callback stored. */
+static gboolean
+set_read_error (Extract *ex, struct archive *a, GError **error)
+{
+  const char *reason = archive_error_string (a);
+
+  if (ex->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&ex->error));
+      return FALSE;
+    }
+  set_path_error (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, ex->root,
+                  NULL, reason ? reason : _ ("archive error"));
+  return FALSE;
+}
+
+static la_ssize_t
+extract_read_cb (struct archive *a, void *data, const void **buffer)
+{
+  Extract *ex = data;
+  gssize n;
+
+  if (ex->error != NULL)
+    return -1;
+  n = g_input_stream_read (ex->input, ex->buffer, BLOCK_SIZE, ex->cancellable,
+                           &ex->error);
+  if (n < 0)
+    {
+      archive_set_error (a, EIO, "%s", ex->error->message);
+      return -1;
+    }
+  ex->input_bytes += n;
+  if (ex->input_bytes > ex->max_input_bytes)
+    {
+      set_limit_error (&ex->error, "max_input_bytes", ex->max_input_bytes);
+      archive_set_error (a, EFBIG, "%s", ex->error->message);
+      return -1;
+    }
+  *buffer = ex->buffer;
+  return n;
+}
+
+/* ---- resolution beneath the root -------------------------------------- */
+
+/* Component by component, never following a symlink: used where the
+ * kernel has no openat2(). A symlink on the way reports EXDEV, like an
+ * escape under RESOLVE_BENEATH. */
+static int
+open_beneath_fallback (int root_fd, const char *rel, int flags)
+{
+  g_autoptr (GPtrArray) components = split_components (rel);
+  int cur = fcntl (root_fd, F_DUPFD_CLOEXEC, 3);
+
+  for (guint i = 0; cur >= 0 && i < components->len; i++)
+    {
+      const char *name = g_ptr_array_index (components, i);
+      gboolean last = i + 1 == components->len;
+      int next_flags = last ? flags : O_PATH | O_DIRECTORY;
+      int next = openat (cur, name, next_flags | O_NOFOLLOW | O_CLOEXEC);
+      int errsv = errno;
+      struct stat st;
+
+      if (next < 0 && (errsv == ENOTDIR || errsv == ELOOP) &&
+          fstatat (cur, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+          S_ISLNK (st.st_mode))
+        errsv = EXDEV;
+      close (cur);
+      cur = next;
+      errno = errsv;
+    }
+  return cur;
+}
+
+/* Opens @rel (normalized, no ".." components) beneath @root_fd: symlinks
+ * are followed only while they stay inside. Returns -1 with errno set;
+ * EXDEV or ELOOP mean an escape. */
+static int
+open_beneath (int root_fd, const char *rel, int flags)
+{
+  int state = g_atomic_int_get (&openat2_state);
+
+  if (*rel == '\0')
+    return fcntl (root_fd, F_DUPFD_CLOEXEC, 3);
+
+  for (int tries = 0; state == 0 && tries < 32; tries++)
+    {
+      struct open_how how = { 0 };
+      int fd;
+
+      how.flags = flags | O_CLOEXEC;
+      how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+      fd = syscall (SYS_openat2, root_fd, rel, &how, sizeof how);
+      if (fd >= 0)
+        return fd;
+      if (errno == EAGAIN || errno == EINTR)
+        continue;
+      if (errno == ENOSYS)
+        g_atomic_int_set (&openat2_state, 2);
+      /* A seccomp filter may answer EPERM: the fallback is as safe. */
+      if (errno != ENOSYS && errno != EPERM)
+        return -1;
+      break;
+    }
+  return open_beneath_fallback (root_fd, rel, flags);
+}
+
+static gboolean
+resolve_failed (Extract *ex,
+                GError **error,
+                const char *member,
+                const char *rel,
+                int errsv,
+                const char *escape_reason)
+{
+  if (errsv == EXDEV || errsv == ELOOP)
+    return set_unsafe_error (error, member, escape_reason);
+  return set_write_error (ex, error, rel, errsv);
+}
+
+/* Returns a directory fd (O_PATH) for the first @n components, creating
+ * missing directories when @create. */
+static int
+resolve_dir (Extract *ex,
+             GPtrArray *components,
+             guint n,
+             gboolean create,
+             const char *member,
+             const char *escape_reason,
+             GError **error)
+{
+  g_autofree char *rel = join_components (components, n);
+  int parent;
+  int fd;
+
+  fd = open_beneath (ex->root_fd, rel, O_PATH | O_DIRECTORY);
+  if (fd >= 0 || errno != ENOENT || !create)
+    {
+      if (fd < 0)
+        resolve_failed (ex, error, member, rel, errno, escape_reason);
+      return fd;
+    }
+
+  parent = fcntl (ex->root_fd, F_DUPFD_CLOEXEC, 3);
+  for (guint i = 0; parent >= 0 && i < n; i++)
+    {
+      g_autofree char *sub = join_components (components, i + 1);
+      const char *name = g_ptr_array_index (components, i);
+
+      fd = open_beneath (ex->root_fd, sub, O_PATH | O_DIRECTORY);
+      if (fd < 0 && errno == ENOENT)
+        {
+          if (mkdirat (parent, name, 0755) < 0 && errno != EEXIST)
+            {
+              set_write_error (ex, error, sub, errno);
+              close (parent);
+              return -1;
+            }
+          fd = open_beneath (ex->root_fd, sub, O_PATH | O_DIRECTORY);
+        }
+      if (fd < 0)
+        resolve_failed (ex, error, member, sub, errno, escape_reason);
+      close (parent);
+      parent = fd;
+    }
+  return parent;
+}
+
+/* Makes room for a new member at @name: removes a file or symlink there
+ * (never following it). An existing directory is kept when @want_dir and
+ * is an error otherwise. */
+static gboolean
+clear_slot (Extract *ex,
+            int parent,
+            const char *name,
+            const char *rel,
+            gboolean want_dir,
+            gboolean *is_dir,
+            GError **error)
+{
+  struct stat st;
+
+  *is_dir = FALSE;
+  if (fstatat (parent, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+    return errno == ENOENT ? TRUE : set_write_error (ex, error, rel, errno);
+  if (S_ISDIR (st.st_mode))
+    {
+      *is_dir = TRUE;
+      return want_dir ? TRUE : set_write_error (ex, error, rel, EISDIR);
+    }
+  if (unlinkat (parent, name, 0) < 0)
+    return set_write_error (ex, error, rel, errno);
+  return TRUE;
+}
+
+/* ---- members ---------------------------------------------------------- */
+
+/* The components of a member name, or NULL with the reason it is unsafe. */
+static GPtrArray *
+member_components (const char *name, const char **reason)
+{
+  g_autoptr (GPtrArray) components = NULL;
+
+  if (name == NULL || *name == '\0')
+    return (*reason = "empty_name", NULL);
+  if (*name == '/')
+    return (*reason = "absolute_path", NULL);
+  if (strlen (name) >= PATH_MAX)
+    return (*reason = "name_too_long", NULL);
+
+  components = split_components (name);
+  for (guint i = 0; i < components->len; i++)
+    {
+      const char *component = g_ptr_array_index (components, i);
+
+      if (strcmp (component, "..") == 0)
+        return (*reason = "parent_reference", NULL);
+      if (strlen (component) > NAME_MAX)
+        return (*reason = "name_too_long", NULL);
+    }
+  return g_steal_pointer (&components);
+}
+
+/*
+ * Whether a symlink created at @components with @target stays inside the
+ * root, judged like realpath(): the member's directory and the target are
+ * walked from the root, expanding the symlinks already on disk.
+ *
+ * A symlink is followed when it is used, not when it is made, so the walk
+ * also makes sure its verdict cannot be changed by what is extracted (or
+ * replaced) later: ".." may only step out of a directory that exists and
+ * was named by the target itself. Stepping out of a missing directory,
+ * or out of where another symlink led, is refused: that symlink might be
+ * replaced, or the directory created as a symlink, by a later member.
+ */
+typedef struct
+{
+  char *name;
+  gboolean solid; /* an existing directory, safe to leave with ".." */
+} WalkStep;
+
+typedef enum
+{
+  PART_PARENT, /* the member's own directory: where the link physically is */
+  PART_TARGET,
+  PART_EXPANSION, /* what a symlink met in the target expands to */
+} WalkPart;
+
+typedef struct
+{
+  char *name; /* NULL: the marker between the parent and the target */
+  WalkPart part;
+} Pending;
+
+#define MAX_SYMLINK_EXPANSIONS 40
+
+static void
+walk_step_free (gpointer data)
+{
+  g_free (((WalkStep *) data)->name);
+  g_free (data);
+}
+
+static void
+pending_free (gpointer data)
+{
+  g_free (((Pending *) data)->name);
+  g_free (data);
+}
+
+static void
+push_pending (GQueue *pending,
+              GPtrArray *names,
+              WalkPart part,
+              gboolean at_head)
+{
+  for (guint i = names->len; i > 0; i--)
+    {
+      Pending *p = g_new0 (Pending, 1);
+
+      p->name =
+        g_strdup (g_ptr_array_index (names, at_head ? i - 1 : names->len - i));
+      p->part = part;
+      if (at_head)
+        g_queue_push_head (pending, p);
+      else
+        g_queue_push_tail (pending, p);
+    }
+}
+
+static char *
+join_steps (GPtrArray *stack)
+{
+  GString *rel = g_string_new (NULL);
+
+  for (guint i = 0; i < stack->len; i++)
+    {
+      if (i > 0)
+        g_string_append_c (rel, '/');
+      g_string_append (rel, ((WalkStep *) g_ptr_array_index (stack, i))->name);
+    }
+  return g_string_free (rel, FALSE);
+}
+
+/* Reads the symlink at the top of @stack if there is one there. Returns
+ * FALSE on an error other than the path not (fully) existing. */
+static gboolean
+inspect_step (Extract *ex,
+              GPtrArray *stack,
+              gboolean *exists,
+              gboolean *is_dir,
+              char **link_target)
+{
+  g_autofree char *rel = join_steps (stack);
+  char buffer[PATH_MAX];
+  struct stat st;
+  ssize_t n;
+  int fd;
+
+  *link_target = NULL;
+  *is_dir = FALSE;
+  fd = open_beneath (ex->root_fd, rel, O_PATH | O_NOFOLLOW);
+  if (fd < 0)
+    {
+      *exists = FALSE;
+      return errno == ENOENT || errno == ENOTDIR;
+    }
+  if (fstat (fd, &st) < 0)
+    {
+      close (fd);
+      return FALSE;
+    }
+  *is_dir = S_ISDIR (st.st_mode);
+  if (S_ISLNK (st.st_mode))
+    {
+      n = readlinkat (fd, "", buffer, sizeof buffer - 1);
+      if (n <= 0)
+        {
+          close (fd);
+          return FALSE;
+        }
+      buffer[n] = '\0';
+      *link_target = g_strdup (buffer);
+    }
+  close (fd);
+  return TRUE;
+}
+
+static gboolean
+symlink_target_inside (Extract *ex, GPtrArray *components, const char *target)
+{
+  g_autoptr (GPtrArray) stack = g_ptr_array_new_with_free_func (walk_step_free);
+  g_autoptr (GPtrArray) parent = g_ptr_array_new ();
+  g_autoptr (GPtrArray) target_names = NULL;
+  GQueue pending = G_QUEUE_INIT;
+  gboolean exists = TRUE;
+  gboolean inside = TRUE;
+  int expansions = 0;
+  Pending *p;
+
+  if (*target == '/')
+    return FALSE;
+  for (guint i = 0; i + 1 < components->len; i++)
+    g_ptr_array_add (parent, g_ptr_array_index (components, i));
+  target_names = split_components (target);
+  push_pending (&pending, parent, PART_PARENT, FALSE);
+  g_queue_push_tail (&pending, g_new0 (Pending, 1));
+  push_pending (&pending, target_names, PART_TARGET, FALSE);
+
+  while (inside && (p = g_queue_pop_head (&pending)) != NULL)
+    {
+      g_autofree char *link_target = NULL;
+      gboolean is_dir = FALSE;
+      WalkStep *step;
+
+      if (p->name == NULL)
+        ; /* the marker */
+      else if (strcmp (p->name, "..") == 0)
+        {
+          step = stack->len ? g_ptr_array_index (stack, stack->len - 1) : NULL;
+          inside = step != NULL && (p->part == PART_PARENT || step->solid);
+          if (inside)
+            g_ptr_array_remove_index (stack, stack->len - 1);
+        }
+      else
+        {
+          step = g_new0 (WalkStep, 1);
+          step->name = g_strdup (p->name);
+          g_ptr_array_add (stack, step);
+          if (exists)
+            inside = inspect_step (ex, stack, &exists, &is_dir, &link_target);
+          step->solid = exists && is_dir && p->part != PART_EXPANSION;
+          if (link_target != NULL)
+            {
+              g_autoptr (GPtrArray) expansion = split_components (link_target);
+
+              inside =
+                *link_target != '/' && ++expansions <= MAX_SYMLINK_EXPANSIONS;
+              g_ptr_array_remove_index (stack, stack->len - 1);
+              push_pending (
+                &pending, expansion,
+                p->part == PART_PARENT ? PART_PARENT : PART_EXPANSION, TRUE);
+            }
+        }
+      pending_free (p);
+    }
+  g_queue_clear_full (&pending, pending_free);
+  return inside;
+}
+
+static const char *
+entry_pathname (struct archive_entry *entry)
+{
+  const char *name = archive_entry_pathname (entry);
+
+  return name ? name : archive_entry_pathname_utf8 (entry);
+}
+
+static void
+entry_times (struct archive_entry *entry, struct timespec times[2])
+{
+  times[0].tv_sec = 0;
+  times[0].tv_nsec = UTIME_OMIT;
+  if (archive_entry_mtime_is_set (entry))
+    {
+      times[1].tv_sec = archive_entry_mtime (entry);
+      times[1].tv_nsec = archive_entry_mtime_nsec (entry);
+    }
+  else
+    {
+      times[1].tv_sec = 0;
+      times[1].tv_nsec = UTIME_OMIT;
+    }
+}
+
+static gboolean
+extract_directory (Extract *ex,
+                   struct archive_entry *entry,
+                   GPtrArray *components,
+                   const char *member,
+                   const char *rel,
+                   GError **error)
+{
+  const char *name = g_ptr_array_index (components, components->len - 1);
+  DirMode dir = { 0 };
+  gboolean is_dir;
+  int parent;
+
+  parent = resolve_dir (ex, components, components->len - 1, TRUE, member,
+                        "symlink_escape", error);
+  if (parent < 0)
+    return FALSE;
+  if (!clear_slot (ex, parent, name, rel, TRUE, &is_dir, error) ||
+      (!is_dir && mkdirat (parent, name, 0700) < 0 &&
+       !set_write_error (ex, error, rel, errno)))
+    {
+      close (parent);
+      return FALSE;
+    }
+  close (parent);
+
+  /* Modes are applied at the end: a read-only directory must still take
+   * its members. */
+  dir.rel = g_strdup (rel);
+  dir.mode = archive_entry_perm (entry) & 0777;
+  dir.has_mtime = archive_entry_mtime_is_set (entry);
+  dir.mtime = archive_entry_mtime (entry);
+  dir.mtime_nsec = archive_entry_mtime_nsec (entry);
+  g_array_append_val (ex->dirs, dir);
+  return TRUE;
+}
+
+static gboolean
+write_all_at (int fd, const void *data, size_t size, off_t offset)
+{
+  const char *p = data;
+
+  while (size > 0)
+    {
+      ssize_t n = pwrite (fd, p, size, offset);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return FALSE;
+      p += n;
+      size -= n;
+      offset += n;
+    }
+  return TRUE;
+}
+
+static gboolean
+extract_file_data (Extract *ex,
+                   struct archive *a,
+                   int fd,
+                   const char *rel,
+                   gint64 *end,
+                   GError **error)
+{
+  *end = 0;
+  for (;;)
+    {
+      const void *block;
+      size_t size;
+      la_int64_t offset;
+      int r = archive_read_data_block (a, &block, &size, &offset);
+
+      if (r == ARCHIVE_EOF)
+        return TRUE;
+      if (r < ARCHIVE_WARN)
+        return set_read_error (ex, a, error);
+      /* Count what is actually produced: headers may lie and compressed
+       * data may expand beyond what they announce. */
+      ex->extracted_bytes += size;
+      if (ex->extracted_bytes > ex->max_extracted_bytes)
+        return set_limit_error (error, "max_extracted_bytes",
+                                ex->max_extracted_bytes);
+      if (offset < 0 || !write_all_at (fd, block, size, offset))
+        return set_write_error (ex, error, rel, offset < 0 ? EINVAL : errno);
+      *end = MAX (*end, offset + (gint64) size);
+    }
+}
+
+static gboolean
+extract_regular (Extract *ex,
+                 struct archive *a,
+                 struct archive_entry *entry,
+                 GPtrArray *components,
+                 const char *member,
+                 const char *rel,
+                 GError **error)
+{
+  const char *name = g_ptr_array_index (components, components->len - 1);
+  gint64 size =
+    archive_entry_size_is_set (entry) ? archive_entry_size (entry) : 0;
+  struct timespec times[2];
+  gboolean is_dir;
+  gboolean ok;
+  gint64 end;
+  int parent;
+  int fd;
+
+  if (size < 0 || size > ex->max_extracted_bytes - ex->extracted_bytes)
+    return set_limit_error (error, "max_extracted_bytes",
+                            ex->max_extracted_bytes);
+
+  parent = resolve_dir (ex, components, components->len - 1, TRUE, member,
+                        "symlink_escape", error);
+  if (parent < 0)
+    return FALSE;
+  if (!clear_slot (ex, parent, name, rel, FALSE, &is_dir, error))
+    {
+      close (parent);
+      return FALSE;
+    }
+  fd = openat (parent, name,
+               O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  close (parent);
+  if (fd < 0)
+    return set_write_error (ex, error, rel, errno);
+
+  ok = extract_file_data (ex, a, fd, rel, &end, error);
+  if (ok && size > end && ftruncate (fd, size) < 0)
+    ok = set_write_error (ex, error, rel, errno);
+  if (ok && fchmod (fd, archive_entry_perm (entry) & 0777) < 0)
+    ok = set_write_error (ex, error, rel, errno);
+  entry_times (entry, times);
+  if (ok)
+    futimens (fd, times);
+  if (close (fd) < 0 && ok)
+    ok = set_write_error (ex, error, rel, errno);
+  return ok;
+}
+
+static gboolean
+extract_symlink (Extract *ex,
+                 struct archive_entry *entry,
+                 GPtrArray *components,
+                 const char *member,
+                 const char *rel,
+                 GError **error)
+{
+  const char *name = g_ptr_array_index (components, components->len - 1);
+  const char *target = archive_entry_symlink (entry);
+  struct timespec times[2];
+  gboolean is_dir;
+  int parent;
+
+  if (target == NULL)
+    target = archive_entry_symlink_utf8 (entry);
+  if (target == NULL || *target == '\0' || strlen (target) >= PATH_MAX)
+    return set_unsafe_error (error, member, "invalid_link_target");
+
+  /* The directory is created first, so that the walk finds it. */
+  parent = resolve_dir (ex, components, components->len - 1, TRUE, member,
+                        "symlink_escape", error);
+  if (parent < 0)
+    return FALSE;
+  if (!symlink_target_inside (ex, components, target))
+    {
+      close (parent);
+      return set_unsafe_error (error, member, "symlink_escape");
+    }
+  if (!clear_slot (ex, parent, name, rel, FALSE, &is_dir, error) ||
+      (symlinkat (target, parent, name) < 0 &&
+       !set_write_error (ex, error, rel, errno)))
+    {
+      close (parent);
+      return FALSE;
+    }
+  entry_times (entry, times);
+  utimensat (parent, name, times, AT_SYMLINK_NOFOLLOW);
+  close (parent);
+  return TRUE;
+}
+
+static gboolean
+extract_hardlink (Extract *ex,
+                  struct archive_entry *entry,
+                  GPtrArray *components,
+                  const char *member,
+                  const char *rel,
+                  const char *link_name,
+                  GError **error)
+{
+  const char *name = g_ptr_array_index (components, components->len - 1);
+  const char *reason = NULL;
+  g_autoptr (GPtrArray) source = member_components (link_name, &reason);
+  g_autofree char *source_rel = NULL;
+  const char *source_name;
+  struct stat st;
+  gboolean is_dir;
+  int source_parent;
+  int errsv = 0;
+  int parent;
+  gboolean ok;
+
+  if (source == NULL || source->len == 0)
+    return set_unsafe_error (error, member, "hardlink_escape");
+  source_rel = join_components (source, source->len);
+  if (strcmp (source_rel, rel) == 0)
+    return TRUE;
+  source_name = g_ptr_array_index (source, source->len - 1);
+
+  source_parent = resolve_dir (ex, source, source->len - 1, FALSE, member,
+                               "hardlink_escape", error);
+  if (source_parent < 0)
+    return FALSE;
+  if (fstatat (source_parent, source_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+    errsv = errno;
+  else if (S_ISDIR (st.st_mode))
+    errsv = EPERM;
+  if (errsv != 0)
+    {
+      close (source_parent);
+      return set_write_error (ex, error, rel, errsv);
+    }
+
+  parent = resolve_dir (ex, components, components->len - 1, TRUE, member,
+                        "symlink_escape", error);
+  ok = parent >= 0 && clear_slot (ex, parent, name, rel, FALSE, &is_dir, error);
+  /* Flags 0: a symlink source is linked itself, never followed. */
+  if (ok && linkat (source_parent, source_name, parent, name, 0) < 0)
+    ok = set_write_error (ex, error, rel, errno);
+  close (source_parent);
+  if (parent >= 0)
+    close (parent);
+  return ok;
+}
+
+static gboolean
+extract_entry (Extract *ex,
+               struct archive *a,
+               struct archive_entry *entry,
+               GError **error)
+{
+  const char *member = entry_pathname (entry);
+  const char *hardlink = archive_entry_hardlink (entry);
+  const char *reason = NULL;
+  g_autoptr (GPtrArray) components = member_components (member, &reason);
+  g_autofree char *rel = NULL;
+  mode_t type = archive_entry_filetype (entry);
+
+  if (components == NULL)
+    return set_unsafe_error (error, member ? member : "", reason);
+  if (hardlink == NULL)
+    hardlink = archive_entry_hardlink_utf8 (entry);
+
+  if (components->len == 0)
+    {
+      /* "." is the root itself: nothing to create, and its mode is the
+       * caller's business. */
+      if (type == AE_IFDIR && hardlink == NULL)
+        return TRUE;
+      return set_unsafe_error (error, member, "invalid_root_member");
+    }
+
+  rel = join_components (components, components->len);
+  if (hardlink != NULL)
+    return extract_hardlink (ex, entry, components, member, rel, hardlink,
+                             error);
+  switch (type)
+    {
+    case AE_IFDIR:
+      return extract_directory (ex, entry, components, member, rel, error);
+    case AE_IFREG:
+      return extract_regular (ex, a, entry, components, member, rel, error);
+    case AE_IFLNK:
+      return extract_symlink (ex, entry, components, member, rel, error);
+    default:
+      return set_unsafe_error (error, member, "special_file");
+    }
+}
+
+static int
+compare_dir_modes_reversed (gconstpointer a, gconstpointer b)
+{
+  return strcmp (((const DirMode *) b)->rel, ((const DirMode *) a)->rel);
+}
+
+/* Children sort after their parents, so in reverse order each directory
+ * is closed only after everything inside it was. */
+static gboolean
+apply_directory_modes (Extract *ex, GError **error)
+{
+  g_array_sort (ex->dirs, compare_dir_modes_reversed);
+  for (guint i = 0; i < ex->dirs->len; i++)
+    {
+      DirMode *dir = &g_array_index (ex->dirs, DirMode, i);
+      struct timespec times[2] = { { 0, UTIME_OMIT }, { 0, UTIME_OMIT } };
+      int fd = open_beneath (ex->root_fd, dir->rel,
+                             O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+
+      if (fd < 0)
+        return resolve_failed (ex, error, dir->rel, dir->rel, errno,
+                               "symlink_escape");
+      if (dir->has_mtime)
+        {
+          times[1].tv_sec = dir->mtime;
+          times[1].tv_nsec = dir->mtime_nsec;
+        }
+      if (fchmod (fd, dir->mode) < 0)
+        {
+          int errsv = errno;
+
+          close (fd);
+          return set_write_error (ex, error, dir->rel, errsv);
+        }
+      futimens (fd, times);
+      close (fd);
+    }
+  return TRUE;
+}
+
+static gboolean
+extract_entries (Extract *ex, struct archive *a, GError **error)
+{
+  for (;;)
+    {
+      struct archive_entry *entry;
+      int r = archive_read_next_header (a, &entry);
+
+      if (r == ARCHIVE_EOF)
+        return apply_directory_modes (ex, error);
+      if (r < ARCHIVE_WARN)
+        return set_read_error (ex, a, error);
+      if (++ex->members > ex->max_members)
+        return set_limit_error (error, "max_members", ex->max_members);
+      if (g_cancellable_set_error_if_cancelled (ex->cancellable, error) ||
+          !extract_entry (ex, a, entry, error))
+        return FALSE;
+    }
+}
+
+/* A zip is read seekably, from an unlinked temporary copy of the input. */
+static int
+spool_input (Extract *ex, GError **error)
+{
+  const char *tmp_dir = g_get_tmp_dir ();
+  int fd = open (tmp_dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+  if (fd < 0)
+    {
+      g_autofree char *path = NULL;
+
+      fd = g_file_open_tmp ("agents-archive-XXXXXX", &path, error);
+      if (fd < 0)
+        return -1;
+      unlink (path);
+    }
+
+  for (;;)
+    {
+      gssize n = g_input_stream_read (ex->input, ex->buffer, BLOCK_SIZE,
+                                      ex->cancellable, error);
+
+      if (n == 0)
+        break;
+      if (n < 0)
+        goto fail;
+      ex->input_bytes += n;
+      if (ex->input_bytes > ex->max_input_bytes)
+        {
+          set_limit_error (error, "max_input_bytes", ex->max_input_bytes);
+          goto fail;
+        }
+      if (!write_all_at (fd, ex->buffer, n, ex->input_bytes - n))
+        {
+          set_path_error (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ,
+                          tmp_dir, NULL, g_strerror (errno));
+          goto fail;
+        }
+    }
+  return fd;
+
+fail:
+  close (fd);
+  return -1;
+}
+
+static gboolean
+open_archive (Extract *ex,
+              struct archive *a,
+              AgentsCompressionScheme scheme,
+              int *spool_fd,
+              GError **error)
+{
+  int r;
+
+  if (scheme == AGENTS_COMPRESSION_SCHEME_ZIP)
+    {
+      archive_read_support_format_zip_seekable (a);
+      *spool_fd = spool_input (ex, error);
+      if (*spool_fd < 0)
+        return FALSE;
+      r = archive_read_open_fd (a, *spool_fd, BLOCK_SIZE);
+    }
+  else
+    {
+      archive_read_support_format_tar (a);
+      /* Only filters built into libarchive: none that runs a program. */
+      archive_read_support_filter_gzip (a);
+      archive_read_support_filter_bzip2 (a);
+      archive_read_support_filter_xz (a);
+      archive_read_support_filter_lzma (a);
+      archive_read_support_filter_zstd (a);
+      r = archive_read_open (a, ex, NULL, extract_read_cb, NULL);
+    }
+  if (r != ARCHIVE_OK)
+    return set_read_error (ex, a, error);
+  return TRUE;
+}
+
+/**
+ * agents_archive_extract_to_directory:
+ * @archive: the archive
+ * @root: (type filename): an existing directory to extract beneath
+ * @scheme: the archive format
+ * @limits: (nullable): the limits to enforce; %NULL for the defaults of
+ *   agents_archive_limits_new()
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Extracts a hostile archive safely. Members that would land outside
+ * @root (absolute names, `..`, links escaping it, writes through
+ * symlinks), device nodes, fifos and sockets are refused with
+ * %AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER; an archive beyond @limits
+ * fails with %AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT. Every file is created
+ * beneath a directory descriptor of @root with `openat2(RESOLVE_BENEATH)`.
+ * On failure the members already extracted stay in @root; nothing is ever
+ * written outside it.
+ *
+ * This blocks: call it from a worker thread, or use
+ * agents_archive_extract_to_directory_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_archive_extract_to_directory (GInputStream *archive,
+                                     const char *root,
+                                     AgentsCompressionScheme scheme,
+                                     const AgentsArchiveLimits *limits,
+                                     GCancellable *cancellable,
+                                     GError **error)
+{
+  g_autoptr (AgentsArchiveLimits) defaults = NULL;
+  Extract ex = { 0 };
+  struct archive *a;
+  int spool_fd = -1;
+  gboolean ok;
+
+  g_return_val_if_fail (G_IS_INPUT_STREAM (archive), FALSE);
+  g_return_val_if_fail (root != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  ex.root_fd = open (root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (ex.root_fd < 0)
+    {
+      set_path_error (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE, root,
+                      NULL, g_strerror (errno));
+      return FALSE;
+    }
+  ex.root = root;
+  ex.input = archive;
+  ex.cancellable = cancellable;
+  if (limits == NULL)
+    limits = defaults = agents_archive_limits_new ();
+  ex.max_input_bytes = limits->max_input_bytes;
+  ex.max_extracted_bytes = limits->max_extracted_bytes;
+  ex.max_members = limits->max_members;
+  ex.buffer = g_malloc (BLOCK_SIZE);
+  ex.dirs = g_array_new (FALSE, TRUE, sizeof (DirMode));
+  g_array_set_clear_func (ex.dirs, dir_mode_clear);
+
+  a = archive_read_new ();
+  ok = open_archive (&ex, a, scheme, &spool_fd, error) &&
+       extract_entries (&ex, a, error);
+  archive_read_free (a);
+
+  if (spool_fd >= 0)
+    close (spool_fd);
+  close (ex.root_fd);
+  g_clear_error (&ex.error);
+  g_free (ex.buffer);
+  g_array_unref (ex.dirs);
+  return ok;
+}
+
+typedef struct
+{
+  GInputStream *archive;
+  char *root;
+  AgentsCompressionScheme scheme;
+  AgentsArchiveLimits limits;
+  gboolean has_limits;
+} ExtractTaskData;
+
+static void
+extract_task_data_free (gpointer data)
+{
+  ExtractTaskData *td = data;
+
+  g_object_unref (td->archive);
+  g_free (td->root);
+  g_free (td);
+}
+
+static void
+extract_thread (GTask *task,
+                gpointer source_object,
+                gpointer task_data,
+                GCancellable *cancellable)
+{
+  ExtractTaskData *td = task_data;
+  GError *error = NULL;
+
+  if (agents_archive_extract_to_directory (td->archive, td->root, td->scheme,
+                                           td->has_limits ? &td->limits : NULL,
+                                           cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * agents_archive_extract_to_directory_async:
+ * @archive: the archive
+ * @root: (type filename): an existing directory to extract beneath
+ * @scheme: the archive format
+ * @limits: (nullable): the limits to enforce; %NULL for the defaults
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * Runs agents_archive_extract_to_directory() in a worker thread.
+ */
+void
+agents_archive_extract_to_directory_async (GInputStream *archive,
+                                           const char *root,
+                                           AgentsCompressionScheme scheme,
+                                           const AgentsArchiveLimits *limits,
+                                           GCancellable *cancellable,
+                                           GAsyncReadyCallback callback,
+                                           gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  ExtractTaskData *td;
+
+  g_return_if_fail (G_IS_INPUT_STREAM (archive));
+  g_return_if_fail (root != NULL);
+
+  td = g_new0 (ExtractTaskData, 1);
+  td->archive = g_object_ref (archive);
+  td->root = g_strdup (root);
+  td->scheme = scheme;
+  if (limits != NULL)
+    {
+      td->limits = *limits;
+      td->has_limits = TRUE;
+    }
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agents_archive_extract_to_directory_async);
+  g_task_set_task_data (task, td, extract_task_data_free);
+  g_task_run_in_thread (task, extract_thread);
+}
+
+/**
+ * agents_archive_extract_to_directory_finish:
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_archive_extract_to_directory_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_archive_extract_to_directory_finish (GAsyncResult *result,
+                                            GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_async_result_is_tagged (
+                          result, agents_archive_extract_to_directory_async),
+                        FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

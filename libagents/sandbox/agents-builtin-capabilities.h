@@ -1,0 +1,77 @@
+/* agents-builtin-capabilities.h - shell, filesystem, compaction, memory
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined(AGENTS_INSIDE) && !defined(AGENTS_COMPILATION)
+#error "Only <agents.h> can be included directly."
+#endif
+
+#include "agents-capability.h"
+
+G_BEGIN_DECLS
+
+#define AGENTS_TYPE_SHELL_CAPABILITY (agents_shell_capability_get_type ())
+
+AGENTS_AVAILABLE_IN_1_0
+G_DECLARE_FINAL_TYPE (AgentsShellCapability,
+                      agents_shell_capability,
+                      AGENTS,
+                      SHELL_CAPABILITY,
+                      GObject)
+
+AGENTS_AVAILABLE_IN_1_0
+AgentsCapability *agents_shell_capability_new (void);
+
+#define AGENTS_TYPE_FILESYSTEM_CAPABILITY \
+  (agents_filesystem_capability_get_type ())
+
+AGENTS_AVAILABLE_IN_1_0
+G_DECLARE_FINAL_TYPE (AgentsFilesystemCapability,
+                      agents_filesystem_capability,
+                      AGENTS,
+                      FILESYSTEM_CAPABILITY,
+                      GObject)
+
+AGENTS_AVAILABLE_IN_1_0
+AgentsCapability *agents_filesystem_capability_new (void);
+
+#define AGENTS_TYPE_COMPACTION_CAPABILITY \
+  (agents_compaction_capability_get_type ())
+
+AGENTS_AVAILABLE_IN_1_0
+G_DECLARE_FINAL_TYPE (AgentsCompactionCapability,
+                      agents_compaction_capability,
+                      AGENTS,
+                      COMPACTION_CAPABILITY,
+                      GObject)
+
+AGENTS_AVAILABLE_IN_1_0
+AgentsCapability *agents_compaction_capability_new (void);
+AGENTS_AVAILABLE_IN_1_0
+AgentsCapability *agents_compaction_capability_new_static (gint64 threshold);
+AGENTS_AVAILABLE_IN_1_0
+gint64
+agents_compaction_capability_get_threshold (AgentsCompactionCapability *self);
+
+#define AGENTS_TYPE_MEMORY_CAPABILITY (agents_memory_capability_get_type ())
+
+AGENTS_AVAILABLE_IN_1_0
+G_DECLARE_FINAL_TYPE (AgentsMemoryCapability,
+                      agents_memory_capability,
+                      AGENTS,
+                      MEMORY_CAPABILITY,
+                      GObject)
+
+AGENTS_AVAILABLE_IN_1_0
+AgentsCapability *agents_memory_capability_new (void);
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_memory_capability_get_generate (AgentsMemoryCapability *self);
+AGENTS_AVAILABLE_IN_1_0
+void agents_memory_capability_set_generate (AgentsMemoryCapability *self,
+                                            gboolean generate);
+
+G_END_DECLS

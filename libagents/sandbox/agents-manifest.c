@@ -1,0 +1,1391 @@
+/* agents-manifest.c - what a sandbox workspace is made of
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "agents-manifest.h"
+#include "agents-sandbox-error-private.h"
+
+/**
+ * AgentsManifest:
+ *
+ * A manifest describes a workspace: its root, the entries materialized
+ * into it (files, directories, copies of local files and directories, git
+ * checkouts, remote mounts), its environment, the accounts to provision
+ * and the host paths outside the root that the session may reach.
+ *
+ * Entry paths are relative to the root and never escape it. Manifests
+ * round-trip through the reference's JSON:
+ *
+ * ```json
+ * {"version": 1, "root": "/workspace", "entries": {"README.md": {…}},
+ *  "environment": {}, "users": [], "groups": [], "extra_path_grants": [],
+ *  "remote_mount_command_allowlist": ["ls", …]}
+ * ```
+ */
+
+#define MANIFEST_VERSION 1
+
+struct _AgentsManifest
+{
+  GObject parent_instance;
+
+  int version;
+  char *root;
+  GPtrArray *entry_paths; /* insertion order */
+  GHashTable *entries;    /* path → AgentsManifestEntry */
+  GPtrArray *env_names;   /* insertion order */
+  GHashTable *env;        /* name → value */
+  GPtrArray *users;
+  GPtrArray *groups;
+  GPtrArray *grants;
+  GStrv allowlist;
+};
+
+G_DEFINE_FINAL_TYPE (AgentsManifest, agents_manifest, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_VERSION,
+  PROP_ROOT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static const char *const default_allowlist[] = {
+  "ls",     "cat",  "head",  "tail",  "wc",   "stat", "file",
+  "find",   "grep", "rg",    "du",    "diff", "cmp",  "sha256sum",
+  "md5sum", "cp",   "mkdir", "touch", NULL,
+};
+
+static void
+agents_manifest_finalize (GObject *object)
+{
+  AgentsManifest *self = AGENTS_MANIFEST (object);
+
+  g_free (self->root);
+  g_ptr_array_unref (self->entry_paths);
+  g_hash_table_unref (self->entries);
+  g_ptr_array_unref (self->env_names);
+  g_hash_table_unref (self->env);
+  g_ptr_array_unref (self->users);
+  g_ptr_array_unref (self->groups);
+  g_ptr_array_unref (self->grants);
+  g_strfreev (self->allowlist);
+
+  G_OBJECT_CLASS (agents_manifest_parent_class)->finalize (object);
+}
+
+static void
+agents_manifest_get_property (GObject *object,
+                              guint prop_id,
+                              GValue *value,
+                              GParamSpec *pspec)
+{
+  AgentsManifest *self = AGENTS_MANIFEST (object);
+
+  switch (prop_id)
+    {
+    case PROP_VERSION:
+      g_value_set_int (value, self->version);
+      break;
+    case PROP_ROOT:
+      g_value_set_string (value, self->root);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agents_manifest_set_property (GObject *object,
+                              guint prop_id,
+                              const GValue *value,
+                              GParamSpec *pspec)
+{
+  AgentsManifest *self = AGENTS_MANIFEST (object);
+
+  switch (prop_id)
+    {
+    case PROP_ROOT:
+      agents_manifest_set_root (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agents_manifest_class_init (AgentsManifestClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = agents_manifest_finalize;
+  object_class->get_property = agents_manifest_get_property;
+  object_class->set_property = agents_manifest_set_property;
+
+  /**
+   * AgentsManifest:version:
+   *
+   * The version of the manifest format.
+   */
+  properties[PROP_VERSION] =
+    g_param_spec_int ("version", NULL, NULL, 0, G_MAXINT, MANIFEST_VERSION,
+                      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AgentsManifest:root:
+   *
+   * The absolute path of the workspace root.
+   */
+  properties[PROP_ROOT] = g_param_spec_string (
+    "root", NULL, NULL, AGENTS_MANIFEST_DEFAULT_ROOT,
+    G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+agents_manifest_init (AgentsManifest *self)
+{
+  self->version = MANIFEST_VERSION;
+  self->root = g_strdup (AGENTS_MANIFEST_DEFAULT_ROOT);
+  self->entry_paths = g_ptr_array_new_with_free_func (g_free);
+  self->entries =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->env_names = g_ptr_array_new_with_free_func (g_free);
+  self->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->users = g_ptr_array_new_with_free_func (g_object_unref);
+  self->groups = g_ptr_array_new_with_free_func (g_object_unref);
+  self->grants = g_ptr_array_new_with_free_func (g_object_unref);
+  self->allowlist = g_strdupv ((char **) default_allowlist);
+}
+
+/**
+ * agents_manifest_new:
+ *
+ * Creates an empty manifest rooted at %AGENTS_MANIFEST_DEFAULT_ROOT.
+ *
+ * Returns: (transfer full): a new #AgentsManifest
+ */
+AgentsManifest *
+agents_manifest_new (void)
+{
+  return g_object_new (AGENTS_TYPE_MANIFEST, NULL);
+}
+
+/* ---- paths ---------------------------------------------------------- */
+
+/**
+ * agents_manifest_validate_relative_path:
+ * @path: a manifest path
+ * @error: return location for a #GError
+ *
+ * Checks that @path is a relative path that stays inside the root: not
+ * empty, not absolute, without `..` components. `"."` names the root
+ * itself and is allowed.
+ *
+ * Returns: %TRUE if @path is valid, or %FALSE with
+ *   %AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH set
+ */
+gboolean
+agents_manifest_validate_relative_path (const char *path, GError **error)
+{
+  g_auto (GStrv) parts = NULL;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (*path == '\0' || g_path_is_absolute (path))
+    goto invalid;
+
+  parts = g_strsplit (path, "/", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (g_str_equal (parts[i], ".."))
+      goto invalid;
+  return TRUE;
+
+invalid:
+  agents_sandbox_error_set_invalid_path (error, path, "escape_root");
+  return FALSE;
+}
+
+/* Collapses `.`, `..` and repeated slashes of @path onto @stack. Returns
+ * FALSE when a `..` would climb above what @stack started with. */
+static gboolean
+push_components (GPtrArray *stack, guint floor, const char *path)
+{
+  g_auto (GStrv) parts = g_strsplit (path, "/", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      if (*parts[i] == '\0' || g_str_equal (parts[i], "."))
+        continue;
+      if (g_str_equal (parts[i], ".."))
+        {
+          if (stack->len <= floor)
+            return FALSE;
+          g_ptr_array_remove_index (stack, stack->len - 1);
+          continue;
+        }
+      g_ptr_array_add (stack, g_strdup (parts[i]));
+    }
+  return TRUE;
+}
+
+static char *
+join_stack (GPtrArray *stack)
+{
+  GString *path = g_string_new (NULL);
+
+  for (guint i = 0; i < stack->len; i++)
+    {
+      g_string_append_c (path, '/');
+      g_string_append (path, stack->pdata[i]);
+    }
+  if (path->len == 0)
+    g_string_append_c (path, '/');
+  return g_string_free (path, FALSE);
+}
+
+/* Lexically normalizes an absolute path; NULL if `..` leaves `/`. */
+static char *
+normalize_absolute (const char *path)
+{
+  g_autoptr (GPtrArray) stack = g_ptr_array_new_with_free_func (g_free);
+
+  if (!push_components (stack, 0, path))
+    return NULL;
+  return join_stack (stack);
+}
+
+static gboolean
+path_is_within (const char *path, const char *dir)
+{
+  gsize len = strlen (dir);
+
+  if (g_str_equal (dir, "/"))
+    return TRUE;
+  return strncmp (path, dir, len) == 0 &&
+         (path[len] == '\0' || path[len] == '/');
+}
+
+static char *
+normalized_root (AgentsManifest *self)
+{
+  char *root = normalize_absolute (self->root);
+
+  return root ? root : g_strdup ("/");
+}
+
+static gboolean
+is_within_grant (AgentsManifest *self, const char *path)
+{
+  for (guint i = 0; i < self->grants->len; i++)
+    {
+      const char *grant_path =
+        agents_sandbox_path_grant_get_path (self->grants->pdata[i]);
+      g_autofree char *normalized = normalize_absolute (grant_path);
+
+      if (normalized != NULL && g_path_is_absolute (grant_path) &&
+          path_is_within (path, normalized))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/**
+ * agents_manifest_resolve_path:
+ * @self: an #AgentsManifest
+ * @path: a path relative to the root, or an absolute path
+ * @error: return location for a #GError
+ *
+ * Resolves @path lexically to an absolute, normalized path. A relative
+ * path is joined to the root and must not climb out of it; an absolute
+ * path must lie inside the root or inside one of the extra path grants.
+ * Symbolic links are not looked at.
+ *
+ * Returns: (transfer full) (type filename): the absolute path, or %NULL
+ *   with %AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH set
+ */
+char *
+agents_manifest_resolve_path (AgentsManifest *self,
+                              const char *path,
+                              GError **error)
+{
+  g_autoptr (GPtrArray) stack = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *root = NULL;
+  g_autofree char *resolved = NULL;
+  guint floor;
+
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  root = normalized_root (self);
+  if (!g_path_is_absolute (path))
+    {
+      push_components (stack, 0, root);
+      floor = stack->len;
+      if (*path != '\0' && push_components (stack, floor, path))
+        return join_stack (stack);
+    }
+  else
+    {
+      resolved = normalize_absolute (path);
+      if (resolved != NULL &&
+          (path_is_within (resolved, root) || is_within_grant (self, resolved)))
+        return g_steal_pointer (&resolved);
+    }
+
+  agents_sandbox_error_set_invalid_path (error, path, "escape_root");
+  return NULL;
+}
+
+/* The absolute destination of a relative manifest path. */
+static char *
+target_path (const char *root, const char *rel)
+{
+  g_autoptr (GPtrArray) stack = g_ptr_array_new_with_free_func (g_free);
+
+  push_components (stack, 0, root);
+  push_components (stack, stack->len, rel);
+  return join_stack (stack);
+}
+
+/* ---- root and version ------------------------------------------------ */
+
+/**
+ * agents_manifest_get_version:
+ * @self: an #AgentsManifest
+ *
+ * Gets the version of the manifest format, currently 1.
+ *
+ * Returns: the version
+ */
+int
+agents_manifest_get_version (AgentsManifest *self)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), 0);
+
+  return self->version;
+}
+
+/**
+ * agents_manifest_get_root:
+ * @self: an #AgentsManifest
+ *
+ * Gets the workspace root.
+ *
+ * Returns: (type filename): the absolute root path
+ */
+const char *
+agents_manifest_get_root (AgentsManifest *self)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+
+  return self->root;
+}
+
+/**
+ * agents_manifest_set_root:
+ * @self: an #AgentsManifest
+ * @root: (type filename): the absolute root path
+ *
+ * Sets the workspace root.
+ */
+void
+agents_manifest_set_root (AgentsManifest *self, const char *root)
+{
+  g_return_if_fail (AGENTS_IS_MANIFEST (self));
+  g_return_if_fail (root != NULL && g_path_is_absolute (root));
+
+  if (g_strcmp0 (self->root, root) == 0)
+    return;
+  g_free (self->root);
+  self->root = g_strdup (root);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ROOT]);
+}
+
+/* ---- entries --------------------------------------------------------- */
+
+/* Removes @key from an ordered key list. */
+static void
+remove_ordered_key (GPtrArray *keys, const char *key)
+{
+  for (guint i = 0; i < keys->len; i++)
+    if (g_str_equal (keys->pdata[i], key))
+      {
+        g_ptr_array_remove_index (keys, i);
+        return;
+      }
+}
+
+/**
+ * agents_manifest_set_entry:
+ * @self: an #AgentsManifest
+ * @path: a relative path, see agents_manifest_validate_relative_path()
+ * @entry: the entry materialized at @path
+ *
+ * Adds @entry at @path, or replaces the entry already there (keeping its
+ * place in the order).
+ */
+void
+agents_manifest_set_entry (AgentsManifest *self,
+                           const char *path,
+                           AgentsManifestEntry *entry)
+{
+  g_return_if_fail (AGENTS_IS_MANIFEST (self));
+  g_return_if_fail (path != NULL);
+  g_return_if_fail (agents_manifest_validate_relative_path (path, NULL));
+  g_return_if_fail (AGENTS_IS_MANIFEST_ENTRY (entry));
+
+  if (!g_hash_table_contains (self->entries, path))
+    g_ptr_array_add (self->entry_paths, g_strdup (path));
+  g_hash_table_replace (self->entries, g_strdup (path), g_object_ref (entry));
+}
+
+/**
+ * agents_manifest_get_entry:
+ * @self: an #AgentsManifest
+ * @path: a relative path
+ *
+ * Gets the entry at @path.
+ *
+ * Returns: (transfer none) (nullable): the entry
+ */
+AgentsManifestEntry *
+agents_manifest_get_entry (AgentsManifest *self, const char *path)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  return g_hash_table_lookup (self->entries, path);
+}
+
+/**
+ * agents_manifest_remove_entry:
+ * @self: an #AgentsManifest
+ * @path: a relative path
+ *
+ * Removes the entry at @path.
+ *
+ * Returns: whether there was one
+ */
+gboolean
+agents_manifest_remove_entry (AgentsManifest *self, const char *path)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!g_hash_table_remove (self->entries, path))
+    return FALSE;
+  remove_ordered_key (self->entry_paths, path);
+  return TRUE;
+}
+
+static char **
+dup_keys (GPtrArray *keys)
+{
+  char **strv = g_new0 (char *, keys->len + 1);
+
+  for (guint i = 0; i < keys->len; i++)
+    strv[i] = g_strdup (keys->pdata[i]);
+  return strv;
+}
+
+/**
+ * agents_manifest_get_entry_paths:
+ * @self: an #AgentsManifest
+ *
+ * Lists the entry paths in insertion order.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the paths
+ */
+char **
+agents_manifest_get_entry_paths (AgentsManifest *self)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+
+  return dup_keys (self->entry_paths);
+}
+
+/**
+ * agents_manifest_get_n_entries:
+ * @self: an #AgentsManifest
+ *
+ * Counts the top-level entries.
+ *
+ * Returns: the number of entries
+ */
+guint
+agents_manifest_get_n_entries (AgentsManifest *self)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), 0);
+
+  return self->entry_paths->len;
+}
+
+/* ---- environment ----------------------------------------------------- */
+
+/**
+ * agents_manifest_set_env:
+ * @self: an #AgentsManifest
+ * @name: a variable name
+ * @value: (nullable): its value, or %NULL to remove it
+ *
+ * Sets or removes an environment variable of the workspace.
+ */
+void
+agents_manifest_set_env (AgentsManifest *self,
+                         const char *name,
+                         const char *value)
+{
+  g_return_if_fail (AGENTS_IS_MANIFEST (self));
+  g_return_if_fail (name != NULL && *name != '\0' && !strchr (name, '='));
+
+  if (value == NULL)
+    {
+      if (g_hash_table_remove (self->env, name))
+        remove_ordered_key (self->env_names, name);
+      return;
+    }
+  if (!g_hash_table_contains (self->env, name))
+    g_ptr_array_add (self->env_names, g_strdup (name));
+  g_hash_table_replace (self->env, g_strdup (name), g_strdup (value));
+}
+
+/**
+ * agents_manifest_get_env:
+ * @self: an #AgentsManifest
+ * @name: a variable name
+ *
+ * Gets an environment variable of the workspace.
+ *
+ * Returns: (nullable): its value
+ */
+const char *
+agents_manifest_get_env (AgentsManifest *self, const char *name)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  return g_hash_table_lookup (self->env, name);
+}
+
+/**
+ * agents_manifest_get_env_names:
+ * @self: an #AgentsManifest
+ *
+ * Lists the environment variable names in insertion order.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the names
+ */
+char **
+agents_manifest_get_env_names (AgentsManifest *self)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+
+  return dup_keys (self->env_names);
+}
+
+/* ---- accounts, grants, allowlist ------------------------------------ */
+
+/**
+ * agents_manifest_get_users:
+ * @self: an #AgentsManifest
+ *
+ * Gets the users to provision.
+ *
+ * Returns: (transfer none) (element-type AgentsUser): the users
+ */
+GPtrArray *
+agents_manifest_get_users (AgentsManifest *self)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+
+  return self->users;
+}
+
+/**
+ * agents_manifest_add_user:
+ * @self: an #AgentsManifest
+ * @user: a user to provision
+ *
+ * Adds a user to provision.
+ */
+void
+agents_manifest_add_user (AgentsManifest *self, AgentsUser *user)
+{
+  g_return_if_fail (AGENTS_IS_MANIFEST (self));
+  g_return_if_fail (AGENTS_IS_USER (user));
+
+  g_ptr_array_add (self->users, g_object_ref (user));
+}
+
+/**
+ * agents_manifest_get_groups:
+ * @self: an #AgentsManifest
+ *
+ * Gets the groups to provision.
+ *
+ * Returns: (transfer none) (element-type AgentsGroup): the groups
+ */
+GPtrArray *
+agents_manifest_get_groups (AgentsManifest *self)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+
+  return self->groups;
+}
+
+/**
+ * agents_manifest_add_group:
+ * @self: an #AgentsManifest
+ * @group: a group to provision
+ *
+ * Adds a group to provision.
+ */
+void
+agents_manifest_add_group (AgentsManifest *self, AgentsGroup *group)
+{
+  g_return_if_fail (AGENTS_IS_MANIFEST (self));
+  g_return_if_fail (AGENTS_IS_GROUP (group));
+
+  g_ptr_array_add (self->groups, g_object_ref (group));
+}
+
+/**
+ * agents_manifest_get_extra_path_grants:
+ * @self: an #AgentsManifest
+ *
+ * Gets the host paths outside the root that the session may reach.
+ *
+ * Returns: (transfer none) (element-type AgentsSandboxPathGrant): the
+ *   grants
+ */
+GPtrArray *
+agents_manifest_get_extra_path_grants (AgentsManifest *self)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+
+  return self->grants;
+}
+
+/**
+ * agents_manifest_add_extra_path_grant:
+ * @self: an #AgentsManifest
+ * @grant: a path grant
+ *
+ * Grants the session access to a path outside the root.
+ */
+void
+agents_manifest_add_extra_path_grant (AgentsManifest *self,
+                                      AgentsSandboxPathGrant *grant)
+{
+  g_return_if_fail (AGENTS_IS_MANIFEST (self));
+  g_return_if_fail (AGENTS_IS_SANDBOX_PATH_GRANT (grant));
+
+  g_ptr_array_add (self->grants, g_object_ref (grant));
+}
+
+/**
+ * agents_manifest_get_remote_mount_command_allowlist:
+ * @self: an #AgentsManifest
+ *
+ * Gets the commands that may be run on paths inside remote mounts.
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the command names
+ */
+const char *const *
+agents_manifest_get_remote_mount_command_allowlist (AgentsManifest *self)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+
+  return (const char *const *) self->allowlist;
+}
+
+/**
+ * agents_manifest_set_remote_mount_command_allowlist:
+ * @self: an #AgentsManifest
+ * @commands: (array zero-terminated=1): the command names
+ *
+ * Sets the commands that may be run on paths inside remote mounts.
+ */
+void
+agents_manifest_set_remote_mount_command_allowlist (AgentsManifest *self,
+                                                    const char *const *commands)
+{
+  g_return_if_fail (AGENTS_IS_MANIFEST (self));
+  g_return_if_fail (commands != NULL);
+
+  g_strfreev (self->allowlist);
+  self->allowlist = g_strdupv ((char **) commands);
+}
+
+/**
+ * agents_manifest_get_default_remote_mount_command_allowlist:
+ *
+ * Gets the default allowlist of commands for remote mounts: read-only
+ * inspection tools plus `cp`, `mkdir` and `touch`.
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the command names
+ */
+const char *const *
+agents_manifest_get_default_remote_mount_command_allowlist (void)
+{
+  return default_allowlist;
+}
+
+/* ---- targets --------------------------------------------------------- */
+
+/**
+ * agents_manifest_list_targets:
+ * @self: an #AgentsManifest
+ * @only_ephemeral: whether to list only ephemeral entries
+ *
+ * Lists the top-level entries in order, with their absolute destinations.
+ *
+ * Returns: (transfer full) (element-type AgentsEntryTarget): the targets
+ */
+GPtrArray *
+agents_manifest_list_targets (AgentsManifest *self, gboolean only_ephemeral)
+{
+  g_autoptr (GPtrArray) targets =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) agents_entry_target_free);
+  g_autofree char *root = NULL;
+
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+
+  root = normalized_root (self);
+  for (guint i = 0; i < self->entry_paths->len; i++)
+    {
+      const char *rel = self->entry_paths->pdata[i];
+      AgentsManifestEntry *entry = g_hash_table_lookup (self->entries, rel);
+      g_autofree char *dest = NULL;
+
+      if (only_ephemeral && !agents_manifest_entry_get_ephemeral (entry))
+        continue;
+      dest = target_path (root, rel);
+      g_ptr_array_add (targets, agents_entry_target_new (dest, entry));
+    }
+  return g_steal_pointer (&targets);
+}
+
+static void
+collect_mounts (AgentsManifestEntry *entry,
+                const char *dest,
+                GPtrArray *targets)
+{
+  g_auto (GStrv) names = NULL;
+
+  if (AGENTS_IS_MOUNT (entry))
+    g_ptr_array_add (targets, agents_entry_target_new (dest, entry));
+  if (!AGENTS_IS_DIR (entry))
+    return;
+
+  names = agents_dir_get_child_names (AGENTS_DIR (entry));
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *child_dest = target_path (dest, names[i]);
+
+      collect_mounts (agents_dir_get_child (AGENTS_DIR (entry), names[i]),
+                      child_dest, targets);
+    }
+}
+
+/**
+ * agents_manifest_list_mounts:
+ * @self: an #AgentsManifest
+ *
+ * Lists every mount entry, including those nested in directories, with
+ * its absolute logical path in the workspace.
+ *
+ * Returns: (transfer full) (element-type AgentsEntryTarget): the mounts
+ */
+GPtrArray *
+agents_manifest_list_mounts (AgentsManifest *self)
+{
+  g_autoptr (GPtrArray) targets =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) agents_entry_target_free);
+  g_autoptr (GPtrArray) top = NULL;
+
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+
+  top = agents_manifest_list_targets (self, FALSE);
+  for (guint i = 0; i < top->len; i++)
+    {
+      AgentsEntryTarget *target = top->pdata[i];
+
+      collect_mounts (target->entry, target->path, targets);
+    }
+  return g_steal_pointer (&targets);
+}
+
+/* ---- JSON ------------------------------------------------------------ */
+
+static void
+add_string_array (JsonBuilder *builder, const char *const *strings)
+{
+  json_builder_begin_array (builder);
+  for (guint i = 0; strings[i] != NULL; i++)
+    json_builder_add_string_value (builder, strings[i]);
+  json_builder_end_array (builder);
+}
+
+static void
+add_object_array (JsonBuilder *builder,
+                  GPtrArray *objects,
+                  JsonNode *(*to_json) (gpointer))
+{
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < objects->len; i++)
+    json_builder_add_value (builder, to_json (objects->pdata[i]));
+  json_builder_end_array (builder);
+}
+
+/**
+ * agents_manifest_to_json:
+ * @self: an #AgentsManifest
+ *
+ * Serializes @self in the reference's shape and member order.
+ *
+ * Returns: (transfer full): a JSON object node
+ */
+JsonNode *
+agents_manifest_to_json (AgentsManifest *self)
+{
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "version");
+  json_builder_add_int_value (builder, self->version);
+  json_builder_set_member_name (builder, "root");
+  json_builder_add_string_value (builder, self->root);
+
+  json_builder_set_member_name (builder, "entries");
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < self->entry_paths->len; i++)
+    {
+      const char *path = self->entry_paths->pdata[i];
+
+      json_builder_set_member_name (builder, path);
+      json_builder_add_value (builder,
+                              agents_manifest_entry_to_json (
+                                g_hash_table_lookup (self->entries, path)));
+    }
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "environment");
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < self->env_names->len; i++)
+    {
+      const char *name = self->env_names->pdata[i];
+
+      json_builder_set_member_name (builder, name);
+      json_builder_add_string_value (builder,
+                                     g_hash_table_lookup (self->env, name));
+    }
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "users");
+  add_object_array (builder, self->users, (gpointer) agents_user_to_json);
+  json_builder_set_member_name (builder, "groups");
+  add_object_array (builder, self->groups, (gpointer) agents_group_to_json);
+  json_builder_set_member_name (builder, "extra_path_grants");
+  add_object_array (builder, self->grants,
+                    (gpointer) agents_sandbox_path_grant_to_json);
+  json_builder_set_member_name (builder, "remote_mount_command_allowlist");
+  add_string_array (builder, (const char *const *) self->allowlist);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+/**
+ * agents_manifest_to_data:
+ * @self: an #AgentsManifest
+ * @length: (out) (optional): return location for the length
+ *
+ * Serializes @self as compact JSON text.
+ *
+ * Returns: (transfer full): the JSON text
+ */
+char *
+agents_manifest_to_data (AgentsManifest *self, gsize *length)
+{
+  g_autoptr (JsonNode) node = NULL;
+  char *data;
+
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+
+  node = agents_manifest_to_json (self);
+  data = json_to_string (node, FALSE);
+  if (length != NULL)
+    *length = strlen (data);
+  return data;
+}
+
+static void
+set_json_error (GError **error,
+                const char *member,
+                const char *reason,
+                const char *message)
+{
+  g_auto (GVariantBuilder) ctx =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+
+  g_variant_builder_add (&ctx, "{sv}", "member", g_variant_new_string (member));
+  g_variant_builder_add (&ctx, "{sv}", "reason", g_variant_new_string (reason));
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_JSON,
+                            g_variant_builder_end (&ctx), "%s", message);
+}
+
+static void
+set_wrong_type (GError **error, const char *member, const char *expected)
+{
+  g_autofree char *message =
+    g_strdup_printf (_ ("JSON member “%s” must be %s"), member, expected);
+
+  set_json_error (error, member, "wrong_type", message);
+}
+
+/* Gets an optional member that must have @node_type when present. */
+static gboolean
+get_member (JsonObject *object,
+            const char *member,
+            JsonNodeType node_type,
+            JsonNode **out,
+            GError **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  *out = NULL;
+  if (node == NULL)
+    return TRUE;
+  if (JSON_NODE_TYPE (node) != node_type)
+    {
+      set_wrong_type (error, member,
+                      node_type == JSON_NODE_OBJECT ? _ ("an object")
+                                                    : _ ("an array"));
+      return FALSE;
+    }
+  *out = node;
+  return TRUE;
+}
+
+static gboolean
+read_header (AgentsManifest *self, JsonObject *object, GError **error)
+{
+  JsonNode *version = json_object_get_member (object, "version");
+  JsonNode *root = json_object_get_member (object, "root");
+
+  if (version != NULL && (!JSON_NODE_HOLDS_VALUE (version) ||
+                          json_node_get_value_type (version) != G_TYPE_INT64 ||
+                          json_node_get_int (version) != MANIFEST_VERSION))
+    {
+      set_json_error (error, "version", "unsupported_version",
+                      _ ("unsupported manifest version (expected 1)"));
+      return FALSE;
+    }
+  if (root == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (root) ||
+      json_node_get_value_type (root) != G_TYPE_STRING)
+    {
+      set_wrong_type (error, "root", _ ("a string"));
+      return FALSE;
+    }
+  if (!g_path_is_absolute (json_node_get_string (root)))
+    {
+      g_autofree char *message =
+        g_strdup_printf (_ ("manifest root must be an absolute path: %s"),
+                         json_node_get_string (root));
+
+      set_json_error (error, "root", "not_absolute", message);
+      return FALSE;
+    }
+  agents_manifest_set_root (self, json_node_get_string (root));
+  return TRUE;
+}
+
+static gboolean
+read_entries (AgentsManifest *self, JsonObject *object, GError **error)
+{
+  JsonNode *node;
+  JsonObjectIter iter;
+  const char *path;
+  JsonNode *value;
+
+  if (!get_member (object, "entries", JSON_NODE_OBJECT, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+
+  json_object_iter_init_ordered (&iter, json_node_get_object (node));
+  while (json_object_iter_next_ordered (&iter, &path, &value))
+    {
+      g_autoptr (AgentsManifestEntry) entry = NULL;
+
+      if (!agents_manifest_validate_relative_path (path, error))
+        return FALSE;
+      if (!JSON_NODE_HOLDS_OBJECT (value))
+        {
+          g_autofree char *member = g_strconcat ("entries.", path, NULL);
+
+          set_wrong_type (error, member, _ ("an object"));
+          return FALSE;
+        }
+      entry = agents_manifest_entry_new_from_json (value, error);
+      if (entry == NULL)
+        return FALSE;
+      agents_manifest_set_entry (self, path, entry);
+    }
+  return TRUE;
+}
+
+static gboolean
+read_environment (AgentsManifest *self, JsonObject *object, GError **error)
+{
+  JsonNode *node;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *value;
+
+  if (!get_member (object, "environment", JSON_NODE_OBJECT, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+
+  json_object_iter_init_ordered (&iter, json_node_get_object (node));
+  while (json_object_iter_next_ordered (&iter, &name, &value))
+    {
+      g_autofree char *member = g_strconcat ("environment.", name, NULL);
+
+      if (*name == '\0' || strchr (name, '=') != NULL)
+        {
+          g_autofree char *message =
+            g_strdup_printf (_ ("invalid environment variable name: %s"), name);
+
+          set_json_error (error, member, "invalid_name", message);
+          return FALSE;
+        }
+      if (!JSON_NODE_HOLDS_VALUE (value) ||
+          json_node_get_value_type (value) != G_TYPE_STRING)
+        {
+          set_wrong_type (error, member, _ ("a string"));
+          return FALSE;
+        }
+      agents_manifest_set_env (self, name, json_node_get_string (value));
+    }
+  return TRUE;
+}
+
+typedef gpointer (*FromJsonFunc) (JsonNode *node, GError **error);
+
+static gboolean
+read_object_array (JsonObject *object,
+                   const char *member,
+                   FromJsonFunc from_json,
+                   GPtrArray *out,
+                   GError **error)
+{
+  JsonNode *node;
+  JsonArray *array;
+
+  if (!get_member (object, member, JSON_NODE_ARRAY, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      gpointer item = from_json (json_array_get_element (array, i), error);
+
+      if (item == NULL)
+        return FALSE;
+      g_ptr_array_add (out, item);
+    }
+  return TRUE;
+}
+
+static gboolean
+read_allowlist (AgentsManifest *self, JsonObject *object, GError **error)
+{
+  const char *member = "remote_mount_command_allowlist";
+  g_autoptr (GPtrArray) commands = g_ptr_array_new_with_free_func (g_free);
+  JsonNode *node;
+  JsonArray *array;
+
+  if (!get_member (object, member, JSON_NODE_ARRAY, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *item = json_array_get_element (array, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (item) ||
+          json_node_get_value_type (item) != G_TYPE_STRING)
+        {
+          set_wrong_type (error, member, _ ("an array of strings"));
+          return FALSE;
+        }
+      g_ptr_array_add (commands, g_strdup (json_node_get_string (item)));
+    }
+  g_ptr_array_add (commands, NULL);
+  g_strfreev (self->allowlist);
+  self->allowlist = (GStrv) g_ptr_array_steal (commands, NULL);
+  return TRUE;
+}
+
+/**
+ * agents_manifest_new_from_json:
+ * @node: a JSON object node
+ * @error: return location for a #GError
+ *
+ * Reads a manifest serialized by agents_manifest_to_json() (or by the
+ * reference runtime). Missing members take their defaults. The document
+ * is treated as hostile: wrong types are %AGENTS_SANDBOX_ERROR_INVALID_JSON
+ * errors and entry paths that escape the root are
+ * %AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH errors.
+ *
+ * Returns: (transfer full): the manifest, or %NULL with @error set
+ */
+AgentsManifest *
+agents_manifest_new_from_json (JsonNode *node, GError **error)
+{
+  g_autoptr (AgentsManifest) self = agents_manifest_new ();
+  JsonObject *object;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      set_wrong_type (error, "manifest", _ ("an object"));
+      return NULL;
+    }
+  object = json_node_get_object (node);
+
+  if (!read_header (self, object, error) ||
+      !read_entries (self, object, error) ||
+      !read_environment (self, object, error) ||
+      !read_object_array (object, "users",
+                          (FromJsonFunc) agents_user_new_from_json, self->users,
+                          error) ||
+      !read_object_array (object, "groups",
+                          (FromJsonFunc) agents_group_new_from_json,
+                          self->groups, error) ||
+      !read_object_array (
+        object, "extra_path_grants",
+        (FromJsonFunc) agents_sandbox_path_grant_new_from_json, self->grants,
+        error) ||
+      !read_allowlist (self, object, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * agents_manifest_new_from_data:
+ * @json: JSON text
+ * @length: the length of @json, or -1 if it is nul-terminated
+ * @error: return location for a #GError
+ *
+ * Parses JSON text and reads a manifest from it, see
+ * agents_manifest_new_from_json().
+ *
+ * Returns: (transfer full): the manifest, or %NULL with @error set
+ */
+AgentsManifest *
+agents_manifest_new_from_data (const char *json, gssize length, GError **error)
+{
+  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr (GError) parse_error = NULL;
+
+  g_return_val_if_fail (json != NULL, NULL);
+
+  if (!json_parser_load_from_data (parser, json, length, &parse_error))
+    {
+      g_autofree char *message =
+        g_strdup_printf (_ ("invalid manifest JSON: %s"), parse_error->message);
+
+      set_json_error (error, "", "parse_error", message);
+      return NULL;
+    }
+  return agents_manifest_new_from_json (json_parser_get_root (parser), error);
+}
+
+/* ---- copy and equality ---------------------------------------------- */
+
+static void
+copy_objects (GPtrArray *src, GPtrArray *dest, gpointer (*copy) (gpointer))
+{
+  for (guint i = 0; i < src->len; i++)
+    g_ptr_array_add (dest, copy (src->pdata[i]));
+}
+
+static gpointer
+copy_user (gpointer user)
+{
+  return agents_user_new (agents_user_get_name (user));
+}
+
+static gpointer
+copy_group (gpointer group)
+{
+  GPtrArray *users = agents_group_get_users (group);
+  AgentsGroup *copy = agents_group_new (agents_group_get_name (group), NULL, 0);
+
+  for (guint i = 0; i < users->len; i++)
+    {
+      g_autoptr (AgentsUser) user = copy_user (users->pdata[i]);
+
+      agents_group_add_user (copy, user);
+    }
+  return copy;
+}
+
+static gpointer
+copy_grant (gpointer grant)
+{
+  return agents_sandbox_path_grant_new (
+    agents_sandbox_path_grant_get_path (grant),
+    agents_sandbox_path_grant_get_read_only (grant),
+    agents_sandbox_path_grant_get_description (grant));
+}
+
+/**
+ * agents_manifest_copy:
+ * @self: an #AgentsManifest
+ *
+ * Makes a deep copy of @self: changing the copy, its entries or its
+ * accounts never changes @self.
+ *
+ * Returns: (transfer full): the copy
+ */
+AgentsManifest *
+agents_manifest_copy (AgentsManifest *self)
+{
+  AgentsManifest *copy;
+
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+
+  copy = agents_manifest_new ();
+  copy->version = self->version;
+  g_free (copy->root);
+  copy->root = g_strdup (self->root);
+  for (guint i = 0; i < self->entry_paths->len; i++)
+    {
+      const char *path = self->entry_paths->pdata[i];
+      g_autoptr (AgentsManifestEntry) entry =
+        agents_manifest_entry_copy (g_hash_table_lookup (self->entries, path));
+
+      agents_manifest_set_entry (copy, path, entry);
+    }
+  for (guint i = 0; i < self->env_names->len; i++)
+    agents_manifest_set_env (
+      copy, self->env_names->pdata[i],
+      g_hash_table_lookup (self->env, self->env_names->pdata[i]));
+  copy_objects (self->users, copy->users, copy_user);
+  copy_objects (self->groups, copy->groups, copy_group);
+  copy_objects (self->grants, copy->grants, copy_grant);
+  g_strfreev (copy->allowlist);
+  copy->allowlist = g_strdupv (self->allowlist);
+  return copy;
+}
+
+static gboolean
+objects_equal (GPtrArray *a,
+               GPtrArray *b,
+               gboolean (*equal) (gpointer, gpointer))
+{
+  if (a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    if (!equal (a->pdata[i], b->pdata[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+env_equal (AgentsManifest *a, AgentsManifest *b)
+{
+  if (a->env_names->len != b->env_names->len)
+    return FALSE;
+  for (guint i = 0; i < a->env_names->len; i++)
+    {
+      const char *name = a->env_names->pdata[i];
+
+      if (g_strcmp0 (g_hash_table_lookup (a->env, name),
+                     g_hash_table_lookup (b->env, name)) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * agents_manifest_entries_equal:
+ * @a: an #AgentsManifest
+ * @b: an #AgentsManifest
+ *
+ * Compares the entries of two manifests (as a mapping: order does not
+ * matter).
+ *
+ * Returns: whether @a and @b have equal entries at the same paths
+ */
+gboolean
+agents_manifest_entries_equal (AgentsManifest *a, AgentsManifest *b)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (a), FALSE);
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (b), FALSE);
+
+  if (a->entry_paths->len != b->entry_paths->len)
+    return FALSE;
+  for (guint i = 0; i < a->entry_paths->len; i++)
+    {
+      const char *path = a->entry_paths->pdata[i];
+      AgentsManifestEntry *other = g_hash_table_lookup (b->entries, path);
+
+      if (other == NULL || !agents_manifest_entry_equal (
+                             g_hash_table_lookup (a->entries, path), other))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * agents_manifest_equal:
+ * @a: an #AgentsManifest
+ * @b: an #AgentsManifest
+ *
+ * Compares two manifests by value: version, root, entries, environment,
+ * accounts, grants and allowlist.
+ *
+ * Returns: whether @a and @b are equal
+ */
+gboolean
+agents_manifest_equal (AgentsManifest *a, AgentsManifest *b)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (a), FALSE);
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (b), FALSE);
+
+  return a->version == b->version && g_str_equal (a->root, b->root) &&
+         agents_manifest_entries_equal (a, b) && env_equal (a, b) &&
+         objects_equal (a->users, b->users, (gpointer) agents_user_equal) &&
+         objects_equal (a->groups, b->groups, (gpointer) agents_group_equal) &&
+         objects_equal (a->grants, b->grants,
+                        (gpointer) agents_sandbox_path_grant_equal) &&
+         g_strv_equal ((const char *const *) a->allowlist,
+                       (const char *const *) b->allowlist);
+}

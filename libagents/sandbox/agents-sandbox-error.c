@@ -1,0 +1,473 @@
+/* agents-sandbox-error.c - the sandbox error domain
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agents-sandbox-error-private.h"
+
+/**
+ * AGENTS_SANDBOX_ERROR:
+ *
+ * The error domain of sandbox operations. Codes are #AgentsSandboxError.
+ */
+
+typedef struct
+{
+  GVariant *context;
+} AgentsSandboxErrorPrivate;
+
+static void
+agents_sandbox_error_private_init (AgentsSandboxErrorPrivate *priv)
+{
+  priv->context = NULL;
+}
+
+static void
+agents_sandbox_error_private_copy (const AgentsSandboxErrorPrivate *src,
+                                   AgentsSandboxErrorPrivate *dest)
+{
+  dest->context = src->context ? g_variant_ref (src->context) : NULL;
+}
+
+static void
+agents_sandbox_error_private_clear (AgentsSandboxErrorPrivate *priv)
+{
+  g_clear_pointer (&priv->context, g_variant_unref);
+}
+
+/**
+ * agents_sandbox_error_quark:
+ *
+ * Gets the quark of the %AGENTS_SANDBOX_ERROR domain.
+ *
+ * Returns: the quark
+ */
+G_DEFINE_EXTENDED_ERROR (AgentsSandboxError, agents_sandbox_error)
+
+/*
+ * Language bindings turn a GError into their own exception type and keep
+ * only domain, code and message; the extended private data is lost on the
+ * way back in. So the contexts of recent errors are also remembered, per
+ * thread, keyed by what survives that trip.
+ */
+#define RECENT_CONTEXTS 32
+
+typedef struct
+{
+  GQuark domain;
+  int code;
+  char *message;
+  GVariant *context;
+} RecentContext;
+
+typedef struct
+{
+  RecentContext slots[RECENT_CONTEXTS];
+  guint next;
+} RecentContexts;
+
+static void
+recent_contexts_free (gpointer data)
+{
+  RecentContexts *recent = data;
+
+  for (guint i = 0; i < RECENT_CONTEXTS; i++)
+    {
+      g_free (recent->slots[i].message);
+      g_clear_pointer (&recent->slots[i].context, g_variant_unref);
+    }
+  g_free (recent);
+}
+
+static GPrivate recent_key = G_PRIVATE_INIT (recent_contexts_free);
+
+static RecentContexts *
+get_recent_contexts (void)
+{
+  RecentContexts *recent = g_private_get (&recent_key);
+
+  if (recent == NULL)
+    {
+      recent = g_new0 (RecentContexts, 1);
+      g_private_set (&recent_key, recent);
+    }
+  return recent;
+}
+
+static void
+remember_context (const GError *error, GVariant *context)
+{
+  RecentContexts *recent = get_recent_contexts ();
+  RecentContext *slot = &recent->slots[recent->next];
+
+  g_free (slot->message);
+  g_clear_pointer (&slot->context, g_variant_unref);
+  slot->domain = error->domain;
+  slot->code = error->code;
+  slot->message = g_strdup (error->message);
+  slot->context = g_variant_ref (context);
+  recent->next = (recent->next + 1) % RECENT_CONTEXTS;
+}
+
+static GVariant *
+empty_context (void)
+{
+  return g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0);
+}
+
+/**
+ * agents_sandbox_error_set_context:
+ * @error: an error of the %AGENTS_SANDBOX_ERROR domain
+ * @context: (transfer floating) (nullable): an `a{sv}` dictionary
+ *
+ * Replaces the context of @error.
+ */
+void
+agents_sandbox_error_set_context (GError *error, GVariant *context)
+{
+  AgentsSandboxErrorPrivate *priv;
+
+  g_return_if_fail (error != NULL);
+  g_return_if_fail (error->domain == AGENTS_SANDBOX_ERROR);
+
+  if (context == NULL)
+    context = empty_context ();
+  g_return_if_fail (g_variant_is_of_type (context, G_VARIANT_TYPE_VARDICT));
+
+  priv = agents_sandbox_error_get_private (error);
+  g_clear_pointer (&priv->context, g_variant_unref);
+  priv->context = g_variant_ref_sink (context);
+  remember_context (error, priv->context);
+}
+
+/**
+ * agents_sandbox_error_new_literal:
+ * @code: an #AgentsSandboxError code
+ * @context: (transfer floating) (nullable): the context, an `a{sv}`
+ * @message: the message
+ *
+ * Creates a sandbox error carrying @context. Backends written in any
+ * language use this to fail a task the way the built-in ones do.
+ *
+ * Returns: (transfer full): the error
+ */
+GError *
+agents_sandbox_error_new_literal (int code,
+                                  GVariant *context,
+                                  const char *message)
+{
+  GError *error = g_error_new_literal (AGENTS_SANDBOX_ERROR, code, message);
+
+  agents_sandbox_error_set_context (error, context);
+  return error;
+}
+
+/**
+ * agents_sandbox_error_new: (skip)
+ * @code: an #AgentsSandboxError code
+ * @context: (transfer floating) (nullable): the context, an `a{sv}`
+ * @format: printf()-style format of the message
+ * @...: arguments for @format
+ *
+ * Creates a sandbox error carrying @context.
+ *
+ * Returns: (transfer full): the error
+ */
+GError *
+agents_sandbox_error_new (int code, GVariant *context, const char *format, ...)
+{
+  GError *error;
+  va_list args;
+
+  va_start (args, format);
+  error = g_error_new_valist (AGENTS_SANDBOX_ERROR, code, format, args);
+  va_end (args);
+
+  agents_sandbox_error_set_context (error, context);
+  return error;
+}
+
+/**
+ * agents_sandbox_error_set: (skip)
+ * @error: (nullable): return location for a #GError
+ * @code: an #AgentsSandboxError code
+ * @context: (transfer floating) (nullable): the context, an `a{sv}`
+ * @format: printf()-style format of the message
+ * @...: arguments for @format
+ *
+ * Sets @error to a sandbox error carrying @context. A floating @context
+ * is consumed even when @error is %NULL.
+ */
+void
+agents_sandbox_error_set (
+  GError **error, int code, GVariant *context, const char *format, ...)
+{
+  GError *new_error;
+  va_list args;
+
+  if (error == NULL)
+    {
+      if (context != NULL)
+        g_variant_unref (g_variant_ref_sink (context));
+      return;
+    }
+
+  va_start (args, format);
+  new_error = g_error_new_valist (AGENTS_SANDBOX_ERROR, code, format, args);
+  va_end (args);
+
+  agents_sandbox_error_set_context (new_error, context);
+  g_propagate_error (error, new_error);
+}
+
+/**
+ * agents_sandbox_error_get_context:
+ * @error: a #GError
+ *
+ * Gets the context dictionary that the error carries: what the operation
+ * was doing when it failed (the path, the command, the reason, …), with
+ * the keys the reference runtime uses.
+ *
+ * Errors that crossed a language binding lose their extended data; for
+ * those the context is looked up from the recent errors of this thread,
+ * see agents_sandbox_error_lookup_context().
+ *
+ * Returns: (transfer full): an `a{sv}` dictionary, empty when @error is not
+ *   a sandbox error or has no context
+ */
+GVariant *
+agents_sandbox_error_get_context (const GError *error)
+{
+  AgentsSandboxErrorPrivate *priv;
+
+  g_return_val_if_fail (error != NULL, NULL);
+
+  if (error->domain != AGENTS_SANDBOX_ERROR)
+    return g_variant_ref_sink (empty_context ());
+
+  priv = agents_sandbox_error_get_private (error);
+  if (priv != NULL && priv->context != NULL)
+    return g_variant_ref (priv->context);
+
+  return agents_sandbox_error_lookup_context (error->domain, error->code,
+                                              error->message);
+}
+
+/**
+ * agents_sandbox_error_lookup_context:
+ * @domain: the error domain
+ * @code: the error code
+ * @message: the error message
+ *
+ * Looks up the context of a recent error raised on this thread by its
+ * domain, code and message. This is how Python and JavaScript code reads
+ * the context of an exception they caught:
+ *
+ * ```python
+ * except GLib.Error as e:
+ *     ctx = Agents.sandbox_error_lookup_context(e.domain, e.code, e.message)
+ * ```
+ *
+ * Returns: (transfer full): an `a{sv}` dictionary, empty when nothing is
+ *   known about the error
+ */
+GVariant *
+agents_sandbox_error_lookup_context (GQuark domain,
+                                     int code,
+                                     const char *message)
+{
+  RecentContexts *recent = get_recent_contexts ();
+
+  for (guint i = 1; i <= RECENT_CONTEXTS; i++)
+    {
+      RecentContext *slot =
+        &recent->slots[(recent->next + RECENT_CONTEXTS - i) % RECENT_CONTEXTS];
+
+      if (slot->context != NULL && slot->domain == domain &&
+          slot->code == code && g_strcmp0 (slot->message, message) == 0)
+        return g_variant_ref (slot->context);
+    }
+
+  return g_variant_ref_sink (empty_context ());
+}
+
+/**
+ * agents_sandbox_error_get_reason:
+ * @error: a #GError
+ *
+ * Gets the `reason` member of the context of @error, if it has one.
+ *
+ * Returns: (nullable): the reason, valid as long as @error
+ */
+const char *
+agents_sandbox_error_get_reason (const GError *error)
+{
+  AgentsSandboxErrorPrivate *priv;
+  const char *reason = NULL;
+
+  g_return_val_if_fail (error != NULL, NULL);
+
+  if (error->domain != AGENTS_SANDBOX_ERROR)
+    return NULL;
+  priv = agents_sandbox_error_get_private (error);
+  if (priv == NULL || priv->context == NULL)
+    return NULL;
+  if (!g_variant_lookup (priv->context, "reason", "&s", &reason))
+    return NULL;
+  return reason;
+}
+
+/**
+ * agents_sandbox_error_argv_variant:
+ * @argv: (array zero-terminated=1): a command
+ *
+ * Returns: (transfer floating): the `command` member of an error context
+ */
+GVariant *
+agents_sandbox_error_argv_variant (const char *const *argv)
+{
+  return g_variant_new_strv (argv, -1);
+}
+
+/**
+ * agents_sandbox_error_argv_string:
+ * @argv: (array zero-terminated=1): a command
+ *
+ * Returns: (transfer full): the `command_str` member of an error context
+ */
+char *
+agents_sandbox_error_argv_string (const char *const *argv)
+{
+  return g_strjoinv (" ", (char **) argv);
+}
+
+/**
+ * agents_sandbox_error_set_invalid_path:
+ * @error: (nullable): return location for a #GError
+ * @rel: the path as the caller gave it
+ * @reason: why it is refused, e.g. `escape_root`
+ *
+ * Sets the reference's InvalidManifestPathError: `manifest path must not
+ * escape root: REL`, with context `{"rel", "reason"}`.
+ */
+void
+agents_sandbox_error_set_invalid_path (GError **error,
+                                       const char *rel,
+                                       const char *reason)
+{
+  g_auto (GVariantBuilder) builder =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+
+  g_variant_builder_add (&builder, "{sv}", "rel", g_variant_new_string (rel));
+  g_variant_builder_add (&builder, "{sv}", "reason",
+                         g_variant_new_string (reason));
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH,
+                            g_variant_builder_end (&builder),
+                            _ ("manifest path must not escape root: %s"), rel);
+}
+
+static char *
+bytes_to_text (GBytes *bytes)
+{
+  gsize size = 0;
+  const char *data = bytes ? g_bytes_get_data (bytes, &size) : NULL;
+
+  if (data == NULL)
+    return g_strdup ("");
+  return g_utf8_make_valid (data, size);
+}
+
+static void
+add_command_context (GVariantBuilder *builder, const char *const *argv)
+{
+  g_autofree char *command_str = agents_sandbox_error_argv_string (argv);
+
+  g_variant_builder_add (builder, "{sv}", "command",
+                         agents_sandbox_error_argv_variant (argv));
+  g_variant_builder_add (builder, "{sv}", "command_str",
+                         g_variant_new_string (command_str));
+}
+
+/**
+ * agents_sandbox_error_set_exec_nonzero:
+ * @error: (nullable): return location for a #GError
+ * @argv: (array zero-terminated=1): the command
+ * @exit_code: its exit status
+ * @stdout_bytes: (nullable): what it printed on stdout
+ * @stderr_bytes: (nullable): what it printed on stderr
+ *
+ * Sets the reference's ExecNonZeroError: message `stdout: …\nstderr: …`,
+ * context `{"command", "command_str", "exit_code", "stdout", "stderr"}`.
+ */
+void
+agents_sandbox_error_set_exec_nonzero (GError **error,
+                                       const char *const *argv,
+                                       int exit_code,
+                                       GBytes *stdout_bytes,
+                                       GBytes *stderr_bytes)
+{
+  g_auto (GVariantBuilder) builder =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+  g_autofree char *out = bytes_to_text (stdout_bytes);
+  g_autofree char *err = bytes_to_text (stderr_bytes);
+
+  add_command_context (&builder, argv);
+  g_variant_builder_add (&builder, "{sv}", "exit_code",
+                         g_variant_new_int32 (exit_code));
+  g_variant_builder_add (&builder, "{sv}", "stdout",
+                         g_variant_new_string (out));
+  g_variant_builder_add (&builder, "{sv}", "stderr",
+                         g_variant_new_string (err));
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_EXEC_NONZERO,
+                            g_variant_builder_end (&builder),
+                            "stdout: %s\nstderr: %s", out, err);
+}
+
+/**
+ * agents_sandbox_error_set_exec_transport:
+ * @error: (nullable): return location for a #GError
+ * @argv: (array zero-terminated=1): the command
+ * @reason: why it could not be run
+ * @extra_context: (transfer floating) (nullable): more context members
+ *
+ * Sets the reference's ExecTransportError, with context `{"command",
+ * "command_str", "reason", …}`.
+ */
+void
+agents_sandbox_error_set_exec_transport (GError **error,
+                                         const char *const *argv,
+                                         const char *reason,
+                                         GVariant *extra_context)
+{
+  g_auto (GVariantBuilder) builder =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+  g_autofree char *command_str = agents_sandbox_error_argv_string (argv);
+
+  add_command_context (&builder, argv);
+  g_variant_builder_add (&builder, "{sv}", "reason",
+                         g_variant_new_string (reason));
+  if (extra_context != NULL)
+    {
+      GVariantIter iter;
+      const char *key;
+      GVariant *value;
+
+      g_variant_ref_sink (extra_context);
+      g_variant_iter_init (&iter, extra_context);
+      while (g_variant_iter_next (&iter, "{&sv}", &key, &value))
+        {
+          g_variant_builder_add (&builder, "{sv}", key, value);
+          g_variant_unref (value);
+        }
+      g_variant_unref (extra_context);
+    }
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT,
+                            g_variant_builder_end (&builder),
+                            _ ("failed to run command: %s (%s)"), command_str,
+                            reason);
+}

@@ -1,0 +1,72 @@
+/* agents-sandbox-session-private.h - internals of the session layer
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agents-sandbox-session.h"
+
+G_BEGIN_DECLS
+
+/* Default implementations of the generic operations
+ * (agents-sandbox-session-generic.c). */
+void agents_sandbox_session_real_start (AgentsSandboxSession *self,
+                                        GTask *task);
+void agents_sandbox_session_real_stop (AgentsSandboxSession *self, GTask *task);
+void agents_sandbox_session_real_ls (AgentsSandboxSession *self,
+                                     const char *path,
+                                     GTask *task);
+void agents_sandbox_session_real_mkdir (AgentsSandboxSession *self,
+                                        const char *path,
+                                        gboolean parents,
+                                        GTask *task);
+void agents_sandbox_session_real_rm (AgentsSandboxSession *self,
+                                     const char *path,
+                                     gboolean recursive,
+                                     GTask *task);
+void agents_sandbox_session_real_extract (AgentsSandboxSession *self,
+                                          const char *path,
+                                          GInputStream *data,
+                                          AgentsCompressionScheme scheme,
+                                          GTask *task);
+void agents_sandbox_session_real_apply_manifest (AgentsSandboxSession *self,
+                                                 gboolean only_ephemeral,
+                                                 GTask *task);
+void agents_sandbox_session_real_apply_entry_batch (AgentsSandboxSession *self,
+                                                    GPtrArray *targets,
+                                                    const char *base_dir,
+                                                    GTask *task);
+void
+agents_sandbox_session_real_validate_path_access (AgentsSandboxSession *self,
+                                                  const char *path,
+                                                  gboolean for_write,
+                                                  GTask *task);
+void agents_sandbox_session_real_ensure_runtime_helper_installed (
+  AgentsSandboxSession *self, AgentsRuntimeHelper *helper, GTask *task);
+void agents_sandbox_session_real_clear_workspace_root_on_resume (
+  AgentsSandboxSession *self, GTask *task);
+
+/* Runs argv through the exec vfunc and turns a non-zero exit into an
+ * ExecNonZero error; the task returns the AgentsExecResult. */
+void agents_sandbox_session_exec_checked_async (AgentsSandboxSession *self,
+                                                const char *const *argv,
+                                                GCancellable *cancellable,
+                                                GAsyncReadyCallback callback,
+                                                gpointer user_data);
+AgentsExecResult *agents_sandbox_session_exec_checked_finish (
+  AgentsSandboxSession *self, GAsyncResult *result, GError **error);
+
+/* The manifest's users, including members of its groups, by name, once. */
+GPtrArray *agents_sandbox_session_collect_users (AgentsManifest *manifest);
+
+/* Kept for the plugins' older callers; see agents_manifest_get_mount_paths().
+ */
+static inline GPtrArray *
+agents_sandbox_session_mount_skip_paths (AgentsManifest *manifest)
+{
+  return agents_manifest_get_mount_paths (manifest);
+}
+
+G_END_DECLS

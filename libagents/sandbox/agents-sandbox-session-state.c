@@ -1,0 +1,507 @@
+/* agents-sandbox-session-state.c - the serializable state of a session
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agents-sandbox-error-private.h"
+#include "agents-sandbox-session-state.h"
+
+/**
+ * AgentsSandboxSessionState:
+ *
+ * What a backend needs to find or rebuild a session: its id, its
+ * manifest, the snapshot its workspace is persisted to, and whatever a
+ * backend subclass adds. It round-trips through JSON in the reference's
+ * shape:
+ *
+ * ```json
+ * {"type": "unix_local", "session_id": "…", "snapshot": {…},
+ *  "manifest": {…}, "workspace_root_ready": false, …}
+ * ```
+ */
+
+typedef struct
+{
+  char *session_id;
+  AgentsManifest *manifest;
+  AgentsSnapshot *snapshot;
+  gboolean workspace_root_ready;
+} AgentsSandboxSessionStatePrivate;
+
+G_DEFINE_TYPE_WITH_PRIVATE (AgentsSandboxSessionState,
+                            agents_sandbox_session_state,
+                            G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_SESSION_ID,
+  PROP_MANIFEST,
+  PROP_SNAPSHOT,
+  PROP_WORKSPACE_ROOT_READY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+agents_sandbox_session_state_finalize (GObject *object)
+{
+  AgentsSandboxSessionState *self = AGENTS_SANDBOX_SESSION_STATE (object);
+  AgentsSandboxSessionStatePrivate *priv =
+    agents_sandbox_session_state_get_instance_private (self);
+
+  g_free (priv->session_id);
+  g_clear_object (&priv->manifest);
+  g_clear_object (&priv->snapshot);
+
+  G_OBJECT_CLASS (agents_sandbox_session_state_parent_class)->finalize (object);
+}
+
+static void
+agents_sandbox_session_state_constructed (GObject *object)
+{
+  AgentsSandboxSessionState *self = AGENTS_SANDBOX_SESSION_STATE (object);
+  AgentsSandboxSessionStatePrivate *priv =
+    agents_sandbox_session_state_get_instance_private (self);
+
+  G_OBJECT_CLASS (agents_sandbox_session_state_parent_class)
+    ->constructed (object);
+
+  if (priv->session_id == NULL)
+    priv->session_id = g_uuid_string_random ();
+  if (priv->manifest == NULL)
+    priv->manifest = agents_manifest_new ();
+  if (priv->snapshot == NULL)
+    priv->snapshot = agents_noop_snapshot_new (priv->session_id);
+}
+
+static void
+agents_sandbox_session_state_get_property (GObject *object,
+                                           guint prop_id,
+                                           GValue *value,
+                                           GParamSpec *pspec)
+{
+  AgentsSandboxSessionState *self = AGENTS_SANDBOX_SESSION_STATE (object);
+  AgentsSandboxSessionStatePrivate *priv =
+    agents_sandbox_session_state_get_instance_private (self);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION_ID:
+      g_value_set_string (value, priv->session_id);
+      break;
+    case PROP_MANIFEST:
+      g_value_set_object (value, priv->manifest);
+      break;
+    case PROP_SNAPSHOT:
+      g_value_set_object (value, priv->snapshot);
+      break;
+    case PROP_WORKSPACE_ROOT_READY:
+      g_value_set_boolean (value, priv->workspace_root_ready);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agents_sandbox_session_state_set_property (GObject *object,
+                                           guint prop_id,
+                                           const GValue *value,
+                                           GParamSpec *pspec)
+{
+  AgentsSandboxSessionState *self = AGENTS_SANDBOX_SESSION_STATE (object);
+  AgentsSandboxSessionStatePrivate *priv =
+    agents_sandbox_session_state_get_instance_private (self);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION_ID:
+      g_free (priv->session_id);
+      priv->session_id = g_value_dup_string (value);
+      break;
+    case PROP_MANIFEST:
+      agents_sandbox_session_state_set_manifest (self,
+                                                 g_value_get_object (value));
+      break;
+    case PROP_SNAPSHOT:
+      agents_sandbox_session_state_set_snapshot (self,
+                                                 g_value_get_object (value));
+      break;
+    case PROP_WORKSPACE_ROOT_READY:
+      agents_sandbox_session_state_set_workspace_root_ready (
+        self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agents_sandbox_session_state_class_init (AgentsSandboxSessionStateClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = agents_sandbox_session_state_finalize;
+  object_class->constructed = agents_sandbox_session_state_constructed;
+  object_class->get_property = agents_sandbox_session_state_get_property;
+  object_class->set_property = agents_sandbox_session_state_set_property;
+
+  klass->type_name = "sandbox";
+
+  /**
+   * AgentsSandboxSessionState:session-id:
+   *
+   * The session's id, a UUID; a random one when none is given.
+   */
+  properties[PROP_SESSION_ID] = g_param_spec_string (
+    "session-id", NULL, NULL, NULL,
+    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AgentsSandboxSessionState:manifest:
+   *
+   * The manifest the session's workspace is made of.
+   */
+  properties[PROP_MANIFEST] = g_param_spec_object (
+    "manifest", NULL, NULL, AGENTS_TYPE_MANIFEST,
+    G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AgentsSandboxSessionState:snapshot:
+   *
+   * Where the workspace is persisted.
+   */
+  properties[PROP_SNAPSHOT] = g_param_spec_object (
+    "snapshot", NULL, NULL, AGENTS_TYPE_SNAPSHOT,
+    G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AgentsSandboxSessionState:workspace-root-ready:
+   *
+   * Whether the workspace was fully materialized once.
+   */
+  properties[PROP_WORKSPACE_ROOT_READY] = g_param_spec_boolean (
+    "workspace-root-ready", NULL, NULL, FALSE,
+    G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+agents_sandbox_session_state_init (AgentsSandboxSessionState *self)
+{
+}
+
+/**
+ * agents_sandbox_session_state_new:
+ * @manifest: (nullable): the manifest (an empty one when %NULL)
+ * @snapshot: (nullable): the snapshot (a noop one when %NULL)
+ *
+ * Creates a generic session state with a random session id.
+ *
+ * Returns: (transfer full): the new state
+ */
+AgentsSandboxSessionState *
+agents_sandbox_session_state_new (AgentsManifest *manifest,
+                                  AgentsSnapshot *snapshot)
+{
+  return g_object_new (AGENTS_TYPE_SANDBOX_SESSION_STATE, "manifest", manifest,
+                       "snapshot", snapshot, NULL);
+}
+
+#define GET_PRIV(self)                  \
+  ((AgentsSandboxSessionStatePrivate *) \
+     agents_sandbox_session_state_get_instance_private (self))
+
+/**
+ * agents_sandbox_session_state_get_session_id:
+ * @self: a state
+ *
+ * Gets the session id.
+ *
+ * Returns: the session id
+ */
+const char *
+agents_sandbox_session_state_get_session_id (AgentsSandboxSessionState *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), NULL);
+  return GET_PRIV (self)->session_id;
+}
+
+/**
+ * agents_sandbox_session_state_get_manifest:
+ * @self: a state
+ *
+ * Gets the manifest.
+ *
+ * Returns: (transfer none): the manifest
+ */
+AgentsManifest *
+agents_sandbox_session_state_get_manifest (AgentsSandboxSessionState *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), NULL);
+  return GET_PRIV (self)->manifest;
+}
+
+/**
+ * agents_sandbox_session_state_set_manifest:
+ * @self: a state
+ * @manifest: the manifest
+ *
+ * Replaces the manifest (the state keeps a reference, not a copy).
+ */
+void
+agents_sandbox_session_state_set_manifest (AgentsSandboxSessionState *self,
+                                           AgentsManifest *manifest)
+{
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self));
+  g_return_if_fail (manifest == NULL || AGENTS_IS_MANIFEST (manifest));
+
+  if (manifest == NULL)
+    return;
+  if (g_set_object (&GET_PRIV (self)->manifest, manifest))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MANIFEST]);
+}
+
+/**
+ * agents_sandbox_session_state_get_snapshot:
+ * @self: a state
+ *
+ * Gets the snapshot.
+ *
+ * Returns: (transfer none): the snapshot
+ */
+AgentsSnapshot *
+agents_sandbox_session_state_get_snapshot (AgentsSandboxSessionState *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), NULL);
+  return GET_PRIV (self)->snapshot;
+}
+
+/**
+ * agents_sandbox_session_state_set_snapshot:
+ * @self: a state
+ * @snapshot: the snapshot
+ *
+ * Replaces the snapshot.
+ */
+void
+agents_sandbox_session_state_set_snapshot (AgentsSandboxSessionState *self,
+                                           AgentsSnapshot *snapshot)
+{
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self));
+  g_return_if_fail (snapshot == NULL || AGENTS_IS_SNAPSHOT (snapshot));
+
+  if (snapshot == NULL)
+    return;
+  if (g_set_object (&GET_PRIV (self)->snapshot, snapshot))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SNAPSHOT]);
+}
+
+/**
+ * agents_sandbox_session_state_get_workspace_root_ready:
+ * @self: a state
+ *
+ * Gets whether the workspace was fully materialized once.
+ *
+ * Returns: whether the workspace was fully materialized once
+ */
+gboolean
+agents_sandbox_session_state_get_workspace_root_ready (
+  AgentsSandboxSessionState *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), FALSE);
+  return GET_PRIV (self)->workspace_root_ready;
+}
+
+/**
+ * agents_sandbox_session_state_set_workspace_root_ready:
+ * @self: a state
+ * @ready: whether the workspace was fully materialized once
+ *
+ * Sets #AgentsSandboxSessionState:workspace-root-ready.
+ */
+void
+agents_sandbox_session_state_set_workspace_root_ready (
+  AgentsSandboxSessionState *self, gboolean ready)
+{
+  AgentsSandboxSessionStatePrivate *priv;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self));
+
+  priv = GET_PRIV (self);
+  ready = !!ready;
+  if (priv->workspace_root_ready == ready)
+    return;
+  priv->workspace_root_ready = ready;
+  g_object_notify_by_pspec (G_OBJECT (self),
+                            properties[PROP_WORKSPACE_ROOT_READY]);
+}
+
+/**
+ * agents_sandbox_session_state_to_json:
+ * @self: a state
+ *
+ * Serializes the state.
+ *
+ * Returns: (transfer full): a JSON object node
+ */
+JsonNode *
+agents_sandbox_session_state_to_json (AgentsSandboxSessionState *self)
+{
+  AgentsSandboxSessionStateClass *klass;
+  AgentsSandboxSessionStatePrivate *priv;
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), NULL);
+
+  klass = AGENTS_SANDBOX_SESSION_STATE_GET_CLASS (self);
+  priv = GET_PRIV (self);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, klass->type_name);
+  json_builder_set_member_name (builder, "session_id");
+  json_builder_add_string_value (builder, priv->session_id);
+  json_builder_set_member_name (builder, "snapshot");
+  json_builder_add_value (builder, agents_snapshot_to_json (priv->snapshot));
+  json_builder_set_member_name (builder, "manifest");
+  json_builder_add_value (builder, agents_manifest_to_json (priv->manifest));
+  json_builder_set_member_name (builder, "workspace_root_ready");
+  json_builder_add_boolean_value (builder, priv->workspace_root_ready);
+  if (klass->serialize_fields != NULL)
+    klass->serialize_fields (self, builder);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+static gboolean
+invalid_member (GError **error, const char *member, const char *expected)
+{
+  g_auto (GVariantBuilder) ctx =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+
+  g_variant_builder_add (&ctx, "{sv}", "member", g_variant_new_string (member));
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_INVALID_JSON, g_variant_builder_end (&ctx),
+    _ ("session state member “%s” must be %s"), member, expected);
+  return FALSE;
+}
+
+/**
+ * agents_sandbox_session_state_load_json:
+ * @self: a freshly constructed state
+ * @node: a JSON object made by agents_sandbox_session_state_to_json()
+ * @error: return location for a #GError
+ *
+ * Reads a serialized state into @self. The document is untrusted: every
+ * member is type-checked and the manifest and snapshot are validated.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_state_load_json (AgentsSandboxSessionState *self,
+                                        JsonNode *node,
+                                        GError **error)
+{
+  AgentsSandboxSessionStateClass *klass;
+  AgentsSandboxSessionStatePrivate *priv;
+  JsonObject *object;
+  JsonNode *member;
+
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), FALSE);
+  g_return_val_if_fail (node != NULL, FALSE);
+
+  klass = AGENTS_SANDBOX_SESSION_STATE_GET_CLASS (self);
+  priv = GET_PRIV (self);
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return invalid_member (error, "session_state", _ ("an object"));
+  object = json_node_get_object (node);
+
+  member = json_object_get_member (object, "session_id");
+  if (member != NULL)
+    {
+      if (!JSON_NODE_HOLDS_VALUE (member) ||
+          json_node_get_value_type (member) != G_TYPE_STRING)
+        return invalid_member (error, "session_id", _ ("a string"));
+      g_free (priv->session_id);
+      priv->session_id = g_strdup (json_node_get_string (member));
+    }
+
+  member = json_object_get_member (object, "manifest");
+  if (member != NULL)
+    {
+      g_autoptr (AgentsManifest) manifest =
+        agents_manifest_new_from_json (member, error);
+
+      if (manifest == NULL)
+        return FALSE;
+      agents_sandbox_session_state_set_manifest (self, manifest);
+    }
+
+  member = json_object_get_member (object, "snapshot");
+  if (member != NULL)
+    {
+      g_autoptr (AgentsSnapshot) snapshot =
+        agents_snapshot_new_from_json (member, error);
+
+      if (snapshot == NULL)
+        return FALSE;
+      agents_sandbox_session_state_set_snapshot (self, snapshot);
+    }
+
+  member = json_object_get_member (object, "workspace_root_ready");
+  if (member != NULL)
+    {
+      if (!JSON_NODE_HOLDS_VALUE (member) ||
+          json_node_get_value_type (member) != G_TYPE_BOOLEAN)
+        return invalid_member (error, "workspace_root_ready", _ ("a boolean"));
+      agents_sandbox_session_state_set_workspace_root_ready (
+        self, json_node_get_boolean (member));
+    }
+
+  if (klass->deserialize_fields != NULL &&
+      !klass->deserialize_fields (self, object, error))
+    return FALSE;
+
+  return TRUE;
+}
+
+/**
+ * agents_sandbox_session_state_copy:
+ * @self: a state
+ *
+ * Deep-copies the state: same id and snapshot, an independent manifest.
+ *
+ * Returns: (transfer full): the copy
+ */
+AgentsSandboxSessionState *
+agents_sandbox_session_state_copy (AgentsSandboxSessionState *self)
+{
+  AgentsSandboxSessionStateClass *klass;
+  AgentsSandboxSessionStatePrivate *priv;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  AgentsSandboxSessionState *copy;
+
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), NULL);
+
+  klass = AGENTS_SANDBOX_SESSION_STATE_GET_CLASS (self);
+  priv = GET_PRIV (self);
+  manifest = agents_manifest_copy (priv->manifest);
+  copy =
+    g_object_new (G_OBJECT_TYPE (self), "session-id", priv->session_id,
+                  "manifest", manifest, "snapshot", priv->snapshot,
+                  "workspace-root-ready", priv->workspace_root_ready, NULL);
+  if (klass->copy_fields != NULL)
+    klass->copy_fields (self, copy);
+  return copy;
+}

@@ -1,0 +1,1797 @@
+/* agents-sandbox-session.c - the sandbox session contract
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agents-sandbox-error-private.h"
+#include "agents-sandbox-session-private.h"
+
+/**
+ * AgentsSandboxSession:
+ *
+ * A live sandbox: a workspace a backend created from a manifest, in which
+ * commands run and files are read and written. Backends implement the
+ * primitives of #AgentsSandboxSessionInterface; the rest of the API is
+ * generic code written over them.
+ *
+ * Every path given to the session is checked against the workspace root
+ * and the manifest's extra path grants before anything touches it.
+ */
+
+G_DEFINE_INTERFACE (AgentsSandboxSession, agents_sandbox_session, G_TYPE_OBJECT)
+
+typedef struct
+{
+  AgentsSandboxSessionState *state;
+  AgentsConcurrencyLimits concurrency;
+  AgentsArchiveLimits *archive_limits;
+  gboolean workspace_preserved;
+  gboolean system_preserved;
+} SessionData;
+
+static GQuark session_data_quark;
+
+static void
+session_data_free (gpointer data)
+{
+  SessionData *sd = data;
+
+  g_clear_object (&sd->state);
+  g_clear_pointer (&sd->archive_limits, agents_archive_limits_free);
+  g_free (sd);
+}
+
+static SessionData *
+get_session_data (AgentsSandboxSession *self)
+{
+  SessionData *sd = g_object_get_qdata (G_OBJECT (self), session_data_quark);
+
+  if (sd == NULL)
+    {
+      sd = g_new0 (SessionData, 1);
+      sd->concurrency.manifest_entries = 4;
+      sd->concurrency.local_dir_files = 4;
+      g_object_set_qdata_full (G_OBJECT (self), session_data_quark, sd,
+                               session_data_free);
+    }
+  return sd;
+}
+
+static void
+return_not_supported (AgentsSandboxSession *self,
+                      GTask *task,
+                      const char *operation)
+{
+  g_task_return_error (
+    task, agents_sandbox_error_new (AGENTS_SANDBOX_ERROR_NOT_SUPPORTED, NULL,
+                                    _ ("%s does not support %s"),
+                                    G_OBJECT_TYPE_NAME (self), operation));
+}
+
+static AgentsSandboxSessionState *
+default_get_state (AgentsSandboxSession *self)
+{
+  SessionData *sd = get_session_data (self);
+
+  if (sd->state == NULL)
+    sd->state = agents_sandbox_session_state_new (NULL, NULL);
+  return sd->state;
+}
+
+static void
+default_succeed (AgentsSandboxSession *self, GTask *task)
+{
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+default_running (AgentsSandboxSession *self, GTask *task)
+{
+  return_not_supported (self, task, "running");
+}
+
+static void
+default_exec (AgentsSandboxSession *self,
+              const char *const *argv,
+              double timeout,
+              GTask *task)
+{
+  return_not_supported (self, task, "exec");
+}
+
+static void
+default_read (AgentsSandboxSession *self,
+              const char *path,
+              const char *user,
+              GTask *task)
+{
+  return_not_supported (self, task, "read");
+}
+
+static void
+default_write (AgentsSandboxSession *self,
+               const char *path,
+               GInputStream *data,
+               const char *user,
+               GTask *task)
+{
+  return_not_supported (self, task, "write");
+}
+
+static void
+default_persist_workspace (AgentsSandboxSession *self, GTask *task)
+{
+  return_not_supported (self, task, "persist_workspace");
+}
+
+static void
+default_hydrate_workspace (AgentsSandboxSession *self,
+                           GInputStream *data,
+                           GTask *task)
+{
+  return_not_supported (self, task, "hydrate_workspace");
+}
+
+static void
+default_set_concurrency_limits (AgentsSandboxSession *self,
+                                const AgentsConcurrencyLimits *limits)
+{
+  get_session_data (self)->concurrency = *limits;
+}
+
+static void
+default_set_archive_limits (AgentsSandboxSession *self,
+                            const AgentsArchiveLimits *limits)
+{
+  SessionData *sd = get_session_data (self);
+
+  g_clear_pointer (&sd->archive_limits, agents_archive_limits_free);
+  if (limits != NULL)
+    sd->archive_limits = agents_archive_limits_copy (limits);
+}
+
+static void
+agents_sandbox_session_default_init (AgentsSandboxSessionInterface *iface)
+{
+  session_data_quark =
+    g_quark_from_static_string ("agents-sandbox-session-data");
+
+  iface->get_state = default_get_state;
+  iface->start = agents_sandbox_session_real_start;
+  iface->stop = agents_sandbox_session_real_stop;
+  iface->shutdown = default_succeed;
+  iface->running = default_running;
+  iface->close_dependencies = default_succeed;
+  iface->exec = default_exec;
+  iface->read = default_read;
+  iface->write = default_write;
+  iface->persist_workspace = default_persist_workspace;
+  iface->hydrate_workspace = default_hydrate_workspace;
+  iface->ls = agents_sandbox_session_real_ls;
+  iface->mkdir = agents_sandbox_session_real_mkdir;
+  iface->rm = agents_sandbox_session_real_rm;
+  iface->extract = agents_sandbox_session_real_extract;
+  iface->apply_manifest = agents_sandbox_session_real_apply_manifest;
+  iface->apply_entry_batch = agents_sandbox_session_real_apply_entry_batch;
+  iface->validate_path_access =
+    agents_sandbox_session_real_validate_path_access;
+  iface->ensure_runtime_helper_installed =
+    agents_sandbox_session_real_ensure_runtime_helper_installed;
+  iface->clear_workspace_root_on_resume =
+    agents_sandbox_session_real_clear_workspace_root_on_resume;
+  iface->set_concurrency_limits = default_set_concurrency_limits;
+  iface->set_archive_limits = default_set_archive_limits;
+}
+
+#define IFACE(self) AGENTS_SANDBOX_SESSION_GET_IFACE (self)
+
+static GTask *
+new_task (AgentsSandboxSession *self,
+          GCancellable *cancellable,
+          GAsyncReadyCallback callback,
+          gpointer user_data,
+          gpointer source_tag)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+  return task;
+}
+
+static gboolean
+finish_boolean (AgentsSandboxSession *self,
+                GAsyncResult *result,
+                GError **error)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static gpointer
+finish_pointer (AgentsSandboxSession *self,
+                GAsyncResult *result,
+                GError **error)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * agents_sandbox_session_get_state:
+ * @self: a session
+ *
+ * Gets the session's state: its id, manifest and snapshot.
+ *
+ * Returns: (transfer none): the state
+ */
+AgentsSandboxSessionState *
+agents_sandbox_session_get_state (AgentsSandboxSession *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION (self), NULL);
+
+  return IFACE (self)->get_state (self);
+}
+
+/**
+ * agents_sandbox_session_set_state:
+ * @self: a session
+ * @state: the state
+ *
+ * Sets the state that the default @get_state implementation returns.
+ * Implementations written in Python or JavaScript usually call this once
+ * when they are constructed instead of implementing @get_state.
+ */
+void
+agents_sandbox_session_set_state (AgentsSandboxSession *self,
+                                  AgentsSandboxSessionState *state)
+{
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (state));
+
+  g_set_object (&get_session_data (self)->state, state);
+}
+
+/**
+ * agents_sandbox_session_get_manifest:
+ * @self: a session
+ *
+ * Gets the manifest of the session's state.
+ *
+ * Returns: (transfer none): the manifest
+ */
+AgentsManifest *
+agents_sandbox_session_get_manifest (AgentsSandboxSession *self)
+{
+  return agents_sandbox_session_state_get_manifest (
+    agents_sandbox_session_get_state (self));
+}
+
+/* ---- lifecycle -------------------------------------------------------- */
+
+/**
+ * agents_sandbox_session_start_async:
+ * @self: a session
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the session has started
+ * @user_data: data for @callback
+ *
+ * Starts the session: the backend comes up and the workspace is
+ * prepared — hydrated from the snapshot when there is one to restore,
+ * otherwise materialized from the manifest.
+ */
+void
+agents_sandbox_session_start_async (AgentsSandboxSession *self,
+                                    GCancellable *cancellable,
+                                    GAsyncReadyCallback callback,
+                                    gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_start_async);
+  IFACE (self)->start (self, task);
+}
+
+/**
+ * agents_sandbox_session_start_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_start_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_start_finish (AgentsSandboxSession *self,
+                                     GAsyncResult *result,
+                                     GError **error)
+{
+  return finish_boolean (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_stop_async:
+ * @self: a session
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the session has stopped
+ * @user_data: data for @callback
+ *
+ * Stops the session. By default this persists the workspace into the
+ * state's snapshot.
+ */
+void
+agents_sandbox_session_stop_async (AgentsSandboxSession *self,
+                                   GCancellable *cancellable,
+                                   GAsyncReadyCallback callback,
+                                   gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_stop_async);
+  IFACE (self)->stop (self, task);
+}
+
+/**
+ * agents_sandbox_session_stop_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_stop_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_stop_finish (AgentsSandboxSession *self,
+                                    GAsyncResult *result,
+                                    GError **error)
+{
+  return finish_boolean (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_shutdown_async:
+ * @self: a session
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the backend is torn down
+ * @user_data: data for @callback
+ *
+ * Tears the session's backend down (kills what still runs, stops a
+ * container, …).
+ */
+void
+agents_sandbox_session_shutdown_async (AgentsSandboxSession *self,
+                                       GCancellable *cancellable,
+                                       GAsyncReadyCallback callback,
+                                       gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_shutdown_async);
+  IFACE (self)->shutdown (self, task);
+}
+
+/**
+ * agents_sandbox_session_shutdown_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_shutdown_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_shutdown_finish (AgentsSandboxSession *self,
+                                        GAsyncResult *result,
+                                        GError **error)
+{
+  return finish_boolean (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_running_async:
+ * @self: a session
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the answer
+ * @user_data: data for @callback
+ *
+ * Asks the backend whether the session is running.
+ */
+void
+agents_sandbox_session_running_async (AgentsSandboxSession *self,
+                                      GCancellable *cancellable,
+                                      GAsyncReadyCallback callback,
+                                      gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_running_async);
+  IFACE (self)->running (self, task);
+}
+
+/**
+ * agents_sandbox_session_running_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_running_async(). %FALSE with @error
+ * unset means "not running".
+ *
+ * Returns: whether the session is running
+ */
+gboolean
+agents_sandbox_session_running_finish (AgentsSandboxSession *self,
+                                       GAsyncResult *result,
+                                       GError **error)
+{
+  return finish_boolean (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_close_dependencies_async:
+ * @self: a session
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * Releases what the session holds besides its backend (connections,
+ * helper processes, …).
+ */
+void
+agents_sandbox_session_close_dependencies_async (AgentsSandboxSession *self,
+                                                 GCancellable *cancellable,
+                                                 GAsyncReadyCallback callback,
+                                                 gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_close_dependencies_async);
+  IFACE (self)->close_dependencies (self, task);
+}
+
+/**
+ * agents_sandbox_session_close_dependencies_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_close_dependencies_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_close_dependencies_finish (AgentsSandboxSession *self,
+                                                  GAsyncResult *result,
+                                                  GError **error)
+{
+  return finish_boolean (self, result, error);
+}
+
+/* close: stop, then shutdown; dependencies are closed whatever happened. */
+
+typedef struct
+{
+  GError *error; /* from stop or shutdown, returned after closing */
+} CloseOp;
+
+static void
+close_op_free (CloseOp *op)
+{
+  g_clear_error (&op->error);
+  g_free (op);
+}
+
+static void
+close_dependencies_done (GObject *source,
+                         GAsyncResult *result,
+                         gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  CloseOp *op = g_task_get_task_data (task);
+  g_autoptr (GError) error = NULL;
+
+  agents_sandbox_session_close_dependencies_finish (
+    AGENTS_SANDBOX_SESSION (source), result, &error);
+  if (op->error != NULL)
+    g_task_return_error (task, g_steal_pointer (&op->error));
+  else if (error != NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+close_finally (GTask *task, GError *error)
+{
+  AgentsSandboxSession *self = g_task_get_source_object (task);
+  CloseOp *op = g_task_get_task_data (task);
+
+  op->error = error;
+  agents_sandbox_session_close_dependencies_async (
+    self, NULL, close_dependencies_done, task);
+}
+
+static void
+close_shutdown_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GTask *task = user_data;
+  GError *error = NULL;
+
+  agents_sandbox_session_shutdown_finish (AGENTS_SANDBOX_SESSION (source),
+                                          result, &error);
+  close_finally (task, error);
+}
+
+static void
+close_stop_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GTask *task = user_data;
+  GError *error = NULL;
+
+  if (!agents_sandbox_session_stop_finish (AGENTS_SANDBOX_SESSION (source),
+                                           result, &error))
+    {
+      close_finally (task, error);
+      return;
+    }
+  agents_sandbox_session_shutdown_async (AGENTS_SANDBOX_SESSION (source),
+                                         g_task_get_cancellable (task),
+                                         close_shutdown_done, task);
+}
+
+/**
+ * agents_sandbox_session_close_async:
+ * @self: a session
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the session is closed
+ * @user_data: data for @callback
+ *
+ * Closes the session the way its owner should when done with it: stop
+ * (which persists), then shutdown; the session's dependencies are closed
+ * in any case, even when stopping fails (then shutdown is skipped and the
+ * stop error is returned).
+ */
+void
+agents_sandbox_session_close_async (AgentsSandboxSession *self,
+                                    GCancellable *cancellable,
+                                    GAsyncReadyCallback callback,
+                                    gpointer user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_close_async);
+  g_task_set_task_data (task, g_new0 (CloseOp, 1),
+                        (GDestroyNotify) close_op_free);
+  agents_sandbox_session_stop_async (self, cancellable, close_stop_done, task);
+}
+
+/**
+ * agents_sandbox_session_close_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_close_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_close_finish (AgentsSandboxSession *self,
+                                     GAsyncResult *result,
+                                     GError **error)
+{
+  return finish_boolean (self, result, error);
+}
+
+/* ---- exec ------------------------------------------------------------- */
+
+/**
+ * agents_sandbox_session_build_command:
+ * @self: a session
+ * @command: (array zero-terminated=1): the command
+ * @shell: whether to run @command through `sh -c`
+ * @user: (nullable): the user to run as
+ *
+ * Builds the argv agents_sandbox_session_exec_async() runs: with @shell,
+ * the words of @command joined by spaces become the script of `sh -c`;
+ * with @user, the command is run through `sudo -n -u USER --`.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the argv
+ */
+char **
+agents_sandbox_session_build_command (AgentsSandboxSession *self,
+                                      const char *const *command,
+                                      gboolean shell,
+                                      const char *user)
+{
+  GStrvBuilder *builder = g_strv_builder_new ();
+  char **argv;
+
+  if (user != NULL && *user != '\0')
+    {
+      g_strv_builder_add_many (builder, "sudo", "-n", "-u", user, "--", NULL);
+    }
+  if (shell)
+    {
+      g_autofree char *script = g_strjoinv (" ", (char **) command);
+
+      g_strv_builder_add_many (builder, "sh", "-c", script, NULL);
+    }
+  else
+    g_strv_builder_addv (builder, (const char **) command);
+
+  argv = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return argv;
+}
+
+/**
+ * agents_sandbox_session_exec_async:
+ * @self: a session
+ * @command: (array zero-terminated=1): the command
+ * @timeout: seconds before the command is killed; 0 or less for none
+ * @shell: whether to run @command through `sh -c`
+ * @user: (nullable): the user to run as
+ * @cancellable: (nullable): a #GCancellable; cancelling kills the command
+ * @callback: (scope async): called with the result
+ * @user_data: data for @callback
+ *
+ * Runs a command in the sandbox, with the workspace root as working
+ * directory. A non-zero exit status is not an error: inspect the
+ * #AgentsExecResult. A timeout is an %AGENTS_SANDBOX_ERROR_EXEC_TIMEOUT
+ * error, a failure to run the command an
+ * %AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT one.
+ */
+void
+agents_sandbox_session_exec_async (AgentsSandboxSession *self,
+                                   const char *const *command,
+                                   double timeout,
+                                   gboolean shell,
+                                   const char *user,
+                                   GCancellable *cancellable,
+                                   GAsyncReadyCallback callback,
+                                   gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  g_auto (GStrv) argv = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (command != NULL && command[0] != NULL);
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_exec_async);
+  argv = agents_sandbox_session_build_command (self, command, shell, user);
+  IFACE (self)->exec (self, (const char *const *) argv, timeout, task);
+}
+
+/**
+ * agents_sandbox_session_exec_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_exec_async().
+ *
+ * Returns: (transfer full): the command's result
+ */
+AgentsExecResult *
+agents_sandbox_session_exec_finish (AgentsSandboxSession *self,
+                                    GAsyncResult *result,
+                                    GError **error)
+{
+  return finish_pointer (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_exec_raw_async:
+ * @self: a session
+ * @argv: (array zero-terminated=1): the argv, run as is
+ * @timeout: seconds before the command is killed; 0 or less for none
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the result
+ * @user_data: data for @callback
+ *
+ * Runs @argv through the backend's exec primitive, without shell
+ * wrapping or user switching.
+ */
+void
+agents_sandbox_session_exec_raw_async (AgentsSandboxSession *self,
+                                       const char *const *argv,
+                                       double timeout,
+                                       GCancellable *cancellable,
+                                       GAsyncReadyCallback callback,
+                                       gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (argv != NULL && argv[0] != NULL);
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_exec_raw_async);
+  IFACE (self)->exec (self, argv, timeout, task);
+}
+
+/**
+ * agents_sandbox_session_exec_raw_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_exec_raw_async().
+ *
+ * Returns: (transfer full): the command's result
+ */
+AgentsExecResult *
+agents_sandbox_session_exec_raw_finish (AgentsSandboxSession *self,
+                                        GAsyncResult *result,
+                                        GError **error)
+{
+  return finish_pointer (self, result, error);
+}
+
+static void
+exec_checked_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsExecResult) exec_result =
+    agents_sandbox_session_exec_raw_finish (AGENTS_SANDBOX_SESSION (source),
+                                            result, &error);
+  const char *const *argv = g_task_get_task_data (task);
+
+  if (exec_result == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (!agents_exec_result_ok (exec_result))
+    {
+      agents_sandbox_error_set_exec_nonzero (
+        &error, argv, agents_exec_result_get_exit_code (exec_result),
+        agents_exec_result_get_stdout (exec_result),
+        agents_exec_result_get_stderr (exec_result));
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_return_pointer (task, g_steal_pointer (&exec_result), g_object_unref);
+}
+
+void
+agents_sandbox_session_exec_checked_async (AgentsSandboxSession *self,
+                                           const char *const *argv,
+                                           GCancellable *cancellable,
+                                           GAsyncReadyCallback callback,
+                                           gpointer user_data)
+{
+  GTask *task = new_task (self, cancellable, callback, user_data,
+                          agents_sandbox_session_exec_checked_async);
+
+  g_task_set_task_data (task, g_strdupv ((char **) argv),
+                        (GDestroyNotify) g_strfreev);
+  agents_sandbox_session_exec_raw_async (self, argv, 0, cancellable,
+                                         exec_checked_done, task);
+}
+
+AgentsExecResult *
+agents_sandbox_session_exec_checked_finish (AgentsSandboxSession *self,
+                                            GAsyncResult *result,
+                                            GError **error)
+{
+  return finish_pointer (self, result, error);
+}
+
+/* ---- files ------------------------------------------------------------ */
+
+/**
+ * agents_sandbox_session_read_async:
+ * @self: a session
+ * @path: a path in the workspace (relative to the root, or absolute)
+ * @user: (nullable): the user to read as
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the stream
+ * @user_data: data for @callback
+ *
+ * Opens a file of the workspace for reading.
+ */
+void
+agents_sandbox_session_read_async (AgentsSandboxSession *self,
+                                   const char *path,
+                                   const char *user,
+                                   GCancellable *cancellable,
+                                   GAsyncReadyCallback callback,
+                                   gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (path != NULL);
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_read_async);
+  IFACE (self)->read (self, path, user, task);
+}
+
+/**
+ * agents_sandbox_session_read_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_read_async().
+ *
+ * Returns: (transfer full): a stream of the file's content
+ */
+GInputStream *
+agents_sandbox_session_read_finish (AgentsSandboxSession *self,
+                                    GAsyncResult *result,
+                                    GError **error)
+{
+  return finish_pointer (self, result, error);
+}
+
+static void
+read_bytes_splice_done (GObject *source,
+                        GAsyncResult *result,
+                        gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GMemoryOutputStream *out = G_MEMORY_OUTPUT_STREAM (source);
+  GError *error = NULL;
+
+  if (g_output_stream_splice_finish (G_OUTPUT_STREAM (out), result, &error) < 0)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, g_memory_output_stream_steal_as_bytes (out),
+                         (GDestroyNotify) g_bytes_unref);
+}
+
+static void
+read_bytes_open_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GTask *task = user_data;
+  GError *error = NULL;
+  g_autoptr (GInputStream) in = NULL;
+  g_autoptr (GOutputStream) out = NULL;
+
+  in = agents_sandbox_session_read_finish (AGENTS_SANDBOX_SESSION (source),
+                                           result, &error);
+  if (in == NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  out = g_memory_output_stream_new_resizable ();
+  g_output_stream_splice_async (
+    out, in,
+    G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE | G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET,
+    G_PRIORITY_DEFAULT, g_task_get_cancellable (task), read_bytes_splice_done,
+    task);
+}
+
+/**
+ * agents_sandbox_session_read_bytes_async:
+ * @self: a session
+ * @path: a path in the workspace
+ * @user: (nullable): the user to read as
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the content
+ * @user_data: data for @callback
+ *
+ * Reads a whole file of the workspace into memory. Prefer
+ * agents_sandbox_session_read_async() for large files.
+ */
+void
+agents_sandbox_session_read_bytes_async (AgentsSandboxSession *self,
+                                         const char *path,
+                                         const char *user,
+                                         GCancellable *cancellable,
+                                         GAsyncReadyCallback callback,
+                                         gpointer user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_read_bytes_async);
+  agents_sandbox_session_read_async (self, path, user, cancellable,
+                                     read_bytes_open_done, task);
+}
+
+/**
+ * agents_sandbox_session_read_bytes_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_read_bytes_async().
+ *
+ * Returns: (transfer full): the file's content
+ */
+GBytes *
+agents_sandbox_session_read_bytes_finish (AgentsSandboxSession *self,
+                                          GAsyncResult *result,
+                                          GError **error)
+{
+  return finish_pointer (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_write_async:
+ * @self: a session
+ * @path: a path in the workspace
+ * @data: the content, read to its end
+ * @user: (nullable): the user to write as
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when written
+ * @user_data: data for @callback
+ *
+ * Writes a file of the workspace, creating missing parent directories.
+ */
+void
+agents_sandbox_session_write_async (AgentsSandboxSession *self,
+                                    const char *path,
+                                    GInputStream *data,
+                                    const char *user,
+                                    GCancellable *cancellable,
+                                    GAsyncReadyCallback callback,
+                                    gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (path != NULL);
+  g_return_if_fail (G_IS_INPUT_STREAM (data));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_write_async);
+  IFACE (self)->write (self, path, data, user, task);
+}
+
+/**
+ * agents_sandbox_session_write_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_write_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_write_finish (AgentsSandboxSession *self,
+                                     GAsyncResult *result,
+                                     GError **error)
+{
+  return finish_boolean (self, result, error);
+}
+
+static void
+write_bytes_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!agents_sandbox_session_write_finish (AGENTS_SANDBOX_SESSION (source),
+                                            result, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * agents_sandbox_session_write_bytes_async:
+ * @self: a session
+ * @path: a path in the workspace
+ * @data: the content
+ * @user: (nullable): the user to write as
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when written
+ * @user_data: data for @callback
+ *
+ * Writes a file of the workspace from memory.
+ */
+void
+agents_sandbox_session_write_bytes_async (AgentsSandboxSession *self,
+                                          const char *path,
+                                          GBytes *data,
+                                          const char *user,
+                                          GCancellable *cancellable,
+                                          GAsyncReadyCallback callback,
+                                          gpointer user_data)
+{
+  GTask *task;
+  g_autoptr (GInputStream) stream = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (data != NULL);
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_write_bytes_async);
+  stream = g_memory_input_stream_new_from_bytes (data);
+  agents_sandbox_session_write_async (self, path, stream, user, cancellable,
+                                      write_bytes_done, task);
+}
+
+/**
+ * agents_sandbox_session_write_bytes_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_write_bytes_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_write_bytes_finish (AgentsSandboxSession *self,
+                                           GAsyncResult *result,
+                                           GError **error)
+{
+  return finish_boolean (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_persist_workspace_async:
+ * @self: a session
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the archive stream
+ * @user_data: data for @callback
+ *
+ * Archives the workspace (without its mounts) as a tar stream.
+ */
+void
+agents_sandbox_session_persist_workspace_async (AgentsSandboxSession *self,
+                                                GCancellable *cancellable,
+                                                GAsyncReadyCallback callback,
+                                                gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_persist_workspace_async);
+  IFACE (self)->persist_workspace (self, task);
+}
+
+/**
+ * agents_sandbox_session_persist_workspace_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_persist_workspace_async().
+ *
+ * Returns: (transfer full): the tar stream
+ */
+GInputStream *
+agents_sandbox_session_persist_workspace_finish (AgentsSandboxSession *self,
+                                                 GAsyncResult *result,
+                                                 GError **error)
+{
+  return finish_pointer (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_hydrate_workspace_async:
+ * @self: a session
+ * @data: a tar stream made by agents_sandbox_session_persist_workspace_async()
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * Fills the workspace from an archive. The archive is validated member by
+ * member against the session's archive limits; nothing lands outside the
+ * workspace.
+ */
+void
+agents_sandbox_session_hydrate_workspace_async (AgentsSandboxSession *self,
+                                                GInputStream *data,
+                                                GCancellable *cancellable,
+                                                GAsyncReadyCallback callback,
+                                                gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (G_IS_INPUT_STREAM (data));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_hydrate_workspace_async);
+  IFACE (self)->hydrate_workspace (self, data, task);
+}
+
+/**
+ * agents_sandbox_session_hydrate_workspace_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_hydrate_workspace_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_hydrate_workspace_finish (AgentsSandboxSession *self,
+                                                 GAsyncResult *result,
+                                                 GError **error)
+{
+  return finish_boolean (self, result, error);
+}
+
+/* ---- generic operations ---------------------------------------------- */
+
+/**
+ * agents_sandbox_session_ls_async:
+ * @self: a session
+ * @path: a directory of the workspace
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the listing
+ * @user_data: data for @callback
+ *
+ * Lists a directory of the workspace.
+ */
+void
+agents_sandbox_session_ls_async (AgentsSandboxSession *self,
+                                 const char *path,
+                                 GCancellable *cancellable,
+                                 GAsyncReadyCallback callback,
+                                 gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (path != NULL);
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_ls_async);
+  IFACE (self)->ls (self, path, task);
+}
+
+/**
+ * agents_sandbox_session_ls_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_ls_async().
+ *
+ * Returns: (transfer full): a #GListModel of #AgentsFileEntry
+ */
+GListModel *
+agents_sandbox_session_ls_finish (AgentsSandboxSession *self,
+                                  GAsyncResult *result,
+                                  GError **error)
+{
+  return finish_pointer (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_mkdir_async:
+ * @self: a session
+ * @path: a directory to create
+ * @parents: whether to create missing parents (and accept an existing
+ *   directory)
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * Creates a directory in the workspace.
+ */
+void
+agents_sandbox_session_mkdir_async (AgentsSandboxSession *self,
+                                    const char *path,
+                                    gboolean parents,
+                                    GCancellable *cancellable,
+                                    GAsyncReadyCallback callback,
+                                    gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (path != NULL);
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_mkdir_async);
+  IFACE (self)->mkdir (self, path, parents, task);
+}
+
+/**
+ * agents_sandbox_session_mkdir_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_mkdir_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_mkdir_finish (AgentsSandboxSession *self,
+                                     GAsyncResult *result,
+                                     GError **error)
+{
+  return finish_boolean (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_rm_async:
+ * @self: a session
+ * @path: a path to remove
+ * @recursive: whether to remove directories with their content; a
+ *   recursive removal of a missing path succeeds
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * Removes a path of the workspace. A non-recursive removal of a missing
+ * path fails with %AGENTS_SANDBOX_ERROR_EXEC_NONZERO.
+ */
+void
+agents_sandbox_session_rm_async (AgentsSandboxSession *self,
+                                 const char *path,
+                                 gboolean recursive,
+                                 GCancellable *cancellable,
+                                 GAsyncReadyCallback callback,
+                                 gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (path != NULL);
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_rm_async);
+  IFACE (self)->rm (self, path, recursive, task);
+}
+
+/**
+ * agents_sandbox_session_rm_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_rm_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_rm_finish (AgentsSandboxSession *self,
+                                  GAsyncResult *result,
+                                  GError **error)
+{
+  return finish_boolean (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_extract_async:
+ * @self: a session
+ * @path: where the archive is written in the workspace; its members are
+ *   extracted into the directory that contains it
+ * @data: the archive
+ * @scheme: the archive format
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * Writes an archive into the workspace and extracts it beside itself.
+ * Members that would land outside the workspace, links that point out of
+ * it, device nodes and archives beyond the session's archive limits (the
+ * default limits when none were set) are refused before anything is
+ * written.
+ */
+void
+agents_sandbox_session_extract_async (AgentsSandboxSession *self,
+                                      const char *path,
+                                      GInputStream *data,
+                                      AgentsCompressionScheme scheme,
+                                      GCancellable *cancellable,
+                                      GAsyncReadyCallback callback,
+                                      gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (path != NULL);
+  g_return_if_fail (G_IS_INPUT_STREAM (data));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_extract_async);
+  IFACE (self)->extract (self, path, data, scheme, task);
+}
+
+/**
+ * agents_sandbox_session_extract_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_extract_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_extract_finish (AgentsSandboxSession *self,
+                                       GAsyncResult *result,
+                                       GError **error)
+{
+  return finish_boolean (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_apply_manifest_async:
+ * @self: a session
+ * @only_ephemeral: whether to apply only the ephemeral entries (and
+ *   skip account provisioning), as on resume
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * Materializes the manifest: creates the root, provisions the manifest's
+ * groups and users (`groupadd NAME`, `useradd -U -M -s /usr/sbin/nologin
+ * NAME`, `usermod -aG GROUP USER`), then applies the entries in batches
+ * of at most the concurrency limit's `manifest_entries`.
+ */
+void
+agents_sandbox_session_apply_manifest_async (AgentsSandboxSession *self,
+                                             gboolean only_ephemeral,
+                                             GCancellable *cancellable,
+                                             GAsyncReadyCallback callback,
+                                             gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_apply_manifest_async);
+  IFACE (self)->apply_manifest (self, only_ephemeral, task);
+}
+
+/**
+ * agents_sandbox_session_apply_manifest_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_apply_manifest_async().
+ *
+ * Returns: (transfer container) (element-type AgentsMaterializedFile): the
+ *   files written
+ */
+GPtrArray *
+agents_sandbox_session_apply_manifest_finish (AgentsSandboxSession *self,
+                                              GAsyncResult *result,
+                                              GError **error)
+{
+  return finish_pointer (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_apply_entry_batch_async:
+ * @self: a session
+ * @targets: (element-type AgentsEntryTarget): entries with absolute
+ *   destinations
+ * @base_dir: (nullable) (type filename): the directory local sources are
+ *   relative to; the working directory when %NULL
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * Materializes a batch of entries concurrently.
+ */
+void
+agents_sandbox_session_apply_entry_batch_async (AgentsSandboxSession *self,
+                                                GPtrArray *targets,
+                                                const char *base_dir,
+                                                GCancellable *cancellable,
+                                                GAsyncReadyCallback callback,
+                                                gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (targets != NULL);
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_apply_entry_batch_async);
+  IFACE (self)->apply_entry_batch (self, targets, base_dir, task);
+}
+
+/**
+ * agents_sandbox_session_apply_entry_batch_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_apply_entry_batch_async().
+ *
+ * Returns: (transfer container) (element-type AgentsMaterializedFile): the
+ *   files written
+ */
+GPtrArray *
+agents_sandbox_session_apply_entry_batch_finish (AgentsSandboxSession *self,
+                                                 GAsyncResult *result,
+                                                 GError **error)
+{
+  return finish_pointer (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_validate_path_access_async:
+ * @self: a session
+ * @path: a path as given by a caller (relative to the root, or absolute)
+ * @for_write: whether the path will be written
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the normalized path
+ * @user_data: data for @callback
+ *
+ * Checks that @path stays inside the workspace root or an extra path
+ * grant (a writable one when @for_write), following symlinks as the
+ * sandbox sees them. A path that escapes is an
+ * %AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH error
+ * (`manifest path must not escape root: PATH`).
+ */
+void
+agents_sandbox_session_validate_path_access_async (AgentsSandboxSession *self,
+                                                   const char *path,
+                                                   gboolean for_write,
+                                                   GCancellable *cancellable,
+                                                   GAsyncReadyCallback callback,
+                                                   gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (path != NULL);
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_validate_path_access_async);
+  IFACE (self)->validate_path_access (self, path, for_write, task);
+}
+
+/**
+ * agents_sandbox_session_validate_path_access_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_validate_path_access_async().
+ *
+ * Returns: (transfer full): the absolute, normalized path
+ */
+char *
+agents_sandbox_session_validate_path_access_finish (AgentsSandboxSession *self,
+                                                    GAsyncResult *result,
+                                                    GError **error)
+{
+  return finish_pointer (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_ensure_runtime_helper_installed_async:
+ * @self: a session
+ * @helper: the helper
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the installed path
+ * @user_data: data for @callback
+ *
+ * Installs a runtime helper in the sandbox unless an identical executable
+ * is already in place; a missing or altered one is (re)installed.
+ */
+void
+agents_sandbox_session_ensure_runtime_helper_installed_async (
+  AgentsSandboxSession *self,
+  AgentsRuntimeHelper *helper,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (AGENTS_IS_RUNTIME_HELPER (helper));
+
+  task =
+    new_task (self, cancellable, callback, user_data,
+              agents_sandbox_session_ensure_runtime_helper_installed_async);
+  IFACE (self)->ensure_runtime_helper_installed (self, helper, task);
+}
+
+/**
+ * agents_sandbox_session_ensure_runtime_helper_installed_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_ensure_runtime_helper_installed_async().
+ *
+ * Returns: (transfer full): the path of the installed helper
+ */
+char *
+agents_sandbox_session_ensure_runtime_helper_installed_finish (
+  AgentsSandboxSession *self, GAsyncResult *result, GError **error)
+{
+  return finish_pointer (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_clear_workspace_root_on_resume_async:
+ * @self: a session
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * Empties the workspace before it is hydrated from a snapshot, keeping
+ * mount points and the directories that lead to them.
+ */
+void
+agents_sandbox_session_clear_workspace_root_on_resume_async (
+  AgentsSandboxSession *self,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_clear_workspace_root_on_resume_async);
+  IFACE (self)->clear_workspace_root_on_resume (self, task);
+}
+
+/**
+ * agents_sandbox_session_clear_workspace_root_on_resume_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_clear_workspace_root_on_resume_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_clear_workspace_root_on_resume_finish (
+  AgentsSandboxSession *self, GAsyncResult *result, GError **error)
+{
+  return finish_boolean (self, result, error);
+}
+
+/* ---- settings --------------------------------------------------------- */
+
+/**
+ * agents_sandbox_session_set_concurrency_limits:
+ * @self: a session
+ * @limits: the limits
+ *
+ * Gives the session the run's concurrency limits.
+ */
+void
+agents_sandbox_session_set_concurrency_limits (
+  AgentsSandboxSession *self, const AgentsConcurrencyLimits *limits)
+{
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (limits != NULL);
+
+  IFACE (self)->set_concurrency_limits (self, limits);
+}
+
+/**
+ * agents_sandbox_session_get_concurrency_limits:
+ * @self: a session
+ *
+ * Gets the concurrency limits in force.
+ *
+ * Returns: (transfer none): the concurrency limits in force
+ */
+const AgentsConcurrencyLimits *
+agents_sandbox_session_get_concurrency_limits (AgentsSandboxSession *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION (self), NULL);
+
+  return &get_session_data (self)->concurrency;
+}
+
+/**
+ * agents_sandbox_session_set_archive_limits:
+ * @self: a session
+ * @limits: (nullable): the limits, or %NULL for none
+ *
+ * Gives the session the run's archive limits. With none, extraction
+ * applies the default limits of agents_archive_limits_new().
+ */
+void
+agents_sandbox_session_set_archive_limits (AgentsSandboxSession *self,
+                                           const AgentsArchiveLimits *limits)
+{
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+
+  IFACE (self)->set_archive_limits (self, limits);
+}
+
+/**
+ * agents_sandbox_session_get_archive_limits:
+ * @self: a session
+ *
+ * Gets the archive limits, if any were set.
+ *
+ * Returns: (transfer none) (nullable): the archive limits, if any were set
+ */
+const AgentsArchiveLimits *
+agents_sandbox_session_get_archive_limits (AgentsSandboxSession *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION (self), NULL);
+
+  return get_session_data (self)->archive_limits;
+}
+
+/**
+ * agents_sandbox_session_set_start_state_preserved:
+ * @self: a session
+ * @workspace: whether the workspace survived since the session last ran
+ *   (then it is not hydrated again on start)
+ * @system: whether the operating system state (accounts) survived (then
+ *   accounts are not provisioned again on resume)
+ *
+ * Tells the generic start what a backend knows survived.
+ */
+void
+agents_sandbox_session_set_start_state_preserved (AgentsSandboxSession *self,
+                                                  gboolean workspace,
+                                                  gboolean system)
+{
+  SessionData *sd;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+
+  sd = get_session_data (self);
+  sd->workspace_preserved = workspace;
+  sd->system_preserved = system;
+}
+
+/**
+ * agents_sandbox_session_get_start_state_preserved:
+ * @self: a session
+ * @workspace: (out) (optional): whether the workspace survived
+ * @system: (out) (optional): whether the system state survived
+ *
+ * Gets what agents_sandbox_session_set_start_state_preserved() set.
+ */
+void
+agents_sandbox_session_get_start_state_preserved (AgentsSandboxSession *self,
+                                                  gboolean *workspace,
+                                                  gboolean *system)
+{
+  SessionData *sd;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+
+  sd = get_session_data (self);
+  if (workspace != NULL)
+    *workspace = sd->workspace_preserved;
+  if (system != NULL)
+    *system = sd->system_preserved;
+}
+
+/**
+ * agents_sandbox_session_prepare_workspace_async:
+ * @self: a session
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * The generic part of starting a session, which a backend's @start calls
+ * once its backend is up: when the snapshot can be restored, the
+ * workspace is cleared (mounts kept), hydrated from it, the accounts are
+ * provisioned again (unless the system state was preserved) and the
+ * ephemeral entries re-applied; otherwise the whole manifest is applied.
+ */
+void
+agents_sandbox_session_prepare_workspace_async (AgentsSandboxSession *self,
+                                                GCancellable *cancellable,
+                                                GAsyncReadyCallback callback,
+                                                gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_prepare_workspace_async);
+  agents_sandbox_session_real_start (self, task);
+}
+
+/**
+ * agents_sandbox_session_prepare_workspace_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_prepare_workspace_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_prepare_workspace_finish (AgentsSandboxSession *self,
+                                                 GAsyncResult *result,
+                                                 GError **error)
+{
+  return finish_boolean (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_persist_to_snapshot_async:
+ * @self: a session
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * Archives the workspace into the state's snapshot: the default @stop.
+ */
+void
+agents_sandbox_session_persist_to_snapshot_async (AgentsSandboxSession *self,
+                                                  GCancellable *cancellable,
+                                                  GAsyncReadyCallback callback,
+                                                  gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_persist_to_snapshot_async);
+  agents_sandbox_session_real_stop (self, task);
+}
+
+/**
+ * agents_sandbox_session_persist_to_snapshot_finish:
+ * @self: a session
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_session_persist_to_snapshot_async().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_persist_to_snapshot_finish (AgentsSandboxSession *self,
+                                                   GAsyncResult *result,
+                                                   GError **error)
+{
+  return finish_boolean (self, result, error);
+}

@@ -1,0 +1,906 @@
+/* agents-mount-pattern.c - the FUSE tools that mount an S3 bucket
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agents-sandbox-error-private.h"
+#include "agents-s3-mount-private.h"
+
+/**
+ * AgentsMountPattern:
+ *
+ * How a bucket is mounted: which FUSE tool runs, with which options. A
+ * pattern is plain data with a JSON form (`{"type": "mountpoint", …}`);
+ * it builds the command line that mounts an #AgentsS3Mount at a path and
+ * the environment that carries the credentials to that command. Secrets
+ * never appear on a command line, where any process could read them.
+ *
+ * Members common to every pattern: `cache_dir`, a directory for the
+ * tool's local cache (absolute, or null for none), and `extra_args`,
+ * arguments passed to the tool as they are, before the positional ones.
+ */
+
+typedef struct
+{
+  char *cache_dir;
+  char **extra_args;
+} AgentsMountPatternPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (AgentsMountPattern,
+                                     agents_mount_pattern,
+                                     G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_CACHE_DIR,
+  PROP_EXTRA_ARGS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static const char *const no_args[] = { NULL };
+
+static void
+agents_mount_pattern_finalize (GObject *object)
+{
+  AgentsMountPattern *self = AGENTS_MOUNT_PATTERN (object);
+  AgentsMountPatternPrivate *priv =
+    agents_mount_pattern_get_instance_private (self);
+
+  g_free (priv->cache_dir);
+  g_strfreev (priv->extra_args);
+
+  G_OBJECT_CLASS (agents_mount_pattern_parent_class)->finalize (object);
+}
+
+static void
+agents_mount_pattern_get_property (GObject *object,
+                                   guint prop_id,
+                                   GValue *value,
+                                   GParamSpec *pspec)
+{
+  AgentsMountPattern *self = AGENTS_MOUNT_PATTERN (object);
+
+  switch (prop_id)
+    {
+    case PROP_CACHE_DIR:
+      g_value_set_string (value, agents_mount_pattern_get_cache_dir (self));
+      break;
+    case PROP_EXTRA_ARGS:
+      g_value_set_boxed (value, agents_mount_pattern_get_extra_args (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agents_mount_pattern_set_property (GObject *object,
+                                   guint prop_id,
+                                   const GValue *value,
+                                   GParamSpec *pspec)
+{
+  AgentsMountPattern *self = AGENTS_MOUNT_PATTERN (object);
+
+  switch (prop_id)
+    {
+    case PROP_CACHE_DIR:
+      agents_mount_pattern_set_cache_dir (self, g_value_get_string (value));
+      break;
+    case PROP_EXTRA_ARGS:
+      agents_mount_pattern_set_extra_args (self, g_value_get_boxed (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agents_mount_pattern_class_init (AgentsMountPatternClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = agents_mount_pattern_finalize;
+  object_class->get_property = agents_mount_pattern_get_property;
+  object_class->set_property = agents_mount_pattern_set_property;
+
+  properties[PROP_CACHE_DIR] = g_param_spec_string (
+    "cache-dir", NULL, NULL, NULL,
+    G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_EXTRA_ARGS] = g_param_spec_boxed (
+    "extra-args", NULL, NULL, G_TYPE_STRV,
+    G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+agents_mount_pattern_init (AgentsMountPattern *self)
+{
+}
+
+const char *
+agents_mount_pattern_get_type_name (AgentsMountPattern *self)
+{
+  g_return_val_if_fail (AGENTS_IS_MOUNT_PATTERN (self), NULL);
+
+  return AGENTS_MOUNT_PATTERN_GET_CLASS (self)->type_name;
+}
+
+const char *
+agents_mount_pattern_get_cache_dir (AgentsMountPattern *self)
+{
+  AgentsMountPatternPrivate *priv;
+
+  g_return_val_if_fail (AGENTS_IS_MOUNT_PATTERN (self), NULL);
+
+  priv = agents_mount_pattern_get_instance_private (self);
+  return priv->cache_dir;
+}
+
+void
+agents_mount_pattern_set_cache_dir (AgentsMountPattern *self,
+                                    const char *cache_dir)
+{
+  AgentsMountPatternPrivate *priv;
+
+  g_return_if_fail (AGENTS_IS_MOUNT_PATTERN (self));
+
+  priv = agents_mount_pattern_get_instance_private (self);
+  if (s3mount_set_str (&priv->cache_dir, cache_dir))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CACHE_DIR]);
+}
+
+/* Never NULL: no extra arguments is an empty list. */
+const char *const *
+agents_mount_pattern_get_extra_args (AgentsMountPattern *self)
+{
+  AgentsMountPatternPrivate *priv;
+
+  g_return_val_if_fail (AGENTS_IS_MOUNT_PATTERN (self), NULL);
+
+  priv = agents_mount_pattern_get_instance_private (self);
+  return priv->extra_args ? (const char *const *) priv->extra_args : no_args;
+}
+
+void
+agents_mount_pattern_set_extra_args (AgentsMountPattern *self,
+                                     const char *const *extra_args)
+{
+  AgentsMountPatternPrivate *priv;
+
+  g_return_if_fail (AGENTS_IS_MOUNT_PATTERN (self));
+
+  priv = agents_mount_pattern_get_instance_private (self);
+  if (extra_args == NULL)
+    extra_args = no_args;
+  if (g_strv_equal (agents_mount_pattern_get_extra_args (self), extra_args))
+    return;
+  g_strfreev (priv->extra_args);
+  priv->extra_args = g_strdupv ((char **) extra_args);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXTRA_ARGS]);
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+JsonNode *
+agents_mount_pattern_to_json (AgentsMountPattern *self)
+{
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  AgentsMountPatternClass *klass;
+  const char *const *extra_args;
+
+  g_return_val_if_fail (AGENTS_IS_MOUNT_PATTERN (self), NULL);
+
+  klass = AGENTS_MOUNT_PATTERN_GET_CLASS (self);
+  extra_args = agents_mount_pattern_get_extra_args (self);
+
+  json_builder_begin_object (builder);
+  s3mount_builder_add_string (builder, "type", klass->type_name);
+  s3mount_builder_add_string (builder, "cache_dir",
+                              agents_mount_pattern_get_cache_dir (self));
+  json_builder_set_member_name (builder, "extra_args");
+  json_builder_begin_array (builder);
+  for (guint i = 0; extra_args[i] != NULL; i++)
+    json_builder_add_string_value (builder, extra_args[i]);
+  json_builder_end_array (builder);
+  if (klass->serialize_fields != NULL)
+    klass->serialize_fields (self, builder);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+typedef struct
+{
+  const char *name;
+  GType (*get_type) (void);
+} TypeName;
+
+/* The patterns known by name, sorted. */
+static const TypeName pattern_types[] = {
+  { "mountpoint", agents_mountpoint_mount_pattern_get_type },
+  { "rclone", agents_rclone_mount_pattern_get_type },
+  { "s3fs", agents_s3fs_mount_pattern_get_type },
+};
+
+static GType
+lookup_pattern_type (const char *name, GError **error)
+{
+  g_autoptr (GStrvBuilder) known = g_strv_builder_new ();
+  g_auto (GStrv) known_names = NULL;
+  g_autofree char *joined = NULL;
+  g_auto (GVariantBuilder) ctx =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+
+  for (guint i = 0; i < G_N_ELEMENTS (pattern_types); i++)
+    {
+      if (g_strcmp0 (name, pattern_types[i].name) == 0)
+        return pattern_types[i].get_type ();
+      g_strv_builder_add (known, pattern_types[i].name);
+    }
+
+  known_names = g_strv_builder_end (known);
+  joined = g_strjoinv (", ", known_names);
+  g_variant_builder_add (&ctx, "{sv}", "name",
+                         g_variant_new_string (name ? name : ""));
+  g_variant_builder_add (
+    &ctx, "{sv}", "known",
+    g_variant_new_strv ((const char *const *) known_names, -1));
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_UNKNOWN_TYPE, g_variant_builder_end (&ctx),
+    _ ("unknown mount pattern “%s” (known: %s)"), name ? name : "", joined);
+  return G_TYPE_INVALID;
+}
+
+/* Reads the shape of a pattern without judging its values, so that any
+ * pattern can be copied through JSON. */
+AgentsMountPattern *
+s3mount_pattern_parse (JsonNode *node, GError **error)
+{
+  g_autoptr (AgentsMountPattern) self = NULL;
+  g_autofree char *type_name = NULL;
+  g_autofree char *cache_dir = NULL;
+  g_auto (GStrv) extra_args = NULL;
+  JsonObject *object;
+  GType type;
+
+  object = s3mount_json_get_object (node, "mount pattern", error);
+  if (object == NULL || !s3mount_json_get_string (object, "mount pattern",
+                                                  "type", &type_name, error))
+    return NULL;
+  type = lookup_pattern_type (type_name, error);
+  if (type == G_TYPE_INVALID)
+    return NULL;
+
+  self = g_object_new (type, NULL);
+  if (!s3mount_json_get_string (object, type_name, "cache_dir", &cache_dir,
+                                error) ||
+      !s3mount_json_get_strv (object, type_name, "extra_args", &extra_args,
+                              error))
+    return NULL;
+  agents_mount_pattern_set_cache_dir (self, cache_dir);
+  agents_mount_pattern_set_extra_args (self, (const char *const *) extra_args);
+
+  if (AGENTS_MOUNT_PATTERN_GET_CLASS (self)->deserialize_fields != NULL &&
+      !AGENTS_MOUNT_PATTERN_GET_CLASS (self)->deserialize_fields (self, object,
+                                                                  error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+AgentsMountPattern *
+agents_mount_pattern_new_from_json (JsonNode *node, GError **error)
+{
+  g_autoptr (AgentsMountPattern) self = NULL;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = s3mount_pattern_parse (node, error);
+  if (self == NULL || !agents_mount_pattern_validate (self, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+AgentsMountPattern *
+agents_mount_pattern_copy (AgentsMountPattern *self)
+{
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (GError) error = NULL;
+  AgentsMountPattern *copy;
+
+  g_return_val_if_fail (AGENTS_IS_MOUNT_PATTERN (self), NULL);
+
+  node = agents_mount_pattern_to_json (self);
+  copy = s3mount_pattern_parse (node, &error);
+  g_assert_no_error (error);
+  return copy;
+}
+
+gboolean
+agents_mount_pattern_equal (AgentsMountPattern *a, AgentsMountPattern *b)
+{
+  g_autoptr (JsonNode) node_a = NULL;
+  g_autoptr (JsonNode) node_b = NULL;
+
+  if (a == b)
+    return TRUE;
+  if (a == NULL || b == NULL)
+    return FALSE;
+
+  node_a = agents_mount_pattern_to_json (a);
+  node_b = agents_mount_pattern_to_json (b);
+  return json_node_equal (node_a, node_b);
+}
+
+/* ---- validation and command lines ------------------------------------- */
+
+gboolean
+agents_mount_pattern_validate (AgentsMountPattern *self, GError **error)
+{
+  const char *type_name = agents_mount_pattern_get_type_name (self);
+  const char *cache_dir = agents_mount_pattern_get_cache_dir (self);
+  const char *const *extra_args = agents_mount_pattern_get_extra_args (self);
+
+  /* No commas: s3fs gets it inside a comma-separated `-o` list. */
+  if (cache_dir != NULL &&
+      (!s3mount_path_is_safe (cache_dir) || strchr (cache_dir, ',') != NULL))
+    {
+      s3mount_set_config_error (
+        error, type_name, "cache_dir",
+        _ ("the cache directory must be an absolute path without control "
+           "characters or commas"));
+      return FALSE;
+    }
+  for (guint i = 0; extra_args[i] != NULL; i++)
+    if (*extra_args[i] == '\0' || !s3mount_text_is_safe (extra_args[i]))
+      {
+        s3mount_set_config_error (
+          error, type_name, "extra_args",
+          _ ("extra arguments must be non-empty and free of control "
+             "characters"));
+        return FALSE;
+      }
+  if (AGENTS_MOUNT_PATTERN_GET_CLASS (self)->validate != NULL)
+    return AGENTS_MOUNT_PATTERN_GET_CLASS (self)->validate (self, error);
+  return TRUE;
+}
+
+static gboolean
+check_path (const char *owner, const char *path, GError **error)
+{
+  if (path != NULL && s3mount_path_is_safe (path))
+    return TRUE;
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT, NULL,
+                            _ ("%s: the mount path must be absolute, without "
+                               "control characters"),
+                            owner);
+  return FALSE;
+}
+
+static char **
+end_argv (GPtrArray *argv)
+{
+  g_ptr_array_add (argv, NULL);
+  return (char **) g_ptr_array_free (argv, FALSE);
+}
+
+/**
+ * agents_mount_pattern_build_mount_argv:
+ * @self: a pattern
+ * @mount: the mount to mount
+ * @path: where, an absolute path
+ * @error: return location for a #GError
+ *
+ * Builds the command line that mounts @mount at @path, read-only or
+ * read-write as @mount says. Credentials are not part of it, see
+ * agents_mount_pattern_build_environ().
+ *
+ * Returns: (transfer full): the argv, or %NULL if @mount or @self is
+ *   misconfigured
+ */
+char **
+agents_mount_pattern_build_mount_argv (AgentsMountPattern *self,
+                                       AgentsS3Mount *mount,
+                                       const char *path,
+                                       GError **error)
+{
+  GPtrArray *argv;
+
+  g_return_val_if_fail (AGENTS_IS_MOUNT_PATTERN (self), NULL);
+  g_return_val_if_fail (AGENTS_IS_S3_MOUNT (mount), NULL);
+
+  if (!check_path (agents_mount_pattern_get_type_name (self), path, error) ||
+      !agents_mount_pattern_validate (self, error) ||
+      !agents_s3_mount_validate (mount, error))
+    return NULL;
+
+  argv = g_ptr_array_new ();
+  AGENTS_MOUNT_PATTERN_GET_CLASS (self)->build_mount_argv (self, mount, path,
+                                                           argv);
+  return end_argv (argv);
+}
+
+/**
+ * agents_mount_pattern_build_unmount_argv:
+ * @self: a pattern
+ * @path: the mount point, an absolute path
+ * @error: return location for a #GError
+ *
+ * Builds the command line that unmounts what @self mounted at @path.
+ *
+ * Returns: (transfer full): the argv, or %NULL if @path is not acceptable
+ */
+char **
+agents_mount_pattern_build_unmount_argv (AgentsMountPattern *self,
+                                         const char *path,
+                                         GError **error)
+{
+  GPtrArray *argv;
+
+  g_return_val_if_fail (AGENTS_IS_MOUNT_PATTERN (self), NULL);
+
+  if (!check_path (agents_mount_pattern_get_type_name (self), path, error))
+    return NULL;
+
+  /* All three tools are FUSE file systems; fusermount needs no privilege. */
+  argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, g_strdup ("fusermount"));
+  g_ptr_array_add (argv, g_strdup ("-u"));
+  g_ptr_array_add (argv, g_strdup (path));
+  return end_argv (argv);
+}
+
+/**
+ * agents_mount_pattern_build_environ:
+ * @self: a pattern
+ * @mount: the mount
+ *
+ * Builds the environment that gives the mount command @mount's
+ * credentials and settings, as `NAME=value` strings. It is not based on
+ * the current process's environment.
+ *
+ * Returns: (transfer full): the environment, possibly empty
+ */
+char **
+agents_mount_pattern_build_environ (AgentsMountPattern *self,
+                                    AgentsS3Mount *mount)
+{
+  char **envp = g_new0 (char *, 1);
+
+  g_return_val_if_fail (AGENTS_IS_MOUNT_PATTERN (self), envp);
+  g_return_val_if_fail (AGENTS_IS_S3_MOUNT (mount), envp);
+
+  return AGENTS_MOUNT_PATTERN_GET_CLASS (self)->build_environ (self, mount,
+                                                               envp);
+}
+
+static void
+add_args (GPtrArray *argv, const char *const *args)
+{
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup (args[i]));
+}
+
+/* Adds @name followed by @value (`--region=` and `us-east-1`) if @value
+ * is set: one argument, so that a value can never pass for an option. */
+static void
+add_option (GPtrArray *argv, const char *name, const char *value)
+{
+  if (value != NULL)
+    g_ptr_array_add (argv, g_strconcat (name, value, NULL));
+}
+
+static char **
+add_aws_environ (char **envp, AgentsS3Mount *mount)
+{
+  envp = s3mount_environ_add (envp, "AWS_ACCESS_KEY_ID",
+                              agents_s3_mount_get_access_key_id (mount));
+  envp = s3mount_environ_add (envp, "AWS_SECRET_ACCESS_KEY",
+                              agents_s3_mount_get_secret_access_key (mount));
+  envp = s3mount_environ_add (envp, "AWS_SESSION_TOKEN",
+                              agents_s3_mount_get_session_token (mount));
+  return envp;
+}
+
+/* ---- mountpoint (mount-s3) -------------------------------------------- */
+
+/**
+ * AgentsMountpointMountPattern:
+ *
+ * Mounts with Mountpoint for Amazon S3 (`mount-s3`):
+ * `{"type": "mountpoint", "cache_dir": null, "extra_args": []}`.
+ */
+struct _AgentsMountpointMountPattern
+{
+  AgentsMountPattern parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (AgentsMountpointMountPattern,
+                     agents_mountpoint_mount_pattern,
+                     AGENTS_TYPE_MOUNT_PATTERN)
+
+static void
+mountpoint_build_mount_argv (AgentsMountPattern *pattern,
+                             AgentsS3Mount *mount,
+                             const char *path,
+                             GPtrArray *argv)
+{
+  g_autofree char *prefix = agents_s3_mount_dup_normalized_prefix (mount);
+
+  g_ptr_array_add (argv, g_strdup ("mount-s3"));
+  if (agents_mount_get_read_only (AGENTS_MOUNT (mount)))
+    g_ptr_array_add (argv, g_strdup ("--read-only"));
+  else
+    {
+      g_ptr_array_add (argv, g_strdup ("--allow-delete"));
+      g_ptr_array_add (argv, g_strdup ("--allow-overwrite"));
+    }
+  /* mount-s3 wants the prefix to end with a slash. */
+  if (prefix != NULL)
+    g_ptr_array_add (argv, g_strconcat ("--prefix=", prefix, "/", NULL));
+  add_option (argv, "--region=", agents_s3_mount_get_region (mount));
+  add_option (argv,
+              "--endpoint-url=", agents_s3_mount_get_endpoint_url (mount));
+  add_option (argv, "--cache=", agents_mount_pattern_get_cache_dir (pattern));
+  add_args (argv, agents_mount_pattern_get_extra_args (pattern));
+  g_ptr_array_add (argv, g_strdup ("--"));
+  g_ptr_array_add (argv, g_strdup (agents_s3_mount_get_bucket (mount)));
+  g_ptr_array_add (argv, g_strdup (path));
+}
+
+static char **
+mountpoint_build_environ (AgentsMountPattern *pattern,
+                          AgentsS3Mount *mount,
+                          char **envp)
+{
+  return add_aws_environ (envp, mount);
+}
+
+static void
+agents_mountpoint_mount_pattern_class_init (
+  AgentsMountpointMountPatternClass *klass)
+{
+  AgentsMountPatternClass *pattern_class = AGENTS_MOUNT_PATTERN_CLASS (klass);
+
+  pattern_class->type_name = "mountpoint";
+  pattern_class->build_mount_argv = mountpoint_build_mount_argv;
+  pattern_class->build_environ = mountpoint_build_environ;
+}
+
+static void
+agents_mountpoint_mount_pattern_init (AgentsMountpointMountPattern *self)
+{
+}
+
+AgentsMountPattern *
+agents_mountpoint_mount_pattern_new (void)
+{
+  return g_object_new (AGENTS_TYPE_MOUNTPOINT_MOUNT_PATTERN, NULL);
+}
+
+/* ---- s3fs ------------------------------------------------------------- */
+
+/**
+ * AgentsS3fsMountPattern:
+ *
+ * Mounts with s3fs-fuse:
+ * `{"type": "s3fs", "cache_dir": null, "extra_args": []}`.
+ */
+struct _AgentsS3fsMountPattern
+{
+  AgentsMountPattern parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (AgentsS3fsMountPattern,
+                     agents_s3fs_mount_pattern,
+                     AGENTS_TYPE_MOUNT_PATTERN)
+
+static void
+add_fuse_option (GPtrArray *argv, const char *name, const char *value)
+{
+  if (value == NULL)
+    return;
+  g_ptr_array_add (argv, g_strdup ("-o"));
+  g_ptr_array_add (argv, g_strconcat (name, value, NULL));
+}
+
+static void
+s3fs_build_mount_argv (AgentsMountPattern *pattern,
+                       AgentsS3Mount *mount,
+                       const char *path,
+                       GPtrArray *argv)
+{
+  g_autofree char *prefix = agents_s3_mount_dup_normalized_prefix (mount);
+  const char *bucket = agents_s3_mount_get_bucket (mount);
+
+  g_ptr_array_add (argv, g_strdup ("s3fs"));
+  if (prefix != NULL)
+    g_ptr_array_add (argv, g_strdup_printf ("%s:/%s", bucket, prefix));
+  else
+    g_ptr_array_add (argv, g_strdup (bucket));
+  g_ptr_array_add (argv, g_strdup (path));
+  if (agents_mount_get_read_only (AGENTS_MOUNT (mount)))
+    add_fuse_option (argv, "ro", "");
+  add_fuse_option (argv, "endpoint=", agents_s3_mount_get_region (mount));
+  add_fuse_option (argv, "url=", agents_s3_mount_get_endpoint_url (mount));
+  add_fuse_option (argv,
+                   "use_cache=", agents_mount_pattern_get_cache_dir (pattern));
+  add_args (argv, agents_mount_pattern_get_extra_args (pattern));
+}
+
+static char **
+s3fs_build_environ (AgentsMountPattern *pattern,
+                    AgentsS3Mount *mount,
+                    char **envp)
+{
+  /* s3fs reads both its historical names and the AWS ones. */
+  envp = s3mount_environ_add (envp, "AWSACCESSKEYID",
+                              agents_s3_mount_get_access_key_id (mount));
+  envp = s3mount_environ_add (envp, "AWSSECRETACCESSKEY",
+                              agents_s3_mount_get_secret_access_key (mount));
+  envp = s3mount_environ_add (envp, "AWSSESSIONTOKEN",
+                              agents_s3_mount_get_session_token (mount));
+  return add_aws_environ (envp, mount);
+}
+
+static void
+agents_s3fs_mount_pattern_class_init (AgentsS3fsMountPatternClass *klass)
+{
+  AgentsMountPatternClass *pattern_class = AGENTS_MOUNT_PATTERN_CLASS (klass);
+
+  pattern_class->type_name = "s3fs";
+  pattern_class->build_mount_argv = s3fs_build_mount_argv;
+  pattern_class->build_environ = s3fs_build_environ;
+}
+
+static void
+agents_s3fs_mount_pattern_init (AgentsS3fsMountPattern *self)
+{
+}
+
+AgentsMountPattern *
+agents_s3fs_mount_pattern_new (void)
+{
+  return g_object_new (AGENTS_TYPE_S3FS_MOUNT_PATTERN, NULL);
+}
+
+/* ---- rclone ----------------------------------------------------------- */
+
+/**
+ * AgentsRcloneMountPattern:
+ *
+ * Mounts with `rclone mount`:
+ * `{"type": "rclone", "cache_dir": null, "extra_args": [],
+ * "vfs_cache_mode": null}`. The remote is defined by
+ * `RCLONE_CONFIG_S3MOUNT_*` environment variables. `vfs_cache_mode` is
+ * one of `off`, `minimal`, `writes`, `full`; null means `writes` for a
+ * read-write mount and rclone's default otherwise.
+ */
+struct _AgentsRcloneMountPattern
+{
+  AgentsMountPattern parent_instance;
+
+  char *vfs_cache_mode;
+};
+
+G_DEFINE_FINAL_TYPE (AgentsRcloneMountPattern,
+                     agents_rclone_mount_pattern,
+                     AGENTS_TYPE_MOUNT_PATTERN)
+
+enum
+{
+  RCLONE_PROP_0,
+  RCLONE_PROP_VFS_CACHE_MODE,
+  RCLONE_N_PROPS
+};
+
+static GParamSpec *rclone_properties[RCLONE_N_PROPS];
+
+static const char *const vfs_cache_modes[] = { "off", "minimal", "writes",
+                                               "full", NULL };
+
+static void
+rclone_serialize_fields (AgentsMountPattern *pattern, JsonBuilder *builder)
+{
+  AgentsRcloneMountPattern *self = AGENTS_RCLONE_MOUNT_PATTERN (pattern);
+
+  s3mount_builder_add_string (builder, "vfs_cache_mode", self->vfs_cache_mode);
+}
+
+static gboolean
+rclone_deserialize_fields (AgentsMountPattern *pattern,
+                           JsonObject *object,
+                           GError **error)
+{
+  AgentsRcloneMountPattern *self = AGENTS_RCLONE_MOUNT_PATTERN (pattern);
+  g_autofree char *mode = NULL;
+  const char *type_name = agents_mount_pattern_get_type_name (pattern);
+
+  if (!s3mount_json_get_string (object, type_name, "vfs_cache_mode", &mode,
+                                error))
+    return FALSE;
+  agents_rclone_mount_pattern_set_vfs_cache_mode (self, mode);
+  return TRUE;
+}
+
+static gboolean
+rclone_validate (AgentsMountPattern *pattern, GError **error)
+{
+  AgentsRcloneMountPattern *self = AGENTS_RCLONE_MOUNT_PATTERN (pattern);
+
+  if (self->vfs_cache_mode == NULL ||
+      g_strv_contains (vfs_cache_modes, self->vfs_cache_mode))
+    return TRUE;
+  s3mount_set_config_error (
+    error, agents_mount_pattern_get_type_name (pattern), "vfs_cache_mode",
+    _ ("the VFS cache mode must be off, minimal, writes or full"));
+  return FALSE;
+}
+
+static void
+rclone_build_mount_argv (AgentsMountPattern *pattern,
+                         AgentsS3Mount *mount,
+                         const char *path,
+                         GPtrArray *argv)
+{
+  AgentsRcloneMountPattern *self = AGENTS_RCLONE_MOUNT_PATTERN (pattern);
+  g_autofree char *prefix = agents_s3_mount_dup_normalized_prefix (mount);
+  gboolean read_only = agents_mount_get_read_only (AGENTS_MOUNT (mount));
+  const char *mode = self->vfs_cache_mode;
+
+  if (mode == NULL && !read_only)
+    mode = "writes";
+
+  g_ptr_array_add (argv, g_strdup ("rclone"));
+  g_ptr_array_add (argv, g_strdup ("mount"));
+  g_ptr_array_add (argv, g_strdup ("--daemon"));
+  if (read_only)
+    g_ptr_array_add (argv, g_strdup ("--read-only"));
+  add_option (argv, "--vfs-cache-mode=", mode);
+  add_option (argv,
+              "--cache-dir=", agents_mount_pattern_get_cache_dir (pattern));
+  add_args (argv, agents_mount_pattern_get_extra_args (pattern));
+  g_ptr_array_add (argv, g_strdup ("--"));
+  g_ptr_array_add (argv,
+                   g_strdup_printf (AGENTS_RCLONE_REMOTE_NAME ":%s%s%s",
+                                    agents_s3_mount_get_bucket (mount),
+                                    prefix ? "/" : "", prefix ? prefix : ""));
+  g_ptr_array_add (argv, g_strdup (path));
+}
+
+#define RCLONE_ENV(name) "RCLONE_CONFIG_S3MOUNT_" name
+
+static char **
+rclone_build_environ (AgentsMountPattern *pattern,
+                      AgentsS3Mount *mount,
+                      char **envp)
+{
+  const char *key_id = agents_s3_mount_get_access_key_id (mount);
+  const char *endpoint = agents_s3_mount_get_endpoint_url (mount);
+
+  envp = s3mount_environ_add (envp, RCLONE_ENV ("TYPE"), "s3");
+  envp = s3mount_environ_add (envp, RCLONE_ENV ("PROVIDER"),
+                              endpoint ? "Other" : "AWS");
+  /* Without keys, rclone takes them from the environment or instance. */
+  envp = s3mount_environ_add (envp, RCLONE_ENV ("ENV_AUTH"),
+                              key_id ? "false" : "true");
+  envp = s3mount_environ_add (envp, RCLONE_ENV ("ACCESS_KEY_ID"), key_id);
+  envp = s3mount_environ_add (envp, RCLONE_ENV ("SECRET_ACCESS_KEY"),
+                              agents_s3_mount_get_secret_access_key (mount));
+  envp = s3mount_environ_add (envp, RCLONE_ENV ("SESSION_TOKEN"),
+                              agents_s3_mount_get_session_token (mount));
+  envp = s3mount_environ_add (envp, RCLONE_ENV ("REGION"),
+                              agents_s3_mount_get_region (mount));
+  envp = s3mount_environ_add (envp, RCLONE_ENV ("ENDPOINT"), endpoint);
+  return envp;
+}
+
+static void
+agents_rclone_mount_pattern_finalize (GObject *object)
+{
+  AgentsRcloneMountPattern *self = AGENTS_RCLONE_MOUNT_PATTERN (object);
+
+  g_free (self->vfs_cache_mode);
+
+  G_OBJECT_CLASS (agents_rclone_mount_pattern_parent_class)->finalize (object);
+}
+
+static void
+agents_rclone_mount_pattern_get_property (GObject *object,
+                                          guint prop_id,
+                                          GValue *value,
+                                          GParamSpec *pspec)
+{
+  AgentsRcloneMountPattern *self = AGENTS_RCLONE_MOUNT_PATTERN (object);
+
+  switch (prop_id)
+    {
+    case RCLONE_PROP_VFS_CACHE_MODE:
+      g_value_set_string (value, self->vfs_cache_mode);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agents_rclone_mount_pattern_set_property (GObject *object,
+                                          guint prop_id,
+                                          const GValue *value,
+                                          GParamSpec *pspec)
+{
+  AgentsRcloneMountPattern *self = AGENTS_RCLONE_MOUNT_PATTERN (object);
+
+  switch (prop_id)
+    {
+    case RCLONE_PROP_VFS_CACHE_MODE:
+      agents_rclone_mount_pattern_set_vfs_cache_mode (
+        self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agents_rclone_mount_pattern_class_init (AgentsRcloneMountPatternClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  AgentsMountPatternClass *pattern_class = AGENTS_MOUNT_PATTERN_CLASS (klass);
+
+  object_class->finalize = agents_rclone_mount_pattern_finalize;
+  object_class->get_property = agents_rclone_mount_pattern_get_property;
+  object_class->set_property = agents_rclone_mount_pattern_set_property;
+
+  pattern_class->type_name = "rclone";
+  pattern_class->serialize_fields = rclone_serialize_fields;
+  pattern_class->deserialize_fields = rclone_deserialize_fields;
+  pattern_class->validate = rclone_validate;
+  pattern_class->build_mount_argv = rclone_build_mount_argv;
+  pattern_class->build_environ = rclone_build_environ;
+
+  rclone_properties[RCLONE_PROP_VFS_CACHE_MODE] = g_param_spec_string (
+    "vfs-cache-mode", NULL, NULL, NULL,
+    G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, RCLONE_N_PROPS,
+                                     rclone_properties);
+}
+
+static void
+agents_rclone_mount_pattern_init (AgentsRcloneMountPattern *self)
+{
+}
+
+AgentsMountPattern *
+agents_rclone_mount_pattern_new (void)
+{
+  return g_object_new (AGENTS_TYPE_RCLONE_MOUNT_PATTERN, NULL);
+}
+
+const char *
+agents_rclone_mount_pattern_get_vfs_cache_mode (AgentsRcloneMountPattern *self)
+{
+  g_return_val_if_fail (AGENTS_IS_RCLONE_MOUNT_PATTERN (self), NULL);
+
+  return self->vfs_cache_mode;
+}
+
+void
+agents_rclone_mount_pattern_set_vfs_cache_mode (AgentsRcloneMountPattern *self,
+                                                const char *vfs_cache_mode)
+{
+  g_return_if_fail (AGENTS_IS_RCLONE_MOUNT_PATTERN (self));
+
+  if (s3mount_set_str (&self->vfs_cache_mode, vfs_cache_mode))
+    g_object_notify_by_pspec (G_OBJECT (self),
+                              rclone_properties[RCLONE_PROP_VFS_CACHE_MODE]);
+}

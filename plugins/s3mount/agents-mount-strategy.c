@@ -1,0 +1,474 @@
+/* agents-mount-strategy.c - where the command that mounts a bucket runs
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agents-sandbox-error-private.h"
+#include "agents-s3-mount-private.h"
+
+/**
+ * AgentsMountStrategy:
+ *
+ * How an #AgentsS3Mount gets mounted: plain data with a JSON form
+ * (`{"type": "in_container", …}`) that builds the mount and unmount
+ * command lines and the mount command's environment.
+ */
+
+G_DEFINE_ABSTRACT_TYPE (AgentsMountStrategy,
+                        agents_mount_strategy,
+                        G_TYPE_OBJECT)
+
+static void
+agents_mount_strategy_class_init (AgentsMountStrategyClass *klass)
+{
+}
+
+static void
+agents_mount_strategy_init (AgentsMountStrategy *self)
+{
+}
+
+const char *
+agents_mount_strategy_get_type_name (AgentsMountStrategy *self)
+{
+  g_return_val_if_fail (AGENTS_IS_MOUNT_STRATEGY (self), NULL);
+
+  return AGENTS_MOUNT_STRATEGY_GET_CLASS (self)->type_name;
+}
+
+JsonNode *
+agents_mount_strategy_to_json (AgentsMountStrategy *self)
+{
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  AgentsMountStrategyClass *klass;
+
+  g_return_val_if_fail (AGENTS_IS_MOUNT_STRATEGY (self), NULL);
+
+  klass = AGENTS_MOUNT_STRATEGY_GET_CLASS (self);
+  json_builder_begin_object (builder);
+  s3mount_builder_add_string (builder, "type", klass->type_name);
+  if (klass->serialize_fields != NULL)
+    klass->serialize_fields (self, builder);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+typedef struct
+{
+  const char *name;
+  GType (*get_type) (void);
+} TypeName;
+
+/* The strategies known by name, sorted. */
+static const TypeName strategy_types[] = {
+  { "in_container", agents_in_container_mount_strategy_get_type },
+};
+
+static GType
+lookup_strategy_type (const char *name, GError **error)
+{
+  g_autoptr (GStrvBuilder) known = g_strv_builder_new ();
+  g_auto (GStrv) known_names = NULL;
+  g_autofree char *joined = NULL;
+  g_auto (GVariantBuilder) ctx =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+
+  for (guint i = 0; i < G_N_ELEMENTS (strategy_types); i++)
+    {
+      if (g_strcmp0 (name, strategy_types[i].name) == 0)
+        return strategy_types[i].get_type ();
+      g_strv_builder_add (known, strategy_types[i].name);
+    }
+
+  known_names = g_strv_builder_end (known);
+  joined = g_strjoinv (", ", known_names);
+  g_variant_builder_add (&ctx, "{sv}", "name",
+                         g_variant_new_string (name ? name : ""));
+  g_variant_builder_add (
+    &ctx, "{sv}", "known",
+    g_variant_new_strv ((const char *const *) known_names, -1));
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_UNKNOWN_TYPE, g_variant_builder_end (&ctx),
+    _ ("unknown mount strategy “%s” (known: %s)"), name ? name : "", joined);
+  return G_TYPE_INVALID;
+}
+
+/* Reads the shape of a strategy without judging its values. */
+static AgentsMountStrategy *
+parse_strategy (JsonNode *node, GError **error)
+{
+  g_autoptr (AgentsMountStrategy) self = NULL;
+  g_autofree char *type_name = NULL;
+  AgentsMountStrategyClass *klass;
+  JsonObject *object;
+  GType type;
+
+  object = s3mount_json_get_object (node, "mount strategy", error);
+  if (object == NULL || !s3mount_json_get_string (object, "mount strategy",
+                                                  "type", &type_name, error))
+    return NULL;
+  type = lookup_strategy_type (type_name, error);
+  if (type == G_TYPE_INVALID)
+    return NULL;
+
+  self = g_object_new (type, NULL);
+  klass = AGENTS_MOUNT_STRATEGY_GET_CLASS (self);
+  if (klass->deserialize_fields != NULL &&
+      !klass->deserialize_fields (self, object, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+AgentsMountStrategy *
+agents_mount_strategy_new_from_json (JsonNode *node, GError **error)
+{
+  g_autoptr (AgentsMountStrategy) self = NULL;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = parse_strategy (node, error);
+  if (self == NULL || !agents_mount_strategy_validate (self, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+AgentsMountStrategy *
+agents_mount_strategy_copy (AgentsMountStrategy *self)
+{
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (GError) error = NULL;
+  AgentsMountStrategy *copy;
+
+  g_return_val_if_fail (AGENTS_IS_MOUNT_STRATEGY (self), NULL);
+
+  node = agents_mount_strategy_to_json (self);
+  copy = parse_strategy (node, &error);
+  g_assert_no_error (error);
+  return copy;
+}
+
+gboolean
+agents_mount_strategy_equal (AgentsMountStrategy *a, AgentsMountStrategy *b)
+{
+  g_autoptr (JsonNode) node_a = NULL;
+  g_autoptr (JsonNode) node_b = NULL;
+
+  if (a == b)
+    return TRUE;
+  if (a == NULL || b == NULL)
+    return FALSE;
+
+  node_a = agents_mount_strategy_to_json (a);
+  node_b = agents_mount_strategy_to_json (b);
+  return json_node_equal (node_a, node_b);
+}
+
+gboolean
+agents_mount_strategy_validate (AgentsMountStrategy *self, GError **error)
+{
+  AgentsMountStrategyClass *klass;
+
+  g_return_val_if_fail (AGENTS_IS_MOUNT_STRATEGY (self), FALSE);
+
+  klass = AGENTS_MOUNT_STRATEGY_GET_CLASS (self);
+  return klass->validate == NULL || klass->validate (self, error);
+}
+
+/**
+ * agents_mount_strategy_build_mount_argv:
+ * @self: a strategy
+ * @mount: the mount
+ * @path: where to mount it, an absolute path
+ * @error: return location for a #GError
+ *
+ * Builds the command line that mounts @mount at @path.
+ *
+ * Returns: (transfer full): the argv, or %NULL with @error set
+ */
+char **
+agents_mount_strategy_build_mount_argv (AgentsMountStrategy *self,
+                                        AgentsS3Mount *mount,
+                                        const char *path,
+                                        GError **error)
+{
+  g_return_val_if_fail (AGENTS_IS_MOUNT_STRATEGY (self), NULL);
+
+  return AGENTS_MOUNT_STRATEGY_GET_CLASS (self)->build_mount_argv (self, mount,
+                                                                   path, error);
+}
+
+/**
+ * agents_mount_strategy_build_unmount_argv:
+ * @self: a strategy
+ * @path: the mount point, an absolute path
+ * @error: return location for a #GError
+ *
+ * Builds the command line that unmounts @path.
+ *
+ * Returns: (transfer full): the argv, or %NULL with @error set
+ */
+char **
+agents_mount_strategy_build_unmount_argv (AgentsMountStrategy *self,
+                                          const char *path,
+                                          GError **error)
+{
+  g_return_val_if_fail (AGENTS_IS_MOUNT_STRATEGY (self), NULL);
+
+  return AGENTS_MOUNT_STRATEGY_GET_CLASS (self)->build_unmount_argv (self, path,
+                                                                     error);
+}
+
+/**
+ * agents_mount_strategy_build_environ:
+ * @self: a strategy
+ * @mount: the mount
+ *
+ * Builds the environment, with the credentials, of the mount command.
+ *
+ * Returns: (transfer full): `NAME=value` strings
+ */
+char **
+agents_mount_strategy_build_environ (AgentsMountStrategy *self,
+                                     AgentsS3Mount *mount)
+{
+  g_return_val_if_fail (AGENTS_IS_MOUNT_STRATEGY (self), NULL);
+
+  return AGENTS_MOUNT_STRATEGY_GET_CLASS (self)->build_environ (self, mount);
+}
+
+/* ---- in_container ----------------------------------------------------- */
+
+/**
+ * AgentsInContainerMountStrategy:
+ *
+ * Mounts inside the sandbox, by running the FUSE tool of its `pattern`
+ * there: `{"type": "in_container", "pattern": {"type": "mountpoint", …}}`.
+ */
+struct _AgentsInContainerMountStrategy
+{
+  AgentsMountStrategy parent_instance;
+
+  AgentsMountPattern *pattern;
+};
+
+G_DEFINE_FINAL_TYPE (AgentsInContainerMountStrategy,
+                     agents_in_container_mount_strategy,
+                     AGENTS_TYPE_MOUNT_STRATEGY)
+
+enum
+{
+  PROP_0,
+  PROP_PATTERN,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+#define IN_CONTAINER(s) AGENTS_IN_CONTAINER_MOUNT_STRATEGY (s)
+
+static void
+in_container_serialize_fields (AgentsMountStrategy *strategy,
+                               JsonBuilder *builder)
+{
+  AgentsInContainerMountStrategy *self = IN_CONTAINER (strategy);
+
+  json_builder_set_member_name (builder, "pattern");
+  if (self->pattern != NULL)
+    json_builder_add_value (builder,
+                            agents_mount_pattern_to_json (self->pattern));
+  else
+    json_builder_add_null_value (builder);
+}
+
+static gboolean
+in_container_deserialize_fields (AgentsMountStrategy *strategy,
+                                 JsonObject *object,
+                                 GError **error)
+{
+  JsonNode *node = json_object_get_member (object, "pattern");
+  g_autoptr (AgentsMountPattern) pattern = NULL;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+
+  pattern = s3mount_pattern_parse (node, error);
+  if (pattern == NULL)
+    return FALSE;
+  agents_in_container_mount_strategy_set_pattern (IN_CONTAINER (strategy),
+                                                  pattern);
+  return TRUE;
+}
+
+static gboolean
+in_container_validate (AgentsMountStrategy *strategy, GError **error)
+{
+  AgentsInContainerMountStrategy *self = IN_CONTAINER (strategy);
+
+  if (self->pattern == NULL)
+    {
+      s3mount_set_config_error (error, "in_container", "pattern",
+                                _ ("a mount pattern is required"));
+      return FALSE;
+    }
+  return agents_mount_pattern_validate (self->pattern, error);
+}
+
+static char **
+in_container_build_mount_argv (AgentsMountStrategy *strategy,
+                               AgentsS3Mount *mount,
+                               const char *path,
+                               GError **error)
+{
+  AgentsInContainerMountStrategy *self = IN_CONTAINER (strategy);
+
+  if (!in_container_validate (strategy, error))
+    return NULL;
+  return agents_mount_pattern_build_mount_argv (self->pattern, mount, path,
+                                                error);
+}
+
+static char **
+in_container_build_unmount_argv (AgentsMountStrategy *strategy,
+                                 const char *path,
+                                 GError **error)
+{
+  AgentsInContainerMountStrategy *self = IN_CONTAINER (strategy);
+
+  if (!in_container_validate (strategy, error))
+    return NULL;
+  return agents_mount_pattern_build_unmount_argv (self->pattern, path, error);
+}
+
+static char **
+in_container_build_environ (AgentsMountStrategy *strategy, AgentsS3Mount *mount)
+{
+  AgentsInContainerMountStrategy *self = IN_CONTAINER (strategy);
+
+  if (self->pattern == NULL)
+    return g_new0 (char *, 1);
+  return agents_mount_pattern_build_environ (self->pattern, mount);
+}
+
+static void
+agents_in_container_mount_strategy_dispose (GObject *object)
+{
+  AgentsInContainerMountStrategy *self = IN_CONTAINER (object);
+
+  g_clear_object (&self->pattern);
+
+  G_OBJECT_CLASS (agents_in_container_mount_strategy_parent_class)
+    ->dispose (object);
+}
+
+static void
+agents_in_container_mount_strategy_get_property (GObject *object,
+                                                 guint prop_id,
+                                                 GValue *value,
+                                                 GParamSpec *pspec)
+{
+  AgentsInContainerMountStrategy *self = IN_CONTAINER (object);
+
+  switch (prop_id)
+    {
+    case PROP_PATTERN:
+      g_value_set_object (value, self->pattern);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agents_in_container_mount_strategy_set_property (GObject *object,
+                                                 guint prop_id,
+                                                 const GValue *value,
+                                                 GParamSpec *pspec)
+{
+  AgentsInContainerMountStrategy *self = IN_CONTAINER (object);
+
+  switch (prop_id)
+    {
+    case PROP_PATTERN:
+      agents_in_container_mount_strategy_set_pattern (
+        self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agents_in_container_mount_strategy_class_init (
+  AgentsInContainerMountStrategyClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  AgentsMountStrategyClass *strategy_class =
+    AGENTS_MOUNT_STRATEGY_CLASS (klass);
+
+  object_class->dispose = agents_in_container_mount_strategy_dispose;
+  object_class->get_property = agents_in_container_mount_strategy_get_property;
+  object_class->set_property = agents_in_container_mount_strategy_set_property;
+
+  strategy_class->type_name = "in_container";
+  strategy_class->serialize_fields = in_container_serialize_fields;
+  strategy_class->deserialize_fields = in_container_deserialize_fields;
+  strategy_class->validate = in_container_validate;
+  strategy_class->build_mount_argv = in_container_build_mount_argv;
+  strategy_class->build_unmount_argv = in_container_build_unmount_argv;
+  strategy_class->build_environ = in_container_build_environ;
+
+  properties[PROP_PATTERN] = g_param_spec_object (
+    "pattern", NULL, NULL, AGENTS_TYPE_MOUNT_PATTERN,
+    G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+agents_in_container_mount_strategy_init (AgentsInContainerMountStrategy *self)
+{
+}
+
+/**
+ * agents_in_container_mount_strategy_new:
+ * @pattern: (nullable): the FUSE tool to run in the sandbox
+ *
+ * Creates a strategy that mounts inside the sandbox.
+ *
+ * Returns: (transfer full): the strategy
+ */
+AgentsMountStrategy *
+agents_in_container_mount_strategy_new (AgentsMountPattern *pattern)
+{
+  g_return_val_if_fail (pattern == NULL || AGENTS_IS_MOUNT_PATTERN (pattern),
+                        NULL);
+
+  return g_object_new (AGENTS_TYPE_IN_CONTAINER_MOUNT_STRATEGY, "pattern",
+                       pattern, NULL);
+}
+
+AgentsMountPattern *
+agents_in_container_mount_strategy_get_pattern (
+  AgentsInContainerMountStrategy *self)
+{
+  g_return_val_if_fail (AGENTS_IS_IN_CONTAINER_MOUNT_STRATEGY (self), NULL);
+
+  return self->pattern;
+}
+
+void
+agents_in_container_mount_strategy_set_pattern (
+  AgentsInContainerMountStrategy *self, AgentsMountPattern *pattern)
+{
+  g_return_if_fail (AGENTS_IS_IN_CONTAINER_MOUNT_STRATEGY (self));
+  g_return_if_fail (pattern == NULL || AGENTS_IS_MOUNT_PATTERN (pattern));
+
+  if (g_set_object (&self->pattern, pattern))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PATTERN]);
+}

@@ -1,0 +1,54 @@
+/* agents-s3-mount-private.h - helpers shared by the s3mount sources
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agents-s3-mount.h"
+
+G_BEGIN_DECLS
+
+/* JSON members of hostile documents: an absent or null member reads as
+ * NULL (or the default); a member of the wrong JSON type is an
+ * AGENTS_SANDBOX_ERROR_INVALID_JSON error naming @owner and @member. */
+gboolean s3mount_json_get_string (JsonObject *object,
+                                  const char *owner,
+                                  const char *member,
+                                  char **out,
+                                  GError **error);
+gboolean s3mount_json_get_strv (JsonObject *object,
+                                const char *owner,
+                                const char *member,
+                                char ***out,
+                                GError **error);
+JsonObject *
+s3mount_json_get_object (JsonNode *node, const char *owner, GError **error);
+void s3mount_builder_add_string (JsonBuilder *builder,
+                                 const char *member,
+                                 const char *value);
+
+/* AGENTS_SANDBOX_ERROR_MOUNT_CONFIG about @member of @owner. The message
+ * never contains the member's value: it may be a secret. */
+void s3mount_set_config_error (GError **error,
+                               const char *owner,
+                               const char *member,
+                               const char *message);
+
+/* Printable UTF-8 without control characters. */
+gboolean s3mount_text_is_safe (const char *text);
+/* An absolute path without control characters. */
+gboolean s3mount_path_is_safe (const char *path);
+
+/* Reads a pattern from JSON, checking the JSON types of its members but
+ * not their values (see agents_mount_pattern_validate()). */
+AgentsMountPattern *s3mount_pattern_parse (JsonNode *node, GError **error);
+
+/* Replaces *@field by a copy of @value; TRUE if it changed. */
+gboolean s3mount_set_str (char **field, const char *value);
+
+/* Adds NAME=value to @envp when @value is set. */
+char **s3mount_environ_add (char **envp, const char *name, const char *value);
+
+G_END_DECLS

@@ -1,0 +1,1708 @@
+/* agents-unix-local-confine.c - confinement of unix_local commands
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#ifdef __linux__
+#include <linux/filter.h>
+#include <linux/landlock.h>
+#include <linux/seccomp.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#endif
+
+#ifdef HAVE_SECCOMP
+#include <seccomp.h>
+#endif
+
+#include <glib-unix.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "agents-sandbox-error-private.h"
+#include "agents-unix-local-confine.h"
+
+#define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+
+/* Read-only system directories (or symlinks to them) shown to commands. */
+static const char *const system_dirs[] = {
+  "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
+};
+
+/* ---- names ---------------------------------------------------------- */
+
+static const char *const confinement_names[] = {
+  [AGENTS_UNIX_LOCAL_CONFINEMENT_AUTO] = "auto",
+  [AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP] = "bwrap",
+  [AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK] = "landlock",
+  [AGENTS_UNIX_LOCAL_CONFINEMENT_SANDBOX_EXEC] = "sandbox-exec",
+  [AGENTS_UNIX_LOCAL_CONFINEMENT_NONE] = "none",
+};
+
+gboolean
+agents_unix_local_confinement_from_string (
+  const char *name, AgentsUnixLocalConfinement *confinement, GError **error)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (confinement_names); i++)
+    if (g_strcmp0 (name, confinement_names[i]) == 0)
+      {
+        *confinement = i;
+        return TRUE;
+      }
+
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+    g_variant_new_parsed ("{'confinement': <%s>}", name ? name : ""),
+    _ ("unknown confinement “%s”: expected auto, bwrap, landlock, "
+       "sandbox-exec or none"),
+    name ? name : "");
+  return FALSE;
+}
+
+const char *
+agents_unix_local_confinement_to_string (AgentsUnixLocalConfinement confinement)
+{
+  g_return_val_if_fail (confinement < G_N_ELEMENTS (confinement_names), NULL);
+  return confinement_names[confinement];
+}
+
+/* ---- paths and grants ----------------------------------------------- */
+
+void
+agents_unix_local_grant_free (AgentsUnixLocalGrant *grant)
+{
+  if (grant == NULL)
+    return;
+  g_free (grant->path);
+  g_free (grant);
+}
+
+char *
+agents_unix_local_resolve_path (const char *path)
+{
+  g_autofree char *abs = NULL;
+  g_autofree char *cwd = NULL;
+  g_autofree char *parent = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *resolved_parent = NULL;
+  char *real;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (g_path_is_absolute (path))
+    abs = g_strdup (path);
+  else
+    {
+      cwd = g_get_current_dir ();
+      abs = g_build_filename (cwd, path, NULL);
+    }
+  real = realpath (abs, NULL);
+  if (real != NULL)
+    {
+      char *result = g_strdup (real);
+
+      free (real);
+      return result;
+    }
+
+  /* Missing: resolve the parent, then append the rest lexically. */
+  while (strlen (abs) > 1 && g_str_has_suffix (abs, "/"))
+    abs[strlen (abs) - 1] = '\0';
+  parent = g_path_get_dirname (abs);
+  base = g_path_get_basename (abs);
+  if (g_strcmp0 (parent, abs) == 0)
+    return g_steal_pointer (&abs);
+  resolved_parent = agents_unix_local_resolve_path (parent);
+  if (g_str_equal (base, "."))
+    return g_steal_pointer (&resolved_parent);
+  if (g_str_equal (base, ".."))
+    return g_path_get_dirname (resolved_parent);
+  return g_build_filename (resolved_parent, base, NULL);
+}
+
+static int
+compare_grants (gconstpointer a, gconstpointer b)
+{
+  const AgentsUnixLocalGrant *ga = *(AgentsUnixLocalGrant *const *) a;
+  const AgentsUnixLocalGrant *gb = *(AgentsUnixLocalGrant *const *) b;
+
+  /* A parent is a prefix of its children, so it sorts first. */
+  return strcmp (ga->path, gb->path);
+}
+
+GPtrArray *
+agents_unix_local_extra_path_grant_roots (AgentsManifest *manifest,
+                                          GError **error)
+{
+  g_autoptr (GPtrArray) roots = g_ptr_array_new_with_free_func (
+    (GDestroyNotify) agents_unix_local_grant_free);
+  GPtrArray *grants;
+
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (manifest), NULL);
+
+  grants = agents_manifest_get_extra_path_grants (manifest);
+  for (guint i = 0; grants != NULL && i < grants->len; i++)
+    {
+      AgentsSandboxPathGrant *grant = g_ptr_array_index (grants, i);
+      const char *path = agents_sandbox_path_grant_get_path (grant);
+      AgentsUnixLocalGrant *root = g_new0 (AgentsUnixLocalGrant, 1);
+
+      root->path = agents_unix_local_resolve_path (path);
+      root->read_only = agents_sandbox_path_grant_get_read_only (grant);
+      g_ptr_array_add (roots, root);
+      if (g_str_equal (root->path, "/"))
+        {
+          agents_sandbox_error_set (
+            error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+            g_variant_new_parsed ("{'path': <%s>}", path),
+            _ ("sandbox path grant path must not resolve to filesystem root"));
+          return NULL;
+        }
+    }
+  g_ptr_array_sort (roots, compare_grants);
+  return g_steal_pointer (&roots);
+}
+
+GPtrArray *
+agents_unix_local_darwin_extra_path_grant_roots (AgentsManifest *manifest,
+                                                 GError **error)
+{
+  return agents_unix_local_extra_path_grant_roots (manifest, error);
+}
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* Whether @path is @dir or lies beneath it (both normalized). */
+static gboolean
+path_is_at_or_under (const char *path, const char *dir)
+{
+  size_t len = strlen (dir);
+
+  if (g_str_equal (dir, "/"))
+    return TRUE;
+  return strncmp (path, dir, len) == 0 &&
+         (path[len] == '\0' || path[len] == '/');
+}
+
+/* ---- policy --------------------------------------------------------- */
+
+AgentsUnixLocalPolicy *
+agents_unix_local_policy_new (const char *workspace_root,
+                              GPtrArray *grants,
+                              gboolean network)
+{
+  AgentsUnixLocalPolicy *policy = g_new0 (AgentsUnixLocalPolicy, 1);
+
+  policy->workspace_root = agents_unix_local_resolve_path (workspace_root);
+  policy->grants = grants != NULL
+                     ? g_ptr_array_ref (grants)
+                     : g_ptr_array_new_with_free_func (
+                         (GDestroyNotify) agents_unix_local_grant_free);
+  policy->network = network;
+  policy->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  return policy;
+}
+
+void
+agents_unix_local_policy_free (AgentsUnixLocalPolicy *policy)
+{
+  if (policy == NULL)
+    return;
+  g_free (policy->workspace_root);
+  g_clear_pointer (&policy->grants, g_ptr_array_unref);
+  g_free (policy->host_tmp_dir);
+  g_clear_pointer (&policy->env, g_hash_table_unref);
+  g_free (policy);
+}
+
+char **
+agents_unix_local_confine_environ (const AgentsUnixLocalPolicy *policy,
+                                   const char *tmp_dir)
+{
+  char **envp = NULL;
+  GHashTableIter iter;
+  gpointer name, value;
+
+  envp = g_environ_setenv (envp, "PATH", DEFAULT_PATH, TRUE);
+  envp = g_environ_setenv (envp, "HOME", policy->workspace_root, TRUE);
+  envp = g_environ_setenv (envp, "TMPDIR", tmp_dir ? tmp_dir : "/tmp", TRUE);
+  envp = g_environ_setenv (envp, "LANG", "C.UTF-8", TRUE);
+  envp = g_environ_setenv (envp, "TERM", "dumb", TRUE);
+  envp = g_environ_setenv (envp, "PAGER", "cat", TRUE);
+  envp = g_environ_setenv (envp, "GIT_PAGER", "cat", TRUE);
+  envp = g_environ_setenv (envp, "GIT_TERMINAL_PROMPT", "0", TRUE);
+  envp = g_environ_setenv (envp, "DEBIAN_FRONTEND", "noninteractive", TRUE);
+
+  if (policy->env == NULL)
+    return envp;
+  g_hash_table_iter_init (&iter, policy->env);
+  while (g_hash_table_iter_next (&iter, &name, &value))
+    if (*(char *) name != '\0' && strchr (name, '=') == NULL && value != NULL)
+      envp = g_environ_setenv (envp, name, value, TRUE);
+  return envp;
+}
+
+/* ---- which and platform --------------------------------------------- */
+
+char *
+agents_unix_local_which (const char *name, const char *path, gpointer user_data)
+{
+  g_auto (GStrv) dirs = NULL;
+
+  if (name == NULL || *name == '\0')
+    return NULL;
+  if (strchr (name, '/') != NULL)
+    return g_file_test (name, G_FILE_TEST_IS_EXECUTABLE) &&
+               !g_file_test (name, G_FILE_TEST_IS_DIR)
+             ? g_strdup (name)
+             : NULL;
+  if (path == NULL)
+    return g_find_program_in_path (name);
+
+  dirs = g_strsplit (path, G_SEARCHPATH_SEPARATOR_S, -1);
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      g_autofree char *candidate =
+        g_build_filename (*dirs[i] ? dirs[i] : ".", name, NULL);
+
+      if (g_file_test (candidate, G_FILE_TEST_IS_EXECUTABLE) &&
+          !g_file_test (candidate, G_FILE_TEST_IS_DIR))
+        return g_steal_pointer (&candidate);
+    }
+  return NULL;
+}
+
+static GMutex probe_lock;
+static AgentsUnixLocalProbeOverride probe_override = { .landlock_abi = -1 };
+static char *probe_override_platform;
+static AgentsUnixLocalProbe *probe_cache;
+
+static void
+probe_free (AgentsUnixLocalProbe *probe)
+{
+  if (probe == NULL)
+    return;
+  g_free (probe->platform);
+  g_free (probe->bwrap_path);
+  g_free (probe->bwrap_error);
+  g_free (probe->landlock_error);
+  g_free (probe->sandbox_exec_path);
+  g_free (probe);
+}
+
+static const char *
+real_platform (void)
+{
+#if defined(__linux__)
+  return "linux";
+#elif defined(__APPLE__)
+  return "darwin";
+#else
+  return "unknown";
+#endif
+}
+
+const char *
+agents_unix_local_confine_get_platform (void)
+{
+  const char *platform;
+
+  g_mutex_lock (&probe_lock);
+  platform =
+    probe_override_platform ? probe_override_platform : real_platform ();
+  g_mutex_unlock (&probe_lock);
+  return platform;
+}
+
+void
+agents_unix_local_confine_set_probe_override (
+  const AgentsUnixLocalProbeOverride *override)
+{
+  AgentsUnixLocalProbe *old;
+
+  g_mutex_lock (&probe_lock);
+  g_clear_pointer (&probe_override_platform, g_free);
+  if (override != NULL)
+    {
+      probe_override = *override;
+      /* Interned so the string the caller passed may go away. */
+      probe_override_platform = g_strdup (override->platform);
+      probe_override.platform = NULL;
+    }
+  else
+    {
+      memset (&probe_override, 0, sizeof probe_override);
+      probe_override.landlock_abi = -1;
+    }
+  old = g_steal_pointer (&probe_cache);
+  g_mutex_unlock (&probe_lock);
+
+  /* Only tests override, between operations: nobody holds @old. */
+  probe_free (old);
+}
+
+/* ---- Landlock ------------------------------------------------------- */
+
+#ifdef __linux__
+
+/* Debian's headers know only ABI 1 and 2; the newer bits are defined
+ * here and masked by the ABI the kernel reports. */
+#ifndef LANDLOCK_ACCESS_FS_REFER
+#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
+#endif
+#define AGENTS_LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0)
+#define AGENTS_LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
+#define AGENTS_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define AGENTS_LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+
+/* struct landlock_ruleset_attr as of ABI 6. */
+struct agents_landlock_ruleset_attr
+{
+  guint64 handled_access_fs;
+  guint64 handled_access_net;
+  guint64 scoped;
+};
+
+#define LL_READ                                                \
+  (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | \
+   LANDLOCK_ACCESS_FS_READ_DIR)
+#define LL_FILE_RIGHTS                                          \
+  (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
+   LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
+   LANDLOCK_ACCESS_FS_IOCTL_DEV)
+#define LL_DEVICE                                                 \
+  (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
+   LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
+
+static guint64
+landlock_fs_mask (int abi)
+{
+  guint64 mask = (1ULL << 13) - 1;
+
+  if (abi >= 2)
+    mask |= LANDLOCK_ACCESS_FS_REFER;
+  if (abi >= 3)
+    mask |= LANDLOCK_ACCESS_FS_TRUNCATE;
+  if (abi >= 5)
+    mask |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+  return mask;
+}
+
+int
+agents_unix_local_landlock_abi (void)
+{
+  int abi = syscall (__NR_landlock_create_ruleset, NULL, 0,
+                     LANDLOCK_CREATE_RULESET_VERSION);
+
+  return abi < 0 ? 0 : abi;
+}
+
+static gboolean
+set_errno_error (GError **error,
+                 const char *what,
+                 const char *path,
+                 int saved_errno)
+{
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_FAILED,
+    g_variant_new_parsed ("{'path': <%s>}", path ? path : ""), "%s(%s): %s",
+    what, path ? path : "", g_strerror (saved_errno));
+  return FALSE;
+}
+
+static gboolean
+landlock_allow (int ruleset,
+                const char *path,
+                guint64 access,
+                guint64 mask,
+                gboolean follow,
+                GError **error)
+{
+  struct landlock_path_beneath_attr attr = { 0 };
+  struct stat st;
+  int fd;
+
+  fd = open (path, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+  if (fd < 0)
+    return errno == ENOENT || errno == ENOTDIR || errno == EACCES
+             ? TRUE
+             : set_errno_error (error, "open", path, errno);
+  if (fstat (fd, &st) < 0 || S_ISLNK (st.st_mode))
+    {
+      close (fd);
+      return TRUE;
+    }
+  if (!S_ISDIR (st.st_mode))
+    access &= LL_FILE_RIGHTS;
+  attr.allowed_access = access & mask;
+  attr.parent_fd = fd;
+  if (attr.allowed_access != 0 &&
+      syscall (__NR_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH,
+               &attr, 0) < 0)
+    {
+      int saved_errno = errno;
+
+      close (fd);
+      return set_errno_error (error, "landlock_add_rule", path, saved_errno);
+    }
+  close (fd);
+  return TRUE;
+}
+
+typedef struct
+{
+  int ruleset;
+  guint64 mask;
+  GPtrArray *holes;        /* paths that must not get @access */
+  guint64 ancestor_access; /* what the dirs above a hole get */
+  gboolean follow_children;
+} TreeRules;
+
+static gboolean
+hole_under (const TreeRules *rules, const char *path, gboolean *is_hole)
+{
+  gboolean found = FALSE;
+
+  *is_hole = FALSE;
+  for (guint i = 0; i < rules->holes->len; i++)
+    {
+      const char *hole = g_ptr_array_index (rules->holes, i);
+
+      if (g_str_equal (hole, path))
+        *is_hole = TRUE;
+      else if (path_is_at_or_under (hole, path))
+        found = TRUE;
+    }
+  return found;
+}
+
+/* Allows @access beneath @path except beneath the holes. Landlock rules
+ * only add up, so a hole is carved by giving the directories above it
+ * less and enumerating their other children. */
+static gboolean
+landlock_allow_tree (const TreeRules *rules,
+                     const char *path,
+                     guint64 access,
+                     gboolean follow,
+                     GError **error)
+{
+  g_autoptr (GDir) dir = NULL;
+  gboolean is_hole;
+  const char *name;
+
+  if (!hole_under (rules, path, &is_hole))
+    return is_hole || landlock_allow (rules->ruleset, path, access, rules->mask,
+                                      follow, error);
+  if (!landlock_allow (rules->ruleset, path, access & rules->ancestor_access,
+                       rules->mask, follow, error))
+    return FALSE;
+
+  dir = g_dir_open (path, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      /* Symlinks are not followed: their targets are checked on use. */
+      if (g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        continue;
+      if (!landlock_allow_tree (rules, child, access, FALSE, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+#endif /* __linux__ */
+
+static gboolean
+is_etc_secret (const char *name)
+{
+  return g_str_equal (name, "shadow") || g_str_equal (name, "gshadow") ||
+         g_str_has_suffix (name, "-") || g_str_has_prefix (name, "sudoers") ||
+         g_str_equal (name, "ssh");
+}
+
+/* The secrets of /etc that commands must not read. */
+static GPtrArray *
+etc_secrets (void)
+{
+  GPtrArray *secrets = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GDir) dir = g_dir_open ("/etc", 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    if (is_etc_secret (name))
+      g_ptr_array_add (secrets, g_build_filename ("/etc", name, NULL));
+  if (g_file_test ("/etc/ssl/private", G_FILE_TEST_EXISTS))
+    g_ptr_array_add (secrets, g_strdup ("/etc/ssl/private"));
+  return secrets;
+}
+
+#ifdef __linux__
+
+typedef struct
+{
+  const char *path;
+  guint64 access;
+} Region;
+
+static void
+collect_regions (const AgentsUnixLocalPolicy *policy,
+                 guint64 rw,
+                 GArray *regions)
+{
+  Region root = { policy->workspace_root, rw };
+
+  g_array_append_val (regions, root);
+  for (guint i = 0; i < policy->grants->len; i++)
+    {
+      AgentsUnixLocalGrant *grant = g_ptr_array_index (policy->grants, i);
+      Region region = { grant->path, grant->read_only ? LL_READ : rw };
+
+      g_array_append_val (regions, region);
+    }
+  if (policy->host_tmp_dir != NULL)
+    {
+      Region tmp = { policy->host_tmp_dir, rw };
+
+      g_array_append_val (regions, tmp);
+    }
+}
+
+static gboolean
+landlock_add_regions (int ruleset,
+                      const AgentsUnixLocalPolicy *policy,
+                      guint64 mask,
+                      GError **error)
+{
+  g_autoptr (GArray) regions = g_array_new (FALSE, FALSE, sizeof (Region));
+
+  collect_regions (policy, mask, regions);
+  for (guint i = 0; i < regions->len; i++)
+    {
+      Region *region = &g_array_index (regions, Region, i);
+      g_autoptr (GPtrArray) holes = g_ptr_array_new ();
+      TreeRules rules = { ruleset, mask, holes, LL_READ, FALSE };
+
+      /* A region nested in this one with fewer rights is a hole. */
+      for (guint j = 0; j < regions->len; j++)
+        {
+          Region *other = &g_array_index (regions, Region, j);
+
+          if (!g_str_equal (other->path, region->path) &&
+              path_is_at_or_under (other->path, region->path) &&
+              (other->access & region->access) != region->access)
+            g_ptr_array_add (holes, (gpointer) other->path);
+        }
+      if (!landlock_allow_tree (&rules, region->path, region->access, TRUE,
+                                error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+landlock_add_system (int ruleset, guint64 mask, GError **error)
+{
+  static const char *const devices[] = {
+    "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+  };
+  g_autoptr (GPtrArray) secrets = etc_secrets ();
+  TreeRules etc = { ruleset, mask, secrets, LANDLOCK_ACCESS_FS_READ_DIR,
+                    FALSE };
+
+  for (guint i = 0; i < G_N_ELEMENTS (system_dirs); i++)
+    {
+      gboolean ok = g_str_equal (system_dirs[i], "/etc")
+                      ? landlock_allow_tree (&etc, "/etc", LL_READ, TRUE, error)
+                      : landlock_allow (ruleset, system_dirs[i], LL_READ, mask,
+                                        TRUE, error);
+      if (!ok)
+        return FALSE;
+    }
+  /* /proc of processes outside the domain is guarded by Landlock's
+   * ptrace restrictions. */
+  if (!landlock_allow (ruleset, "/proc",
+                       LANDLOCK_ACCESS_FS_READ_FILE |
+                         LANDLOCK_ACCESS_FS_READ_DIR,
+                       mask, TRUE, error))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (devices); i++)
+    if (!landlock_allow (ruleset, devices[i], LL_DEVICE, mask, TRUE, error))
+      return FALSE;
+  return TRUE;
+}
+
+int
+agents_unix_local_landlock_ruleset (const AgentsUnixLocalPolicy *policy,
+                                    int abi,
+                                    GError **error)
+{
+  struct agents_landlock_ruleset_attr attr = { 0 };
+  guint64 mask = landlock_fs_mask (abi);
+  int ruleset;
+
+  attr.handled_access_fs = mask;
+  if (abi >= 4 && !policy->network)
+    attr.handled_access_net = AGENTS_LANDLOCK_ACCESS_NET_BIND_TCP |
+                              AGENTS_LANDLOCK_ACCESS_NET_CONNECT_TCP;
+  if (abi >= 6)
+    attr.scoped =
+      AGENTS_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | AGENTS_LANDLOCK_SCOPE_SIGNAL;
+
+  ruleset = syscall (__NR_landlock_create_ruleset, &attr,
+                     abi >= 6   ? sizeof attr
+                     : abi >= 4 ? 2 * sizeof (guint64)
+                                : sizeof (guint64),
+                     0);
+  if (ruleset < 0)
+    {
+      set_errno_error (error, "landlock_create_ruleset", NULL, errno);
+      return -1;
+    }
+  if (!landlock_add_system (ruleset, mask, error) ||
+      !landlock_add_regions (ruleset, policy, mask, error))
+    {
+      close (ruleset);
+      return -1;
+    }
+  return ruleset;
+}
+
+/* ---- seccomp -------------------------------------------------------- */
+
+/* The BPF program that refuses sockets other than AF_UNIX (and io_uring,
+ * which can open sockets behind the filter's back). */
+static GBytes *
+seccomp_no_network_program (GError **error)
+{
+#ifdef HAVE_SECCOMP
+  scmp_filter_ctx ctx = seccomp_init (SCMP_ACT_ALLOW);
+  g_autoptr (GByteArray) program = g_byte_array_new ();
+  guint8 buffer[4096];
+  ssize_t n;
+  int fd = -1;
+  int rc;
+
+  if (ctx == NULL)
+    {
+      set_errno_error (error, "seccomp_init", NULL, ENOMEM);
+      return NULL;
+    }
+  rc = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EAFNOSUPPORT), SCMP_SYS (socket),
+                         1, SCMP_A0 (SCMP_CMP_NE, AF_UNIX));
+  if (rc == 0)
+    rc = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EAFNOSUPPORT),
+                           SCMP_SYS (socketpair), 1,
+                           SCMP_A0 (SCMP_CMP_NE, AF_UNIX));
+  if (rc == 0)
+    rc = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (ENOSYS),
+                           SCMP_SYS (io_uring_setup), 0);
+  if (rc == 0)
+    rc = seccomp_attr_set (ctx, SCMP_FLTATR_CTL_NNP, 0);
+  if (rc == 0)
+    {
+      fd = memfd_create ("agents-seccomp", MFD_CLOEXEC);
+      rc = fd < 0 ? -errno : seccomp_export_bpf (ctx, fd);
+    }
+  seccomp_release (ctx);
+  if (rc == 0 && lseek (fd, 0, SEEK_SET) == 0)
+    while ((n = read (fd, buffer, sizeof buffer)) > 0)
+      g_byte_array_append (program, buffer, n);
+  if (fd >= 0)
+    close (fd);
+  if (rc != 0 || program->len == 0 ||
+      program->len % sizeof (struct sock_filter) != 0)
+    {
+      set_errno_error (error, "seccomp_export_bpf", NULL,
+                       rc < 0 ? -rc : EINVAL);
+      return NULL;
+    }
+  return g_byte_array_free_to_bytes (g_steal_pointer (&program));
+#else
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_NOT_SUPPORTED, NULL,
+                            "%s",
+                            _ ("network isolation needs seccomp, and this "
+                               "build has no libseccomp"));
+  return NULL;
+#endif
+}
+
+#else /* !__linux__ */
+
+int
+agents_unix_local_landlock_abi (void)
+{
+  return 0;
+}
+
+int
+agents_unix_local_landlock_ruleset (const AgentsUnixLocalPolicy *policy,
+                                    int abi,
+                                    GError **error)
+{
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_NOT_SUPPORTED, NULL,
+                            "%s", _ ("Landlock is only available on Linux"));
+  return -1;
+}
+
+#endif /* __linux__ */
+
+/* ---- bubblewrap ----------------------------------------------------- */
+
+static void
+add_args (GPtrArray *args, ...)
+{
+  va_list ap;
+  const char *arg;
+
+  va_start (ap, args);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (args, g_strdup (arg));
+  va_end (ap);
+}
+
+/* Every path bound into the sandbox from the host, parents first. */
+static GPtrArray *
+bound_paths (const AgentsUnixLocalPolicy *policy)
+{
+  GPtrArray *paths = g_ptr_array_new ();
+
+  g_ptr_array_add (paths, policy->workspace_root);
+  for (guint i = 0; i < policy->grants->len; i++)
+    {
+      AgentsUnixLocalGrant *grant = g_ptr_array_index (policy->grants, i);
+
+      g_ptr_array_add (paths, grant->path);
+    }
+  g_ptr_array_sort (paths, compare_strings);
+  return paths;
+}
+
+static gboolean
+is_related (const char *a, const char *b)
+{
+  return path_is_at_or_under (a, b) || path_is_at_or_under (b, a);
+}
+
+static gboolean
+under_system_dir (const char *path)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (system_dirs); i++)
+    if (path_is_at_or_under (path, system_dirs[i]))
+      return TRUE;
+  return FALSE;
+}
+
+const char *
+agents_unix_local_bwrap_tmp_dir (const AgentsUnixLocalPolicy *policy)
+{
+  static const char *const candidates[] = {
+    "/tmp",
+    "/var/tmp",
+    "/run/agents-tmp",
+    "/agents-tmp",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+    {
+      gboolean clash = is_related (candidates[i], policy->workspace_root);
+
+      for (guint j = 0; !clash && j < policy->grants->len; j++)
+        {
+          AgentsUnixLocalGrant *grant = g_ptr_array_index (policy->grants, j);
+
+          clash = is_related (candidates[i], grant->path);
+        }
+      if (!clash)
+        return candidates[i];
+    }
+  return candidates[G_N_ELEMENTS (candidates) - 1];
+}
+
+static void
+add_system_binds (GPtrArray *args)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (system_dirs); i++)
+    {
+      const char *dir = system_dirs[i];
+      GStatBuf st;
+
+      if (g_lstat (dir, &st) != 0)
+        continue;
+      if (S_ISLNK (st.st_mode))
+        {
+          g_autofree char *target = g_file_read_link (dir, NULL);
+
+          if (target != NULL)
+            add_args (args, "--symlink", target, dir, NULL);
+        }
+      else if (S_ISDIR (st.st_mode))
+        add_args (args, "--ro-bind", dir, dir, NULL);
+    }
+}
+
+static void
+add_etc_masks (GPtrArray *args)
+{
+  g_autoptr (GPtrArray) secrets = etc_secrets ();
+
+  for (guint i = 0; i < secrets->len; i++)
+    {
+      const char *secret = g_ptr_array_index (secrets, i);
+      GStatBuf st;
+
+      if (g_lstat (secret, &st) != 0 || S_ISLNK (st.st_mode))
+        continue;
+      if (S_ISDIR (st.st_mode))
+        add_args (args, "--tmpfs", secret, "--remount-ro", secret, NULL);
+      else
+        add_args (args, "--ro-bind", "/dev/null", secret, NULL);
+    }
+}
+
+/* The directories leading to the bound paths are created read-only (the
+ * root tmpfs is remounted read-only at the end), so that nothing can be
+ * written next to the workspace. */
+static void
+add_ancestors (GPtrArray *args, GPtrArray *bound)
+{
+  g_autoptr (GHashTable) seen =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < bound->len; i++)
+    {
+      g_autofree char *dir = g_path_get_dirname (g_ptr_array_index (bound, i));
+
+      while (!g_str_equal (dir, "/") && !g_str_equal (dir, "."))
+        {
+          char *parent = g_path_get_dirname (dir);
+          gboolean skip = under_system_dir (dir);
+
+          for (guint j = 0; !skip && j < bound->len; j++)
+            skip = path_is_at_or_under (dir, g_ptr_array_index (bound, j));
+          if (!skip && !g_hash_table_contains (seen, dir))
+            {
+              g_hash_table_add (seen, g_strdup (dir));
+              g_ptr_array_add (dirs, g_strdup (dir));
+            }
+          g_free (dir);
+          dir = parent;
+        }
+    }
+  g_ptr_array_sort (dirs, compare_strings);
+  for (guint i = 0; i < dirs->len; i++)
+    add_args (args, "--perms", "0555", "--dir", g_ptr_array_index (dirs, i),
+              NULL);
+}
+
+static gboolean
+grant_is_read_only (const AgentsUnixLocalPolicy *policy,
+                    const char *path,
+                    gboolean *is_grant)
+{
+  for (guint i = 0; i < policy->grants->len; i++)
+    {
+      AgentsUnixLocalGrant *grant = g_ptr_array_index (policy->grants, i);
+
+      if (g_str_equal (grant->path, path))
+        {
+          *is_grant = TRUE;
+          return grant->read_only;
+        }
+    }
+  *is_grant = FALSE;
+  return FALSE;
+}
+
+static void
+add_binds (GPtrArray *args,
+           const AgentsUnixLocalPolicy *policy,
+           GPtrArray *bound)
+{
+  for (guint i = 0; i < bound->len; i++)
+    {
+      const char *path = g_ptr_array_index (bound, i);
+      gboolean is_grant;
+      gboolean read_only = grant_is_read_only (policy, path, &is_grant);
+
+      if (g_str_equal (path, policy->workspace_root))
+        add_args (args, "--bind", path, path, NULL);
+      else
+        add_args (args, read_only ? "--ro-bind-try" : "--bind-try", path, path,
+                  NULL);
+    }
+}
+
+static void
+add_resolv_conf (GPtrArray *args)
+{
+  g_autofree char *target = agents_unix_local_resolve_path ("/etc/resolv.conf");
+
+  if (!path_is_at_or_under (target, "/etc"))
+    add_args (args, "--ro-bind-try", target, target, NULL);
+}
+
+char **
+agents_unix_local_bwrap_argv (const AgentsUnixLocalPolicy *policy,
+                              const char *bwrap_path,
+                              const char *const *argv)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) bound = bound_paths (policy);
+  const char *tmp_dir = agents_unix_local_bwrap_tmp_dir (policy);
+
+  add_args (args, bwrap_path, "--die-with-parent", "--new-session",
+            "--unshare-all", NULL);
+  if (policy->network)
+    add_args (args, "--share-net", NULL);
+  add_args (args, "--cap-drop", "ALL", NULL);
+  add_system_binds (args);
+  add_etc_masks (args);
+  if (policy->network)
+    add_resolv_conf (args);
+  add_args (args, "--proc", "/proc", "--dev", "/dev", NULL);
+  add_ancestors (args, bound);
+  add_binds (args, policy, bound);
+  add_args (args, "--tmpfs", tmp_dir, "--chdir", policy->workspace_root,
+            "--remount-ro", "/", "--", NULL);
+  for (guint i = 0; argv != NULL && argv[i] != NULL; i++)
+    g_ptr_array_add (args, g_strdup (argv[i]));
+  g_ptr_array_add (args, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&args), FALSE);
+}
+
+/* An EXEC_TRANSPORT error whose message also tells what failed. */
+static void
+set_transport_error (GError **error,
+                     const char *const *argv,
+                     const char *reason,
+                     const char *requested,
+                     const char *detail)
+{
+  g_autoptr (GError) base = NULL;
+  g_autoptr (GVariant) context = NULL;
+  GVariantDict extra;
+
+  g_variant_dict_init (&extra, NULL);
+  if (requested != NULL)
+    g_variant_dict_insert (&extra, "confinement", "s", requested);
+  g_variant_dict_insert (&extra, "detail", "s", detail);
+  agents_sandbox_error_set_exec_transport (&base, argv, reason,
+                                           g_variant_dict_end (&extra));
+  context = agents_sandbox_error_get_context (base);
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT,
+                            g_steal_pointer (&context), "%s: %s", base->message,
+                            detail);
+}
+
+static void
+set_unavailable (GError **error,
+                 const char *const *argv,
+                 const char *requested,
+                 const char *detail)
+{
+  set_transport_error (error, argv, AGENTS_UNIX_LOCAL_CONFINEMENT_UNAVAILABLE,
+                       requested, detail);
+}
+
+/* ---- spawning ------------------------------------------------------- */
+
+#ifdef __linux__
+
+/* Everything the child needs between fork and exec, prepared in the
+ * parent: only async-signal-safe calls happen in the child. */
+typedef struct
+{
+  pid_t parent_pid;
+  gboolean restrict_self;
+  int ruleset_fd;
+  struct sock_fprog program;
+  gboolean has_program;
+  int report_fd;
+} ChildSetup;
+
+static void
+child_report (const ChildSetup *setup, const char *step)
+{
+  char digits[16];
+  int err = errno;
+  int n = 0;
+  char buf[16];
+
+  do
+    {
+      buf[n++] = '0' + err % 10;
+      err /= 10;
+    }
+  while (err > 0 && n < (int) sizeof buf);
+  for (int i = 0; i < n; i++)
+    digits[i] = buf[n - 1 - i];
+
+  if (write (setup->report_fd, step, strlen (step)) < 0 ||
+      write (setup->report_fd, ":", 1) < 0 ||
+      write (setup->report_fd, digits, n) < 0)
+    {
+      /* Nothing more can be done in the child. */
+    }
+  _exit (126);
+}
+
+static void
+child_setup (gpointer data)
+{
+  const ChildSetup *setup = data;
+
+  if (setsid () < 0)
+    child_report (setup, "setsid");
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL) < 0)
+    child_report (setup, "prctl(PR_SET_PDEATHSIG)");
+  if (getppid () != setup->parent_pid)
+    _exit (127);
+  if (!setup->restrict_self)
+    return;
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+    child_report (setup, "prctl(PR_SET_NO_NEW_PRIVS)");
+  if (setup->ruleset_fd >= 0 &&
+      syscall (__NR_landlock_restrict_self, setup->ruleset_fd, 0) < 0)
+    child_report (setup, "landlock_restrict_self");
+  if (setup->has_program &&
+      prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &setup->program) < 0)
+    child_report (setup, "prctl(PR_SET_SECCOMP)");
+}
+
+/* Reads what a failed child setup reported: "step:errno". */
+static gboolean
+check_child_report (int fd, GSubprocess *proc, GError **error)
+{
+  char buf[256];
+  ssize_t n;
+  char *colon;
+
+  do
+    n = read (fd, buf, sizeof buf - 1);
+  while (n < 0 && errno == EINTR);
+  if (n <= 0)
+    return TRUE;
+
+  buf[n] = '\0';
+  colon = strrchr (buf, ':');
+  if (colon != NULL)
+    *colon++ = '\0';
+  g_subprocess_wait (proc, NULL, NULL);
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_FAILED, NULL, "%s: %s",
+                            buf, colon ? g_strerror (atoi (colon)) : "failed");
+  return FALSE;
+}
+
+static char *
+resolve_program (const char *program, const char *path)
+{
+  char *found = agents_unix_local_which (program, path, NULL);
+
+  return found ? found : g_strdup (program);
+}
+
+static GSubprocess *
+spawn_with_setup (const char *const *argv,
+                  char **envp,
+                  const AgentsUnixLocalPolicy *policy,
+                  ChildSetup *setup,
+                  GError **error)
+{
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  g_autoptr (GSubprocess) proc = NULL;
+  int report[2];
+
+  if (!g_unix_open_pipe (report, FD_CLOEXEC, error))
+    return NULL;
+  setup->parent_pid = getpid ();
+  setup->report_fd = report[1];
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_set_stdin_file_path (launcher, "/dev/null");
+  g_subprocess_launcher_set_environ (launcher, envp);
+  g_subprocess_launcher_set_cwd (launcher, policy->workspace_root);
+  g_subprocess_launcher_set_child_setup (launcher, child_setup, setup, NULL);
+  proc = g_subprocess_launcher_spawnv (launcher, argv, error);
+  close (report[1]);
+  if (proc != NULL && !check_child_report (report[0], proc, error))
+    g_clear_object (&proc);
+  close (report[0]);
+  return g_steal_pointer (&proc);
+}
+
+static GSubprocess *
+spawn_landlock (const AgentsUnixLocalProbe *probe,
+                const AgentsUnixLocalPolicy *policy,
+                const char *const *argv,
+                char **envp,
+                GError **error)
+{
+  g_autoptr (GBytes) program = NULL;
+  g_autofree char *program_path = NULL;
+  g_autofree char **args = NULL;
+  ChildSetup setup = { 0 };
+  GSubprocess *proc;
+
+  if (!policy->network &&
+      (program = seccomp_no_network_program (error)) == NULL)
+    return NULL;
+  setup.restrict_self = TRUE;
+  setup.ruleset_fd =
+    agents_unix_local_landlock_ruleset (policy, probe->landlock_abi, error);
+  if (setup.ruleset_fd < 0)
+    return NULL;
+  if (program != NULL)
+    {
+      gsize size;
+
+      setup.program.filter =
+        (struct sock_filter *) g_bytes_get_data (program, &size);
+      setup.program.len = size / sizeof (struct sock_filter);
+      setup.has_program = TRUE;
+    }
+
+  /* The program is looked up in the command's PATH, not ours. */
+  args =
+    g_memdup2 (argv, (g_strv_length ((char **) argv) + 1) * sizeof (char *));
+  program_path = resolve_program (argv[0], g_environ_getenv (envp, "PATH"));
+  args[0] = program_path;
+  proc =
+    spawn_with_setup ((const char *const *) args, envp, policy, &setup, error);
+  close (setup.ruleset_fd);
+  return proc;
+}
+
+#endif /* __linux__ */
+
+static gboolean
+ensure_host_tmp_dir (const AgentsUnixLocalPolicy *policy, GError **error)
+{
+  if (policy->host_tmp_dir != NULL)
+    return TRUE;
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_FAILED, NULL, "%s",
+                            _ ("the confinement policy has no private "
+                               "temporary directory"));
+  return FALSE;
+}
+
+/* Spawns without wrapping errors: sandbox errors are confinement
+ * failures, other domains spawn failures. */
+static GSubprocess *
+confine_spawn (const AgentsUnixLocalProbe *probe,
+               AgentsUnixLocalConfinement mechanism,
+               const AgentsUnixLocalPolicy *policy,
+               const char *const *argv,
+               GError **error)
+{
+#ifdef __linux__
+  g_auto (GStrv) envp = NULL;
+  g_auto (GStrv) bwrap_argv = NULL;
+  ChildSetup setup = { 0 };
+
+  g_return_val_if_fail (argv != NULL && argv[0] != NULL, NULL);
+
+  switch (mechanism)
+    {
+    case AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP:
+      /* The environment reaches the command through bwrap's own, not its
+       * command line, which every user can read in /proc. */
+      envp = agents_unix_local_confine_environ (
+        policy, agents_unix_local_bwrap_tmp_dir (policy));
+      bwrap_argv =
+        agents_unix_local_bwrap_argv (policy, probe->bwrap_path, argv);
+      return spawn_with_setup ((const char *const *) bwrap_argv, envp, policy,
+                               &setup, error);
+
+    case AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK:
+      if (!ensure_host_tmp_dir (policy, error))
+        return NULL;
+      envp = agents_unix_local_confine_environ (policy, policy->host_tmp_dir);
+      return spawn_landlock (probe, policy, argv, envp, error);
+
+    case AGENTS_UNIX_LOCAL_CONFINEMENT_NONE:
+    case AGENTS_UNIX_LOCAL_CONFINEMENT_SANDBOX_EXEC:
+      envp = agents_unix_local_confine_environ (policy, policy->host_tmp_dir);
+      bwrap_argv = g_strdupv ((char **) argv);
+      g_free (bwrap_argv[0]);
+      bwrap_argv[0] =
+        resolve_program (argv[0], g_environ_getenv (envp, "PATH"));
+      return spawn_with_setup ((const char *const *) bwrap_argv, envp, policy,
+                               &setup, error);
+
+    case AGENTS_UNIX_LOCAL_CONFINEMENT_AUTO:
+    default:
+      break;
+    }
+  g_return_val_if_reached (NULL);
+#else
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_NOT_SUPPORTED, NULL,
+                            "%s",
+                            _ ("confined spawning is only implemented "
+                               "on Linux"));
+  return NULL;
+#endif
+}
+
+GSubprocess *
+agents_unix_local_confine_spawn (const AgentsUnixLocalProbe *probe,
+                                 AgentsUnixLocalConfinement mechanism,
+                                 const AgentsUnixLocalPolicy *policy,
+                                 const char *const *argv,
+                                 GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  g_autofree char *detail = NULL;
+  const char *name = agents_unix_local_confinement_to_string (mechanism);
+  GSubprocess *proc;
+
+  proc = confine_spawn (probe, mechanism, policy, argv, &local_error);
+  if (proc != NULL)
+    return proc;
+
+  detail = g_strdup_printf ("%s: %s", name, local_error->message);
+  if (local_error->domain == AGENTS_SANDBOX_ERROR)
+    set_unavailable (error, argv, name, detail);
+  else
+    set_transport_error (error, argv, "spawn_failed", name, detail);
+  return NULL;
+}
+
+/* ---- probing -------------------------------------------------------- */
+
+static AgentsUnixLocalPolicy *
+probe_policy (const char *root)
+{
+  AgentsUnixLocalPolicy *policy =
+    agents_unix_local_policy_new (root, NULL, FALSE);
+
+  policy->host_tmp_dir = g_strdup (policy->workspace_root);
+  return policy;
+}
+
+static char *
+first_line (const char *text)
+{
+  g_autofree char *copy = g_strdup (text ? text : "");
+  char *newline = strchr (copy, '\n');
+
+  if (newline != NULL)
+    *newline = '\0';
+  return g_strdup (g_strstrip (copy));
+}
+
+static void
+probe_bwrap (AgentsUnixLocalProbe *probe,
+             const char *root,
+             const char *true_path,
+             char *bwrap)
+{
+  g_autoptr (AgentsUnixLocalPolicy) policy = probe_policy (root);
+  const char *command[] = { true_path, NULL };
+  g_auto (GStrv) argv = agents_unix_local_bwrap_argv (policy, bwrap, command);
+  g_autofree char *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  if (!g_spawn_sync (root, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                     NULL, &err, &status, &error))
+    probe->bwrap_error = g_strdup_printf ("bwrap: %s", error->message);
+  else if (!g_spawn_check_wait_status (status, &error))
+    {
+      g_autofree char *line = first_line (err);
+
+      probe->bwrap_error =
+        g_strdup_printf ("bwrap: `%s --unshare-all … %s` failed: %s", bwrap,
+                         true_path, *line ? line : error->message);
+    }
+  if (probe->bwrap_error == NULL)
+    probe->bwrap_path = g_steal_pointer (&bwrap);
+  g_free (bwrap);
+}
+
+static void
+probe_landlock (AgentsUnixLocalProbe *probe,
+                const char *root,
+                const char *true_path,
+                int abi)
+{
+#ifdef __linux__
+  g_autoptr (AgentsUnixLocalPolicy) policy = probe_policy (root);
+  const char *command[] = { true_path, NULL };
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+
+  probe->landlock_abi = abi;
+  if (abi <= 0)
+    {
+      probe->landlock_error =
+        g_strdup ("landlock: landlock_create_ruleset(LANDLOCK_CREATE_RULESET_"
+                  "VERSION) reports no Landlock support in this kernel");
+      return;
+    }
+  proc = confine_spawn (probe, AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK, policy,
+                        command, &error);
+  if (proc == NULL)
+    probe->landlock_error = g_strdup_printf ("landlock: %s", error->message);
+  else if (!g_subprocess_wait_check (proc, NULL, &error))
+    probe->landlock_error = g_strdup_printf ("landlock: confined `%s` failed: "
+                                             "%s",
+                                             true_path, error->message);
+#else
+  probe->landlock_abi = 0;
+  probe->landlock_error = g_strdup ("landlock: only available on Linux");
+#endif
+}
+
+static AgentsUnixLocalProbe *
+probe_run (const AgentsUnixLocalProbeOverride *override, const char *platform)
+{
+  AgentsUnixLocalProbe *probe = g_new0 (AgentsUnixLocalProbe, 1);
+  AgentsUnixLocalWhichFunc which =
+    override->which ? override->which : agents_unix_local_which;
+  g_autofree char *bwrap = NULL;
+  g_autofree char *true_path = NULL;
+  g_autofree char *root = NULL;
+
+  probe->platform = g_strdup (platform);
+  if (g_str_equal (platform, "darwin"))
+    {
+      probe->sandbox_exec_path =
+        which ("sandbox-exec", NULL, override->which_data);
+      return probe;
+    }
+  if (!g_str_equal (platform, "linux"))
+    return probe;
+
+  bwrap = which ("bwrap", NULL, override->which_data);
+  true_path = agents_unix_local_which ("true", DEFAULT_PATH, NULL);
+  root = g_dir_make_tmp ("agents-probe-XXXXXX", NULL);
+  if (root == NULL || true_path == NULL)
+    {
+      probe->bwrap_error = g_strdup ("bwrap: cannot prepare the probe (no "
+                                     "temporary directory or no `true`)");
+      probe->landlock_error = g_strdup ("landlock: cannot prepare the probe");
+      return probe;
+    }
+  if (bwrap == NULL)
+    probe->bwrap_error = g_strdup ("bwrap: not found in PATH");
+  else
+    probe_bwrap (probe, root, true_path, g_steal_pointer (&bwrap));
+  probe_landlock (probe, root, true_path,
+                  override->landlock_abi >= 0
+                    ? override->landlock_abi
+                    : agents_unix_local_landlock_abi ());
+  g_rmdir (root);
+  return probe;
+}
+
+const AgentsUnixLocalProbe *
+agents_unix_local_confine_probe (void)
+{
+  static GMutex run_lock;
+  AgentsUnixLocalProbeOverride override;
+  g_autofree char *platform = NULL;
+  AgentsUnixLocalProbe *probe;
+
+  /* One probe at a time; the cache lock is not held while it runs. */
+  g_mutex_lock (&run_lock);
+  g_mutex_lock (&probe_lock);
+  probe = probe_cache;
+  override = probe_override;
+  platform = g_strdup (probe_override_platform ? probe_override_platform
+                                               : real_platform ());
+  g_mutex_unlock (&probe_lock);
+
+  if (probe == NULL)
+    {
+      probe = probe_run (&override, platform);
+      g_mutex_lock (&probe_lock);
+      if (probe_cache == NULL)
+        probe_cache = probe;
+      else
+        {
+          probe_free (probe);
+          probe = probe_cache;
+        }
+      g_mutex_unlock (&probe_lock);
+    }
+  g_mutex_unlock (&run_lock);
+  return probe;
+}
+
+static void
+probe_thread (GTask *task,
+              gpointer source_object,
+              gpointer task_data,
+              GCancellable *cancellable)
+{
+  g_task_return_pointer (task, (gpointer) agents_unix_local_confine_probe (),
+                         NULL);
+}
+
+void
+agents_unix_local_confine_probe_async (GCancellable *cancellable,
+                                       GAsyncReadyCallback callback,
+                                       gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, agents_unix_local_confine_probe_async);
+  g_task_run_in_thread (task, probe_thread);
+}
+
+const AgentsUnixLocalProbe *
+agents_unix_local_confine_probe_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ---- selection ------------------------------------------------------ */
+
+static void
+select_linux (const AgentsUnixLocalProbe *probe,
+              AgentsUnixLocalConfinement requested,
+              AgentsUnixLocalConfinement *selected,
+              char **detail)
+{
+  gboolean bwrap_ok = probe->bwrap_path != NULL;
+  gboolean landlock_ok =
+    probe->landlock_abi > 0 && probe->landlock_error == NULL;
+
+  if ((requested == AGENTS_UNIX_LOCAL_CONFINEMENT_AUTO ||
+       requested == AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP) &&
+      bwrap_ok)
+    *selected = AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP;
+  else if ((requested == AGENTS_UNIX_LOCAL_CONFINEMENT_AUTO ||
+            requested == AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK) &&
+           landlock_ok)
+    *selected = AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK;
+  else if (requested == AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP)
+    *detail = g_strdup (probe->bwrap_error);
+  else if (requested == AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK)
+    *detail = g_strdup (probe->landlock_error);
+  else if (requested == AGENTS_UNIX_LOCAL_CONFINEMENT_AUTO)
+    *detail =
+      g_strdup_printf ("%s; %s", probe->bwrap_error, probe->landlock_error);
+  else
+    *detail = g_strdup ("sandbox-exec is only available on darwin");
+}
+
+gboolean
+agents_unix_local_confine_select (const AgentsUnixLocalProbe *probe,
+                                  AgentsUnixLocalConfinement requested,
+                                  const char *const *argv,
+                                  AgentsUnixLocalConfinement *selected,
+                                  GError **error)
+{
+  g_autofree char *detail = NULL;
+
+  if (requested == AGENTS_UNIX_LOCAL_CONFINEMENT_NONE)
+    {
+      *selected = requested;
+      return TRUE;
+    }
+  if (g_str_equal (probe->platform, "linux"))
+    select_linux (probe, requested, selected, &detail);
+  else if (g_str_equal (probe->platform, "darwin") &&
+           (requested == AGENTS_UNIX_LOCAL_CONFINEMENT_AUTO ||
+            requested == AGENTS_UNIX_LOCAL_CONFINEMENT_SANDBOX_EXEC))
+    {
+      if (probe->sandbox_exec_path != NULL)
+        *selected = AGENTS_UNIX_LOCAL_CONFINEMENT_SANDBOX_EXEC;
+      else
+        detail = g_strdup ("sandbox-exec: not found in PATH");
+    }
+  else
+    detail = g_strdup_printf (
+      "no %s confinement on platform “%s”",
+      agents_unix_local_confinement_to_string (requested), probe->platform);
+
+  if (detail == NULL)
+    return TRUE;
+  set_unavailable (error, argv,
+                   agents_unix_local_confinement_to_string (requested), detail);
+  return FALSE;
+}
+
+/* ---- macOS ---------------------------------------------------------- */
+
+/* Appends `(ACTION (subpath "PATH"))`. */
+static void
+profile_rule (GString *profile, const char *action, const char *path)
+{
+  g_string_append_printf (profile, "(%s (subpath \"", action);
+  /* Profile strings are double-quoted; escape what would end them. */
+  for (const char *p = path; *p != '\0'; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_c (profile, '\\');
+      g_string_append_c (profile, *p);
+    }
+  g_string_append (profile, "\"))\n");
+}
+
+char *
+agents_unix_local_darwin_exec_profile (const char *workspace_root,
+                                       GPtrArray *grants,
+                                       const char *const *read_roots,
+                                       gboolean network)
+{
+  static const char *const system_reads[] = {
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/System",
+    "/Library",
+    "/private/etc",
+    "/private/var/db/timezone",
+    "/dev",
+    "/Applications/Xcode.app",
+  };
+  static const char *const write_denies[] = { "/opt", "/usr/local" };
+  GString *profile = g_string_new ("(version 1)\n"
+                                   "(deny default)\n"
+                                   "(allow process-exec)\n"
+                                   "(allow process-fork)\n"
+                                   "(allow signal (target same-sandbox))\n"
+                                   "(allow sysctl-read)\n"
+                                   "(allow mach-lookup)\n"
+                                   "(allow ipc-posix-shm-read-data)\n"
+                                   "(allow file-read-metadata)\n"
+                                   "(allow file-read-data (literal \"/\"))\n");
+  const char *read = "allow file-read-data file-read-metadata";
+
+  for (guint i = 0; i < G_N_ELEMENTS (system_reads); i++)
+    profile_rule (profile, read, system_reads[i]);
+  for (guint i = 0; read_roots != NULL && read_roots[i] != NULL; i++)
+    profile_rule (profile, read, read_roots[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (write_denies); i++)
+    profile_rule (profile, "deny file-write*", write_denies[i]);
+  g_string_append (profile,
+                   "(allow file-write-data (literal \"/dev/null\") "
+                   "(literal \"/dev/zero\") (literal \"/dev/tty\"))\n");
+
+  profile_rule (profile, read, workspace_root);
+  profile_rule (profile, "allow file-write*", workspace_root);
+  /* Parents come first; a later rule wins, so a read-only grant nested
+   * in a writable one is denied after the parent is allowed. */
+  for (guint i = 0; grants != NULL && i < grants->len; i++)
+    {
+      AgentsUnixLocalGrant *grant = g_ptr_array_index (grants, i);
+
+      profile_rule (profile, read, grant->path);
+      profile_rule (profile,
+                    grant->read_only ? "deny file-write*" : "allow file-write*",
+                    grant->path);
+    }
+  g_string_append (profile,
+                   network ? "(allow network*)\n" : "(deny network*)\n");
+  return g_string_free (profile, FALSE);
+}
+
+char **
+agents_unix_local_darwin_interpreter_roots (const char *path_env,
+                                            const char *resolved_program)
+{
+  g_autofree char *home_local =
+    g_build_filename (g_get_home_dir (), ".local", NULL);
+  const char *roots[] = { "/opt/homebrew", "/usr/local", home_local };
+  g_auto (GStrv) entries =
+    g_strsplit (path_env ? path_env : "", G_SEARCHPATH_SEPARATOR_S, -1);
+  GPtrArray *found = g_ptr_array_new ();
+
+  for (guint r = 0; r < G_N_ELEMENTS (roots); r++)
+    {
+      gboolean used = resolved_program != NULL &&
+                      path_is_at_or_under (resolved_program, roots[r]);
+
+      for (guint i = 0; !used && entries[i] != NULL; i++)
+        used = *entries[i] == '/' && path_is_at_or_under (entries[i], roots[r]);
+      if (used)
+        g_ptr_array_add (found, g_strdup (roots[r]));
+    }
+  g_ptr_array_add (found, NULL);
+  return (char **) g_ptr_array_free (found, FALSE);
+}
+
+char **
+agents_unix_local_confined_exec_command (const char *platform,
+                                         AgentsUnixLocalWhichFunc which,
+                                         gpointer which_data,
+                                         const char *const *argv,
+                                         const char *workspace_root,
+                                         GPtrArray *grants,
+                                         const char *env_path,
+                                         gboolean network,
+                                         GError **error)
+{
+  g_autofree char *sandbox_exec = NULL;
+  g_autofree char *program = NULL;
+  g_autofree char *profile = NULL;
+  g_auto (GStrv) roots = NULL;
+  GPtrArray *command;
+
+  g_return_val_if_fail (argv != NULL && argv[0] != NULL, NULL);
+
+  if (which == NULL)
+    which = agents_unix_local_which;
+  if (g_strcmp0 (platform, "linux") == 0)
+    return g_strdupv ((char **) argv);
+  if (g_strcmp0 (platform, "darwin") != 0)
+    {
+      g_autofree char *detail = g_strdup_printf (
+        "no confinement on platform “%s”", platform ? platform : "");
+
+      set_unavailable (error, argv, "auto", detail);
+      return NULL;
+    }
+
+  sandbox_exec = which ("sandbox-exec", NULL, which_data);
+  if (sandbox_exec == NULL)
+    {
+      set_unavailable (error, argv, "sandbox-exec",
+                       "sandbox-exec: not found in PATH");
+      return NULL;
+    }
+  program = which (argv[0], env_path, which_data);
+  roots = agents_unix_local_darwin_interpreter_roots (env_path, program);
+  profile = agents_unix_local_darwin_exec_profile (
+    workspace_root, grants, (const char *const *) roots, network);
+
+  command = g_ptr_array_new ();
+  g_ptr_array_add (command, g_steal_pointer (&sandbox_exec));
+  g_ptr_array_add (command, g_strdup ("-p"));
+  g_ptr_array_add (command, g_steal_pointer (&profile));
+  for (guint i = 0; argv[i] != NULL; i++)
+    g_ptr_array_add (command, g_strdup (argv[i]));
+  g_ptr_array_add (command, NULL);
+  return (char **) g_ptr_array_free (command, FALSE);
+}

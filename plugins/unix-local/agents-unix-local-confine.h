@@ -1,0 +1,227 @@
+/* agents-unix-local-confine.h - confinement of unix_local commands
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "agents.h"
+
+G_BEGIN_DECLS
+
+/*
+ * Private API of the unix_local backend: how a command is confined to its
+ * workspace.
+ *
+ * On Linux a confined command may write only to the workspace root, the
+ * writable extra path grants and a private temporary directory; it may
+ * read the system directories (with the secrets of /etc masked), the
+ * workspace and the grants, never $HOME or other users' files; it has no
+ * network unless the session allows it; it dies with its parent.
+ *
+ * Two mechanisms do this. bubblewrap builds a private mount namespace with
+ * only those paths in it, and a pid, network, ipc and uts namespace. When
+ * bwrap is unusable, Landlock (file system and, from ABI 4, TCP rules)
+ * plus a seccomp filter refusing non-unix sockets restrict the process in
+ * place; that mechanism has no pid namespace, so a command that calls
+ * setsid() itself may outlive a kill of its process group, and, below
+ * Landlock ABI 6, may signal other processes of the same user. On macOS,
+ * `sandbox-exec` runs the command under a generated profile.
+ */
+
+typedef enum
+{
+  AGENTS_UNIX_LOCAL_CONFINEMENT_AUTO,
+  AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP,
+  AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK,
+  AGENTS_UNIX_LOCAL_CONFINEMENT_SANDBOX_EXEC,
+  AGENTS_UNIX_LOCAL_CONFINEMENT_NONE,
+} AgentsUnixLocalConfinement;
+
+/* The `reason` of the exec error when no mechanism is usable. */
+#define AGENTS_UNIX_LOCAL_CONFINEMENT_UNAVAILABLE \
+  "unix_local_confinement_unavailable"
+
+gboolean agents_unix_local_confinement_from_string (
+  const char *name, AgentsUnixLocalConfinement *confinement, GError **error);
+const char *agents_unix_local_confinement_to_string (
+  AgentsUnixLocalConfinement confinement);
+
+/* ---- grants --------------------------------------------------------- */
+
+typedef struct
+{
+  char *path; /* resolved, absolute */
+  gboolean read_only;
+} AgentsUnixLocalGrant;
+
+void agents_unix_local_grant_free (AgentsUnixLocalGrant *grant);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentsUnixLocalGrant,
+                               agents_unix_local_grant_free)
+
+/* realpath() of @path, or of its deepest existing ancestor with the rest
+ * appended lexically when it does not exist (Python's Path.resolve()). */
+char *agents_unix_local_resolve_path (const char *path);
+
+/* The extra path grants of @manifest with their paths resolved, parents
+ * before the paths nested in them. A grant resolving to "/" is an
+ * INVALID_ARGUMENT error. Returns a GPtrArray of AgentsUnixLocalGrant. */
+GPtrArray *agents_unix_local_extra_path_grant_roots (AgentsManifest *manifest,
+                                                     GError **error);
+GPtrArray *
+agents_unix_local_darwin_extra_path_grant_roots (AgentsManifest *manifest,
+                                                 GError **error);
+
+/* ---- policy --------------------------------------------------------- */
+
+/* What one confined command may touch. */
+typedef struct
+{
+  char *workspace_root; /* resolved, absolute */
+  GPtrArray *grants;    /* AgentsUnixLocalGrant, parents first */
+  gboolean network;
+  char *host_tmp_dir; /* private temp dir on the host (landlock, none) */
+  GHashTable *env;    /* manifest environment: name → value */
+} AgentsUnixLocalPolicy;
+
+AgentsUnixLocalPolicy *agents_unix_local_policy_new (const char *workspace_root,
+                                                     GPtrArray *grants,
+                                                     gboolean network);
+void agents_unix_local_policy_free (AgentsUnixLocalPolicy *policy);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentsUnixLocalPolicy,
+                               agents_unix_local_policy_free)
+
+/* The non-interactive environment of a command, `NAME=value` strings:
+ * PATH, HOME (the workspace), TMPDIR (@tmp_dir), LANG, TERM, PAGER, …,
+ * with the manifest environment on top. */
+char **agents_unix_local_confine_environ (const AgentsUnixLocalPolicy *policy,
+                                          const char *tmp_dir);
+
+/* ---- probing -------------------------------------------------------- */
+
+/* Looks @name up in @path (a PATH value; NULL for the process's PATH),
+ * like Python's shutil.which(). Returns a new string or NULL. */
+typedef char *(*AgentsUnixLocalWhichFunc) (const char *name,
+                                           const char *path,
+                                           gpointer user_data);
+
+char *agents_unix_local_which (const char *name,
+                               const char *path,
+                               gpointer user_data);
+
+/* Test hook: pretend to run on @platform ("linux", "darwin", …; NULL for
+ * the real one), look programs up with @which (NULL for the real lookup),
+ * and report Landlock ABI @landlock_abi (negative: ask the kernel; 0:
+ * unavailable). Resets the cached probe. Pass NULL to undo. */
+typedef struct
+{
+  const char *platform;
+  AgentsUnixLocalWhichFunc which;
+  gpointer which_data;
+  int landlock_abi;
+} AgentsUnixLocalProbeOverride;
+
+void agents_unix_local_confine_set_probe_override (
+  const AgentsUnixLocalProbeOverride *override);
+
+const char *agents_unix_local_confine_get_platform (void);
+
+/* What the once-per-process probe found. */
+typedef struct
+{
+  char *platform;
+  char *bwrap_path;  /* usable bwrap, or NULL */
+  char *bwrap_error; /* why not */
+  int landlock_abi;
+  char *landlock_error;
+  char *sandbox_exec_path; /* darwin */
+} AgentsUnixLocalProbe;
+
+/* Probes once per process (blocking: runs `bwrap … true` and a confined
+ * `true`); later calls return the cached result. Thread-safe. */
+const AgentsUnixLocalProbe *agents_unix_local_confine_probe (void);
+void agents_unix_local_confine_probe_async (GCancellable *cancellable,
+                                            GAsyncReadyCallback callback,
+                                            gpointer user_data);
+const AgentsUnixLocalProbe *
+agents_unix_local_confine_probe_finish (GAsyncResult *result, GError **error);
+
+/* Picks the mechanism for @requested given @probe. When none is usable
+ * this is an EXEC_TRANSPORT error with reason
+ * AGENTS_UNIX_LOCAL_CONFINEMENT_UNAVAILABLE that names the failing step;
+ * @argv goes into its context. */
+gboolean agents_unix_local_confine_select (const AgentsUnixLocalProbe *probe,
+                                           AgentsUnixLocalConfinement requested,
+                                           const char *const *argv,
+                                           AgentsUnixLocalConfinement *selected,
+                                           GError **error);
+
+/* ---- bubblewrap ----------------------------------------------------- */
+
+/* Where the private temp dir lives inside the bwrap sandbox. */
+const char *
+agents_unix_local_bwrap_tmp_dir (const AgentsUnixLocalPolicy *policy);
+
+/* The full argv running @argv under bwrap at @bwrap_path. */
+char **agents_unix_local_bwrap_argv (const AgentsUnixLocalPolicy *policy,
+                                     const char *bwrap_path,
+                                     const char *const *argv);
+
+/* ---- Landlock ------------------------------------------------------- */
+
+/* The kernel's Landlock ABI version, 0 when unavailable. */
+int agents_unix_local_landlock_abi (void);
+
+/* Builds a Landlock ruleset fd (O_CLOEXEC) for @policy at @abi. */
+int agents_unix_local_landlock_ruleset (const AgentsUnixLocalPolicy *policy,
+                                        int abi,
+                                        GError **error);
+
+/* ---- spawning ------------------------------------------------------- */
+
+/* Spawns @argv confined by @mechanism under @policy, in the workspace,
+ * with stdin from /dev/null and stdout/stderr piped, in its own session
+ * (so its process group id is its pid), dying with the calling thread.
+ * Must be called on a long-lived thread. */
+GSubprocess *
+agents_unix_local_confine_spawn (const AgentsUnixLocalProbe *probe,
+                                 AgentsUnixLocalConfinement mechanism,
+                                 const AgentsUnixLocalPolicy *policy,
+                                 const char *const *argv,
+                                 GError **error);
+
+/* ---- macOS ---------------------------------------------------------- */
+
+/* The sandbox-exec profile confining a command to @workspace_root and
+ * @grants (AgentsUnixLocalGrant, may be NULL), with read access to the
+ * interpreter roots in @read_roots (may be NULL). */
+char *agents_unix_local_darwin_exec_profile (const char *workspace_root,
+                                             GPtrArray *grants,
+                                             const char *const *read_roots,
+                                             gboolean network);
+
+/* The interpreter roots (/opt/homebrew, /usr/local, ~/.local) that the
+ * entries of @path_env and @resolved_program lie under. */
+char **
+agents_unix_local_darwin_interpreter_roots (const char *path_env,
+                                            const char *resolved_program);
+
+/* The confined command: ["/usr/bin/sandbox-exec", "-p", PROFILE, argv…]
+ * on darwin, @argv as is on linux; an EXEC_TRANSPORT error with reason
+ * AGENTS_UNIX_LOCAL_CONFINEMENT_UNAVAILABLE when sandbox-exec is missing
+ * or the platform is unknown. @which looks programs up; @env_path is the
+ * command's PATH. */
+char **agents_unix_local_confined_exec_command (const char *platform,
+                                                AgentsUnixLocalWhichFunc which,
+                                                gpointer which_data,
+                                                const char *const *argv,
+                                                const char *workspace_root,
+                                                GPtrArray *grants,
+                                                const char *env_path,
+                                                gboolean network,
+                                                GError **error);
+
+G_END_DECLS

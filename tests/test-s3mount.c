@@ -1,0 +1,964 @@
+/* test-s3mount.c - the "s3_mount" entry, its strategies and patterns
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <unistd.h>
+
+#include "agents-s3-mount.h"
+#include "test-utils.h"
+
+#define MOUNT_PATH "/workspace/remote"
+#define SECRET_KEY_ID "AKIATESTKEYID0000001"
+#define SECRET_ACCESS "s3cr3t/Access+Key/VALUE"
+#define SECRET_TOKEN "SESSION-TOKEN-VALUE-123"
+
+/* ---- a session whose exec runs argv on the host ----------------------- */
+
+#define TEST_TYPE_FAKE_SESSION (test_fake_session_get_type ())
+G_DECLARE_FINAL_TYPE (
+  TestFakeSession, test_fake_session, TEST, FAKE_SESSION, GObject)
+
+struct _TestFakeSession
+{
+  GObject parent_instance;
+
+  char *path_env; /* PATH of the commands, NULL for the test's own */
+  AgentsSandboxSessionState *state;
+  guint exec_calls;
+};
+
+static void test_fake_session_iface_init (AgentsSandboxSessionInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (
+  TestFakeSession,
+  test_fake_session,
+  G_TYPE_OBJECT,
+  G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SANDBOX_SESSION,
+                         test_fake_session_iface_init))
+
+static AgentsSandboxSessionState *
+fake_get_state (AgentsSandboxSession *session)
+{
+  TestFakeSession *self = TEST_FAKE_SESSION (session);
+
+  if (self->state == NULL)
+    {
+      g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+
+      self->state = agents_sandbox_session_state_new (manifest, NULL);
+    }
+  return self->state;
+}
+
+static void
+fake_communicate_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GSubprocess *proc = G_SUBPROCESS (source);
+  g_autoptr (GBytes) out = NULL;
+  g_autoptr (GBytes) err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  if (!g_subprocess_communicate_finish (proc, result, &out, &err, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  status = g_subprocess_get_if_exited (proc)
+             ? g_subprocess_get_exit_status (proc)
+             : -1;
+  g_task_return_pointer (task, agents_exec_result_new (out, err, status),
+                         g_object_unref);
+}
+
+static void
+fake_exec (AgentsSandboxSession *session,
+           const char *const *argv,
+           double timeout,
+           GTask *task)
+{
+  TestFakeSession *self = TEST_FAKE_SESSION (session);
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  g_autoptr (GSubprocess) proc = NULL;
+  GError *error = NULL;
+
+  self->exec_calls++;
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  if (self->path_env != NULL)
+    g_subprocess_launcher_setenv (launcher, "PATH", self->path_env, TRUE);
+  proc = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  if (proc == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_subprocess_communicate_async (proc, NULL, g_task_get_cancellable (task),
+                                  fake_communicate_cb, g_object_ref (task));
+}
+
+static void
+test_fake_session_iface_init (AgentsSandboxSessionInterface *iface)
+{
+  iface->get_state = fake_get_state;
+  iface->exec = fake_exec;
+}
+
+static void
+test_fake_session_finalize (GObject *object)
+{
+  TestFakeSession *self = TEST_FAKE_SESSION (object);
+
+  g_free (self->path_env);
+  g_clear_object (&self->state);
+
+  G_OBJECT_CLASS (test_fake_session_parent_class)->finalize (object);
+}
+
+static void
+test_fake_session_class_init (TestFakeSessionClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_fake_session_finalize;
+}
+
+static void
+test_fake_session_init (TestFakeSession *self)
+{
+}
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static AgentsManifestEntry *
+new_mount (AgentsMountPattern *pattern)
+{
+  g_autoptr (AgentsMountStrategy) strategy =
+    agents_in_container_mount_strategy_new (pattern);
+
+  return agents_s3_mount_new ("bucket", strategy);
+}
+
+static AgentsManifestEntry *
+new_mountpoint_mount (void)
+{
+  g_autoptr (AgentsMountPattern) pattern =
+    agents_mountpoint_mount_pattern_new ();
+
+  return new_mount (pattern);
+}
+
+/* Everything optional set, read-write. */
+static void
+configure_fully (AgentsS3Mount *mount)
+{
+  AgentsInContainerMountStrategy *strategy =
+    AGENTS_IN_CONTAINER_MOUNT_STRATEGY (
+      agents_s3_mount_get_mount_strategy (mount));
+  AgentsMountPattern *pattern =
+    agents_in_container_mount_strategy_get_pattern (strategy);
+  const char *const extra_args[] = { "--debug", NULL };
+
+  agents_mount_set_read_only (AGENTS_MOUNT (mount), FALSE);
+  agents_s3_mount_set_prefix (mount, "/data/set/");
+  agents_s3_mount_set_region (mount, "eu-west-1");
+  agents_s3_mount_set_endpoint_url (mount, "https://s3.example.com");
+  agents_mount_pattern_set_cache_dir (pattern, "/var/cache/s3");
+  agents_mount_pattern_set_extra_args (pattern, extra_args);
+}
+
+static void
+set_credentials (AgentsS3Mount *mount)
+{
+  agents_s3_mount_set_access_key_id (mount, SECRET_KEY_ID);
+  agents_s3_mount_set_secret_access_key (mount, SECRET_ACCESS);
+  agents_s3_mount_set_session_token (mount, SECRET_TOKEN);
+}
+
+static char *
+node_to_string (JsonNode *node)
+{
+  return json_to_string (node, FALSE);
+}
+
+static JsonNode *
+parse_json (const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  JsonNode *node = json_from_string (text, &error);
+
+  g_assert_no_error (error);
+  return node;
+}
+
+static void
+assert_argv (char **argv, ...)
+{
+  va_list args;
+  guint i = 0;
+  const char *expected;
+
+  g_assert_nonnull (argv);
+  va_start (args, argv);
+  while ((expected = va_arg (args, const char *)) != NULL)
+    {
+      g_assert_nonnull (argv[i]);
+      g_assert_cmpstr (argv[i], ==, expected);
+      i++;
+    }
+  va_end (args);
+  g_assert_null (argv[i]);
+}
+
+static char **
+build_argv (AgentsManifestEntry *entry)
+{
+  AgentsS3Mount *mount = AGENTS_S3_MOUNT (entry);
+  g_autoptr (GError) error = NULL;
+  char **argv = agents_mount_strategy_build_mount_argv (
+    agents_s3_mount_get_mount_strategy (mount), mount, MOUNT_PATH, &error);
+
+  g_assert_no_error (error);
+  return argv;
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+static const char *const entry_members[] = {
+  "type",          "description",       "ephemeral",      "group",
+  "permissions",   "mount_path",        "read_only",      "bucket",
+  "access_key_id", "secret_access_key", "session_token",  "prefix",
+  "region",        "endpoint_url",      "mount_strategy", NULL
+};
+
+static void
+assert_member_order (JsonNode *node, const char *const *expected)
+{
+  GList *members = json_object_get_members (json_node_get_object (node));
+  guint i = 0;
+
+  for (GList *l = members; l != NULL; l = l->next, i++)
+    g_assert_cmpstr (l->data, ==, expected[i]);
+  g_assert_null (expected[i]);
+  g_list_free (members);
+}
+
+static void
+test_json_round_trip (void)
+{
+  g_autoptr (AgentsManifestEntry) entry = new_mountpoint_mount ();
+  g_autoptr (AgentsManifestEntry) back = NULL;
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (JsonNode) node_back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *text_back = NULL;
+  JsonObject *object;
+
+  configure_fully (AGENTS_S3_MOUNT (entry));
+  set_credentials (AGENTS_S3_MOUNT (entry));
+  node = agents_manifest_entry_to_json (entry);
+  assert_member_order (node, entry_members);
+
+  object = json_node_get_object (node);
+  g_assert_cmpstr (json_object_get_string_member (object, "type"), ==,
+                   "s3_mount");
+  g_assert_cmpstr (json_object_get_string_member (object, "bucket"), ==,
+                   "bucket");
+  g_assert_false (json_object_get_boolean_member (object, "read_only"));
+  /* The JSON form keeps the credentials, as the reference's does. */
+  g_assert_cmpstr (json_object_get_string_member (object, "secret_access_key"),
+                   ==, SECRET_ACCESS);
+  text = node_to_string (json_object_get_member (object, "mount_strategy"));
+  g_assert_cmpstr (text, ==,
+                   "{\"type\":\"in_container\",\"pattern\":{\"type\":"
+                   "\"mountpoint\",\"cache_dir\":\"/var/cache/s3\","
+                   "\"extra_args\":[\"--debug\"]}}");
+  g_clear_pointer (&text, g_free);
+
+  back = agents_manifest_entry_new_from_json (node, &error);
+  g_assert_no_error (error);
+  g_assert_true (AGENTS_IS_S3_MOUNT (back));
+  g_assert_true (agents_manifest_entry_equal (entry, back));
+  node_back = agents_manifest_entry_to_json (back);
+  text = node_to_string (node);
+  text_back = node_to_string (node_back);
+  g_assert_cmpstr (text, ==, text_back);
+}
+
+static void
+test_json_defaults (void)
+{
+  g_autoptr (AgentsManifestEntry) entry = new_mountpoint_mount ();
+  g_autoptr (JsonNode) node = agents_manifest_entry_to_json (entry);
+  JsonObject *object = json_node_get_object (node);
+  const char *const nullable[] = { "access_key_id", "secret_access_key",
+                                   "session_token", "prefix",
+                                   "region",        "endpoint_url" };
+
+  assert_member_order (node, entry_members);
+  g_assert_true (json_object_get_boolean_member (object, "read_only"));
+  g_assert_true (json_object_get_boolean_member (object, "ephemeral"));
+  g_assert_true (agents_manifest_entry_is_mount (entry));
+  for (guint i = 0; i < G_N_ELEMENTS (nullable); i++)
+    g_assert_true (json_object_get_null_member (object, nullable[i]));
+}
+
+static void
+test_json_patterns (void)
+{
+  const char *const docs[] = {
+    "{\"type\":\"mountpoint\",\"cache_dir\":null,\"extra_args\":[]}",
+    "{\"type\":\"s3fs\",\"cache_dir\":\"/c\",\"extra_args\":[\"-o\","
+    "\"allow_other\"]}",
+    "{\"type\":\"rclone\",\"cache_dir\":null,\"extra_args\":[],"
+    "\"vfs_cache_mode\":\"full\"}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (docs); i++)
+    {
+      g_autoptr (JsonNode) node = parse_json (docs[i]);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (AgentsMountPattern) pattern = NULL;
+      g_autoptr (AgentsMountPattern) copy = NULL;
+      g_autoptr (JsonNode) node_back = NULL;
+      g_autofree char *text = NULL;
+
+      pattern = agents_mount_pattern_new_from_json (node, &error);
+      g_assert_no_error (error);
+      node_back = agents_mount_pattern_to_json (pattern);
+      text = node_to_string (node_back);
+      g_assert_cmpstr (text, ==, docs[i]);
+
+      copy = agents_mount_pattern_copy (pattern);
+      g_assert_true (copy != pattern);
+      g_assert_true (agents_mount_pattern_equal (pattern, copy));
+    }
+}
+
+static void
+test_copy_equal (void)
+{
+  g_autoptr (AgentsManifestEntry) entry = new_mountpoint_mount ();
+  g_autoptr (AgentsManifestEntry) copy = NULL;
+  g_autoptr (AgentsManifestEntry) other = NULL;
+  g_autoptr (AgentsMountPattern) s3fs = agents_s3fs_mount_pattern_new ();
+  AgentsS3Mount *mount = AGENTS_S3_MOUNT (entry);
+  AgentsMountStrategy *strategy;
+
+  configure_fully (mount);
+  set_credentials (mount);
+  copy = agents_manifest_entry_copy (entry);
+  g_assert_true (AGENTS_IS_S3_MOUNT (copy));
+  g_assert_true (agents_manifest_entry_equal (entry, copy));
+
+  /* Deep: the copy has its own strategy and pattern. */
+  strategy = agents_s3_mount_get_mount_strategy (AGENTS_S3_MOUNT (copy));
+  g_assert_true (strategy != agents_s3_mount_get_mount_strategy (mount));
+  g_assert_true (agents_mount_strategy_equal (
+    strategy, agents_s3_mount_get_mount_strategy (mount)));
+
+  agents_mount_pattern_set_cache_dir (
+    agents_in_container_mount_strategy_get_pattern (
+      AGENTS_IN_CONTAINER_MOUNT_STRATEGY (strategy)),
+    "/elsewhere");
+  g_assert_false (agents_manifest_entry_equal (entry, copy));
+
+  other = agents_manifest_entry_copy (entry);
+  agents_s3_mount_set_session_token (AGENTS_S3_MOUNT (other), NULL);
+  g_assert_false (agents_manifest_entry_equal (entry, other));
+  agents_s3_mount_set_session_token (AGENTS_S3_MOUNT (other), SECRET_TOKEN);
+  g_assert_true (agents_manifest_entry_equal (entry, other));
+  agents_in_container_mount_strategy_set_pattern (
+    AGENTS_IN_CONTAINER_MOUNT_STRATEGY (
+      agents_s3_mount_get_mount_strategy (AGENTS_S3_MOUNT (other))),
+    s3fs);
+  g_assert_false (agents_manifest_entry_equal (entry, other));
+}
+
+/* ---- command lines ---------------------------------------------------- */
+
+static void
+test_mountpoint_argv (void)
+{
+  g_autoptr (AgentsManifestEntry) entry = new_mountpoint_mount ();
+  g_auto (GStrv) ro = build_argv (entry);
+  g_auto (GStrv) rw = NULL;
+
+  assert_argv (ro, "mount-s3", "--read-only", "--", "bucket", MOUNT_PATH, NULL);
+
+  configure_fully (AGENTS_S3_MOUNT (entry));
+  rw = build_argv (entry);
+  assert_argv (rw, "mount-s3", "--allow-delete", "--allow-overwrite",
+               "--prefix=data/set/", "--region=eu-west-1",
+               "--endpoint-url=https://s3.example.com", "--cache=/var/cache/s3",
+               "--debug", "--", "bucket", MOUNT_PATH, NULL);
+}
+
+static void
+test_s3fs_argv (void)
+{
+  g_autoptr (AgentsMountPattern) pattern = agents_s3fs_mount_pattern_new ();
+  g_autoptr (AgentsManifestEntry) entry = new_mount (pattern);
+  g_auto (GStrv) ro = build_argv (entry);
+  g_auto (GStrv) rw = NULL;
+
+  assert_argv (ro, "s3fs", "bucket", MOUNT_PATH, "-o", "ro", NULL);
+
+  configure_fully (AGENTS_S3_MOUNT (entry));
+  rw = build_argv (entry);
+  assert_argv (rw, "s3fs", "bucket:/data/set", MOUNT_PATH, "-o",
+               "endpoint=eu-west-1", "-o", "url=https://s3.example.com", "-o",
+               "use_cache=/var/cache/s3", "--debug", NULL);
+}
+
+static void
+test_rclone_argv (void)
+{
+  g_autoptr (AgentsMountPattern) pattern = agents_rclone_mount_pattern_new ();
+  g_autoptr (AgentsManifestEntry) entry = new_mount (pattern);
+  g_auto (GStrv) ro = build_argv (entry);
+  g_auto (GStrv) rw = NULL;
+  g_auto (GStrv) full = NULL;
+
+  assert_argv (ro, "rclone", "mount", "--daemon", "--read-only", "--",
+               "s3mount:bucket", MOUNT_PATH, NULL);
+
+  configure_fully (AGENTS_S3_MOUNT (entry));
+  rw = build_argv (entry);
+  assert_argv (rw, "rclone", "mount", "--daemon", "--vfs-cache-mode=writes",
+               "--cache-dir=/var/cache/s3", "--debug", "--",
+               "s3mount:bucket/data/set", MOUNT_PATH, NULL);
+
+  agents_rclone_mount_pattern_set_vfs_cache_mode (
+    AGENTS_RCLONE_MOUNT_PATTERN (pattern), "full");
+  full = build_argv (entry);
+  g_assert_cmpstr (full[3], ==, "--vfs-cache-mode=full");
+}
+
+static void
+test_unmount_argv (void)
+{
+  g_autoptr (AgentsManifestEntry) entry = new_mountpoint_mount ();
+  AgentsMountStrategy *strategy =
+    agents_s3_mount_get_mount_strategy (AGENTS_S3_MOUNT (entry));
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) argv = NULL;
+  char **relative;
+
+  argv =
+    agents_mount_strategy_build_unmount_argv (strategy, MOUNT_PATH, &error);
+  g_assert_no_error (error);
+  assert_argv (argv, "fusermount", "-u", MOUNT_PATH, NULL);
+
+  relative =
+    agents_mount_strategy_build_unmount_argv (strategy, "remote", &error);
+  g_assert_null (relative);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+}
+
+static AgentsMountPattern *
+new_pattern (guint i)
+{
+  switch (i)
+    {
+    case 0:
+      return agents_mountpoint_mount_pattern_new ();
+    case 1:
+      return agents_s3fs_mount_pattern_new ();
+    default:
+      return agents_rclone_mount_pattern_new ();
+    }
+}
+
+static void
+test_secrets_not_in_argv (void)
+{
+  const char *const secrets[] = { SECRET_KEY_ID, SECRET_ACCESS, SECRET_TOKEN };
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr (AgentsMountPattern) pattern = new_pattern (i);
+      g_autoptr (AgentsManifestEntry) entry = new_mount (pattern);
+      AgentsS3Mount *mount = AGENTS_S3_MOUNT (entry);
+      g_auto (GStrv) argv = NULL;
+      g_auto (GStrv) envp = NULL;
+      g_autofree char *joined_argv = NULL;
+      g_autofree char *joined_env = NULL;
+
+      configure_fully (mount);
+      set_credentials (mount);
+      argv = build_argv (entry);
+      envp = agents_mount_strategy_build_environ (
+        agents_s3_mount_get_mount_strategy (mount), mount);
+      joined_argv = g_strjoinv ("\n", argv);
+      joined_env = g_strjoinv ("\n", envp);
+      for (guint j = 0; j < G_N_ELEMENTS (secrets); j++)
+        {
+          g_assert_null (strstr (joined_argv, secrets[j]));
+          g_assert_nonnull (strstr (joined_env, secrets[j]));
+        }
+    }
+}
+
+static void
+test_environ (void)
+{
+  g_autoptr (AgentsManifestEntry) entry = new_mountpoint_mount ();
+  g_autoptr (AgentsMountPattern) rclone = agents_rclone_mount_pattern_new ();
+  g_autoptr (AgentsMountPattern) s3fs = agents_s3fs_mount_pattern_new ();
+  AgentsS3Mount *mount = AGENTS_S3_MOUNT (entry);
+  AgentsMountStrategy *strategy = agents_s3_mount_get_mount_strategy (mount);
+  g_auto (GStrv) none = agents_mount_strategy_build_environ (strategy, mount);
+  g_auto (GStrv) aws = NULL;
+  g_auto (GStrv) anonymous = NULL;
+  g_auto (GStrv) keys = NULL;
+  g_auto (GStrv) s3fs_env = NULL;
+
+  g_assert_cmpuint (g_strv_length (none), ==, 0);
+
+  set_credentials (mount);
+  aws = agents_mount_strategy_build_environ (strategy, mount);
+  assert_argv (aws, "AWS_ACCESS_KEY_ID=" SECRET_KEY_ID,
+               "AWS_SECRET_ACCESS_KEY=" SECRET_ACCESS,
+               "AWS_SESSION_TOKEN=" SECRET_TOKEN, NULL);
+
+  s3fs_env = agents_mount_pattern_build_environ (s3fs, mount);
+  g_assert_cmpstr (g_environ_getenv (s3fs_env, "AWSSECRETACCESSKEY"), ==,
+                   SECRET_ACCESS);
+  g_assert_cmpstr (g_environ_getenv (s3fs_env, "AWS_SECRET_ACCESS_KEY"), ==,
+                   SECRET_ACCESS);
+
+  agents_s3_mount_set_region (mount, "eu-west-1");
+  agents_s3_mount_set_endpoint_url (mount, "https://s3.example.com");
+  keys = agents_mount_pattern_build_environ (rclone, mount);
+  assert_argv (keys, "RCLONE_CONFIG_S3MOUNT_TYPE=s3",
+               "RCLONE_CONFIG_S3MOUNT_PROVIDER=Other",
+               "RCLONE_CONFIG_S3MOUNT_ENV_AUTH=false",
+               "RCLONE_CONFIG_S3MOUNT_ACCESS_KEY_ID=" SECRET_KEY_ID,
+               "RCLONE_CONFIG_S3MOUNT_SECRET_ACCESS_KEY=" SECRET_ACCESS,
+               "RCLONE_CONFIG_S3MOUNT_SESSION_TOKEN=" SECRET_TOKEN,
+               "RCLONE_CONFIG_S3MOUNT_REGION=eu-west-1",
+               "RCLONE_CONFIG_S3MOUNT_ENDPOINT=https://s3.example.com", NULL);
+
+  agents_s3_mount_set_session_token (mount, NULL);
+  agents_s3_mount_set_secret_access_key (mount, NULL);
+  agents_s3_mount_set_access_key_id (mount, NULL);
+  agents_s3_mount_set_endpoint_url (mount, NULL);
+  anonymous = agents_mount_pattern_build_environ (rclone, mount);
+  assert_argv (anonymous, "RCLONE_CONFIG_S3MOUNT_TYPE=s3",
+               "RCLONE_CONFIG_S3MOUNT_PROVIDER=AWS",
+               "RCLONE_CONFIG_S3MOUNT_ENV_AUTH=true",
+               "RCLONE_CONFIG_S3MOUNT_REGION=eu-west-1", NULL);
+}
+
+static void
+test_to_string_redacts (void)
+{
+  g_autoptr (AgentsManifestEntry) entry = new_mountpoint_mount ();
+  g_autofree char *text = NULL;
+
+  configure_fully (AGENTS_S3_MOUNT (entry));
+  set_credentials (AGENTS_S3_MOUNT (entry));
+  text = agents_s3_mount_to_string (AGENTS_S3_MOUNT (entry));
+  g_assert_cmpstr (text, ==,
+                   "s3://bucket/data/set (read-write, in_container, "
+                   "credentials: <redacted>)");
+  g_assert_null (strstr (text, SECRET_KEY_ID));
+  g_assert_null (strstr (text, SECRET_ACCESS));
+  g_assert_null (strstr (text, SECRET_TOKEN));
+}
+
+/* ---- hostile JSON ----------------------------------------------------- */
+
+#define STRATEGY \
+  "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\"}}"
+
+static const struct
+{
+  const char *json;
+  int code;
+} hostile_entries[] = {
+  { "{\"type\":\"s3_mount\",\"mount_strategy\":" STRATEGY "}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"s3_mount\",\"bucket\":42,\"mount_strategy\":" STRATEGY "}",
+    AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"type\":\"s3_mount\",\"bucket\":\"--allow-other\",\"mount_"
+    "strategy\":" STRATEGY "}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"s3_mount\",\"bucket\":\"b/../../"
+    "etc\",\"mount_strategy\":" STRATEGY "}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"s3_mount\",\"bucket\":\"b\\nc\",\"mount_strategy\":" STRATEGY
+    "}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"s3_mount\",\"bucket\":\"b\",\"prefix\":\"a/../b\","
+    "\"mount_strategy\":" STRATEGY "}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"s3_mount\",\"bucket\":\"b\",\"prefix\":[\"a\"],"
+    "\"mount_strategy\":" STRATEGY "}",
+    AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"type\":\"s3_mount\",\"bucket\":\"b\",\"region\":\"x --debug\","
+    "\"mount_strategy\":" STRATEGY "}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"s3_mount\",\"bucket\":\"b\",\"endpoint_url\":"
+    "\"file:///etc/passwd\",\"mount_strategy\":" STRATEGY "}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"s3_mount\",\"bucket\":\"b\",\"endpoint_url\":"
+    "\"https://h,allow_other\",\"mount_strategy\":" STRATEGY "}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"s3_mount\",\"bucket\":\"b\",\"secret_access_key\":"
+    "\"" SECRET_ACCESS "\",\"mount_strategy\":" STRATEGY "}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"s3_mount\",\"bucket\":\"b\",\"access_key_id\":\"\","
+    "\"secret_access_key\":\"" SECRET_ACCESS "\",\"mount_strategy\":" STRATEGY
+    "}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"s3_mount\",\"bucket\":\"b\"}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"s3_mount\",\"bucket\":\"b\",\"mount_strategy\":"
+    "\"in_container\"}",
+    AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"type\":\"s3_mount\",\"bucket\":\"b\",\"mount_strategy\":"
+    "{\"type\":\"host\"}}",
+    AGENTS_SANDBOX_ERROR_UNKNOWN_TYPE },
+};
+
+static const struct
+{
+  const char *json;
+  int code;
+} hostile_strategies[] = {
+  { "[]", AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"pattern\":{\"type\":\"mountpoint\"}}",
+    AGENTS_SANDBOX_ERROR_UNKNOWN_TYPE },
+  { "{\"type\":\"in_container\"}", AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"nfs\"}}",
+    AGENTS_SANDBOX_ERROR_UNKNOWN_TYPE },
+  { "{\"type\":\"in_container\",\"pattern\":\"mountpoint\"}",
+    AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\","
+    "\"extra_args\":\"--allow-other\"}}",
+    AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\","
+    "\"extra_args\":[1]}}",
+    AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\","
+    "\"extra_args\":[\"--a\\nb\"]}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"s3fs\","
+    "\"cache_dir\":\"relative\"}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"s3fs\","
+    "\"cache_dir\":\"/c,allow_other\"}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"rclone\","
+    "\"vfs_cache_mode\":\"bogus\"}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"rclone\","
+    "\"vfs_cache_mode\":true}}",
+    AGENTS_SANDBOX_ERROR_INVALID_JSON },
+};
+
+static void
+test_hostile_entries (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (hostile_entries); i++)
+    {
+      g_autoptr (JsonNode) node = parse_json (hostile_entries[i].json);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (AgentsManifestEntry) entry = NULL;
+
+      g_test_message ("%s", hostile_entries[i].json);
+      entry = agents_manifest_entry_new_from_json (node, &error);
+      g_assert_null (entry);
+      g_assert_error (error, AGENTS_SANDBOX_ERROR, hostile_entries[i].code);
+      g_assert_null (strstr (error->message, SECRET_ACCESS));
+    }
+}
+
+static void
+test_hostile_strategies (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (hostile_strategies); i++)
+    {
+      g_autoptr (JsonNode) node = parse_json (hostile_strategies[i].json);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (AgentsMountStrategy) strategy = NULL;
+
+      g_test_message ("%s", hostile_strategies[i].json);
+      strategy = agents_mount_strategy_new_from_json (node, &error);
+      g_assert_null (strategy);
+      g_assert_error (error, AGENTS_SANDBOX_ERROR, hostile_strategies[i].code);
+    }
+}
+
+static void
+test_argv_refuses_invalid_values (void)
+{
+  g_autoptr (AgentsManifestEntry) entry = new_mountpoint_mount ();
+  AgentsS3Mount *mount = AGENTS_S3_MOUNT (entry);
+  AgentsMountStrategy *strategy = agents_s3_mount_get_mount_strategy (mount);
+  g_autoptr (GError) error = NULL;
+  char **argv;
+
+  /* Values set through the API are checked as JSON ones are. */
+  agents_s3_mount_set_bucket (mount, "-o");
+  argv = agents_mount_strategy_build_mount_argv (strategy, mount, MOUNT_PATH,
+                                                 &error);
+  g_assert_null (argv);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_MOUNT_CONFIG);
+  g_clear_error (&error);
+
+  agents_s3_mount_set_bucket (mount, "bucket");
+  argv = agents_mount_strategy_build_mount_argv (strategy, mount, "rel/path",
+                                                 &error);
+  g_assert_null (argv);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+}
+
+/* ---- mount and unmount through a session ------------------------------ */
+
+typedef struct
+{
+  char *tmp; /* removed at teardown */
+  char *bin; /* fake commands */
+  char *log; /* what the fake umount was asked to unmount */
+  TestFakeSession *session;
+  AgentsManifestEntry *entry;
+} UnmountFixture;
+
+static void
+write_script (UnmountFixture *fixture, const char *name, const char *body)
+{
+  g_autofree char *path = g_build_filename (fixture->bin, name, NULL);
+  g_autofree char *script = g_strdup_printf ("#!/bin/sh\n%s\n", body);
+
+  agents_test_write_file (path, script);
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+}
+
+static void
+unmount_setup (UnmountFixture *fixture, gconstpointer data)
+{
+  g_autofree char *sh = NULL;
+
+  fixture->tmp = agents_test_make_tmp_dir ("test-s3mount-");
+  fixture->bin = g_build_filename (fixture->tmp, "bin", NULL);
+  fixture->log = g_build_filename (fixture->tmp, "umount.log", NULL);
+  g_assert_cmpint (g_mkdir (fixture->bin, 0755), ==, 0);
+  sh = g_build_filename (fixture->bin, "sh", NULL);
+  g_assert_cmpint (symlink ("/bin/sh", sh), ==, 0);
+
+  fixture->session = g_object_new (TEST_TYPE_FAKE_SESSION, NULL);
+  fixture->entry = new_mountpoint_mount ();
+}
+
+static void
+unmount_teardown (UnmountFixture *fixture, gconstpointer data)
+{
+  g_clear_object (&fixture->entry);
+  g_clear_object (&fixture->session);
+  agents_test_rm_rf (fixture->tmp);
+  g_free (fixture->tmp);
+  g_free (fixture->bin);
+  g_free (fixture->log);
+}
+
+/* A fake PATH with only `sh` and the fake commands in it. */
+static void
+use_fake_bin (UnmountFixture *fixture)
+{
+  g_free (fixture->session->path_env);
+  fixture->session->path_env = g_strdup (fixture->bin);
+}
+
+/* A mount table that says everything is mounted, and an umount that logs
+ * its argument and exits with @umount_status. */
+static void
+fake_mounted (UnmountFixture *fixture, int umount_status)
+{
+  g_autofree char *umount =
+    g_strdup_printf ("printf '%%s' \"$1\" > '%s'\n"
+                     "echo 'umount: target is busy' >&2\n"
+                     "exit %d",
+                     fixture->log, umount_status);
+
+  use_fake_bin (fixture);
+  write_script (fixture, "mountpoint", "exit 0");
+  write_script (fixture, "fusermount", "exit 1");
+  write_script (fixture, "fusermount3", "exit 1");
+  write_script (fixture, "umount", umount);
+}
+
+static gboolean
+run_unmount (UnmountFixture *fixture, const char *dest, GError **error)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+
+  agents_mount_unmount_async (
+    AGENTS_MOUNT (fixture->entry), AGENTS_SANDBOX_SESSION (fixture->session),
+    dest, fixture->tmp, NULL, agents_test_async_cb, &result);
+  agents_test_wait_result (&result);
+  return agents_mount_unmount_finish (AGENTS_MOUNT (fixture->entry), result,
+                                      error);
+}
+
+static void
+test_unmount_not_mounted (UnmountFixture *fixture, gconstpointer data)
+{
+  g_autofree char *missing = g_build_filename (fixture->tmp, "missing", NULL);
+  g_autoptr (GError) error = NULL;
+
+  /* The real `mountpoint`: a plain directory and a missing path. */
+  g_assert_true (run_unmount (fixture, fixture->tmp, &error));
+  g_assert_no_error (error);
+  g_assert_true (run_unmount (fixture, missing, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (fixture->session->exec_calls, ==, 2);
+}
+
+static void
+test_unmount_mounted (UnmountFixture *fixture, gconstpointer data)
+{
+  /* Quotes, spaces and a command substitution stay part of the path. */
+  g_autofree char *dest =
+    g_build_filename (fixture->tmp, "a b'$(touch pwned)\"", NULL);
+  g_autofree char *pwned = g_build_filename (fixture->tmp, "pwned", NULL);
+  g_autofree char *logged = NULL;
+  g_autoptr (GError) error = NULL;
+
+  fake_mounted (fixture, 0);
+  g_assert_true (run_unmount (fixture, dest, &error));
+  g_assert_no_error (error);
+  logged = agents_test_read_file (fixture->log);
+  g_assert_cmpstr (logged, ==, dest);
+  g_assert_false (g_file_test (pwned, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test ("pwned", G_FILE_TEST_EXISTS));
+}
+
+static void
+test_unmount_failure (UnmountFixture *fixture, gconstpointer data)
+{
+  g_autofree char *dest = g_build_filename (fixture->tmp, "remote", NULL);
+  g_autoptr (GError) error = NULL;
+
+  fake_mounted (fixture, 32);
+  g_assert_false (run_unmount (fixture, dest, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_MOUNT_FAILED);
+  agents_test_assert_context_str (error, "path", dest);
+  agents_test_assert_context_str (error, "stderr", "umount: target is busy");
+}
+
+static void
+test_unmount_without_mountpoint (UnmountFixture *fixture, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  /* When nothing can tell whether the path is mounted, unmount fails:
+   * the caller must not delete what might be a mounted bucket. */
+  use_fake_bin (fixture);
+  g_assert_false (run_unmount (fixture, fixture->tmp, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_MOUNT_FAILED);
+  agents_test_assert_context_str (error, "path", fixture->tmp);
+}
+
+static void
+test_mount_not_supported (UnmountFixture *fixture, gconstpointer data)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_mount_mount_async (
+    AGENTS_MOUNT (fixture->entry), AGENTS_SANDBOX_SESSION (fixture->session),
+    MOUNT_PATH, fixture->tmp, NULL, agents_test_async_cb, &result);
+  agents_test_wait_result (&result);
+  g_assert_false (
+    agents_mount_mount_finish (AGENTS_MOUNT (fixture->entry), result, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_NOT_SUPPORTED);
+  agents_test_assert_context_str (error, "path", MOUNT_PATH);
+  g_assert_cmpuint (fixture->session->exec_calls, ==, 0);
+}
+
+static guint fake_unmount_calls;
+
+static void
+fake_unmount (AgentsMount *mount,
+              AgentsSandboxSession *session,
+              const char *dest,
+              const char *base_dir,
+              GTask *task)
+{
+  fake_unmount_calls++;
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+test_unmount_vfunc_replaceable (UnmountFixture *fixture, gconstpointer data)
+{
+  AgentsMountClass *klass = g_type_class_ref (AGENTS_TYPE_S3_MOUNT);
+  gpointer real_unmount = klass->unmount;
+  g_autoptr (GError) error = NULL;
+
+  /* What the unix-local delete tests do to observe unmounting. */
+  klass->unmount = fake_unmount;
+  g_assert_true (run_unmount (fixture, MOUNT_PATH, &error));
+  klass->unmount = real_unmount;
+  g_type_class_unref (klass);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (fake_unmount_calls, ==, 1);
+  g_assert_cmpuint (fixture->session->exec_calls, ==, 0);
+}
+
+int
+main (int argc, char *argv[])
+{
+  /* The plugin is linked in statically: loading its module as well would
+   * register every type a second time. */
+  g_setenv ("AGENTS_PLUGIN_PATH", "", TRUE);
+  g_test_init (&argc, &argv, NULL);
+
+  agents_s3mount_register_types ();
+
+  g_test_add_func ("/s3mount/json/round-trip", test_json_round_trip);
+  g_test_add_func ("/s3mount/json/defaults", test_json_defaults);
+  g_test_add_func ("/s3mount/json/patterns", test_json_patterns);
+  g_test_add_func ("/s3mount/json/hostile-entries", test_hostile_entries);
+  g_test_add_func ("/s3mount/json/hostile-strategies", test_hostile_strategies);
+  g_test_add_func ("/s3mount/copy-equal", test_copy_equal);
+  g_test_add_func ("/s3mount/argv/mountpoint", test_mountpoint_argv);
+  g_test_add_func ("/s3mount/argv/s3fs", test_s3fs_argv);
+  g_test_add_func ("/s3mount/argv/rclone", test_rclone_argv);
+  g_test_add_func ("/s3mount/argv/unmount", test_unmount_argv);
+  g_test_add_func ("/s3mount/argv/secrets-not-in-argv",
+                   test_secrets_not_in_argv);
+  g_test_add_func ("/s3mount/argv/refuses-invalid-values",
+                   test_argv_refuses_invalid_values);
+  g_test_add_func ("/s3mount/environ", test_environ);
+  g_test_add_func ("/s3mount/to-string-redacts", test_to_string_redacts);
+
+#define ADD_SESSION_TEST(path, func) \
+  g_test_add (path, UnmountFixture, NULL, unmount_setup, func, unmount_teardown)
+
+  ADD_SESSION_TEST ("/s3mount/unmount/not-mounted", test_unmount_not_mounted);
+  ADD_SESSION_TEST ("/s3mount/unmount/mounted", test_unmount_mounted);
+  ADD_SESSION_TEST ("/s3mount/unmount/failure", test_unmount_failure);
+  ADD_SESSION_TEST ("/s3mount/unmount/without-mountpoint",
+                    test_unmount_without_mountpoint);
+  ADD_SESSION_TEST ("/s3mount/unmount/vfunc-replaceable",
+                    test_unmount_vfunc_replaceable);
+  ADD_SESSION_TEST ("/s3mount/mount/not-supported", test_mount_not_supported);
+
+  return g_test_run ();
+}

@@ -1,0 +1,1356 @@
+/* test-unix-local.c - the unix_local backend
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "agents-s3-mount.h"
+#include "agents-sandbox-error-private.h"
+#include "agents-unix-local-client.h"
+#include "agents-unix-local-confine.h"
+#include "agents-unix-local-session.h"
+#include "test-utils.h"
+
+#define PYTHON "/usr/bin/python3"
+
+/* ---- synchronous wrappers ------------------------------------------- */
+
+static AgentsSandboxSession *
+create_session (AgentsSandboxClient *client,
+                AgentsManifest *manifest,
+                GVariant *options)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  AgentsSandboxSession *session;
+
+  agents_sandbox_client_create_async (client, manifest, options, NULL, NULL,
+                                      agents_test_async_cb, &result);
+  session = agents_sandbox_client_create_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_assert_true (AGENTS_IS_UNIX_LOCAL_SESSION (session));
+  return session;
+}
+
+static void
+delete_session (AgentsSandboxClient *client, AgentsSandboxSession *session)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_sandbox_client_delete_async (client, session, NULL,
+                                      agents_test_async_cb, &result);
+  g_assert_true (agents_sandbox_client_delete_finish (
+    client, agents_test_wait_result (&result), &error));
+  g_assert_no_error (error);
+}
+
+static gboolean
+start_session (AgentsSandboxSession *session, GError **error)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+
+  agents_sandbox_session_start_async (session, NULL, agents_test_async_cb,
+                                      &result);
+  return agents_sandbox_session_start_finish (
+    session, agents_test_wait_result (&result), error);
+}
+
+static void
+close_session (AgentsSandboxSession *session)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_sandbox_session_close_async (session, NULL, agents_test_async_cb,
+                                      &result);
+  agents_sandbox_session_close_finish (
+    session, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+}
+
+static AgentsExecResult *
+exec_shell_full (AgentsSandboxSession *session,
+                 const char *script,
+                 double timeout,
+                 GCancellable *cancellable,
+                 GError **error)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+  const char *command[] = { script, NULL };
+
+  agents_sandbox_session_exec_async (session, command, timeout, TRUE, NULL,
+                                     cancellable, agents_test_async_cb,
+                                     &result);
+  return agents_sandbox_session_exec_finish (
+    session, agents_test_wait_result (&result), error);
+}
+
+static AgentsExecResult *
+exec_shell (AgentsSandboxSession *session, const char *script)
+{
+  g_autoptr (GError) error = NULL;
+  AgentsExecResult *result = exec_shell_full (session, script, 0, NULL, &error);
+
+  g_assert_no_error (error);
+  return result;
+}
+
+static char *
+stdout_text (AgentsExecResult *result)
+{
+  char *text = agents_exec_result_dup_stdout_text (result);
+
+  return g_strstrip (text);
+}
+
+static gboolean
+write_text (AgentsSandboxSession *session,
+            const char *path,
+            const char *text,
+            GError **error)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GInputStream) data = g_memory_input_stream_new_from_data (
+    g_strdup (text), strlen (text), g_free);
+
+  agents_sandbox_session_write_async (session, path, data, NULL, NULL,
+                                      agents_test_async_cb, &result);
+  return agents_sandbox_session_write_finish (
+    session, agents_test_wait_result (&result), error);
+}
+
+static char *
+read_text (AgentsSandboxSession *session, const char *path, GError **error)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GInputStream) stream = NULL;
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+
+  agents_sandbox_session_read_async (session, path, NULL, NULL,
+                                     agents_test_async_cb, &result);
+  stream = agents_sandbox_session_read_finish (
+    session, agents_test_wait_result (&result), error);
+  if (stream == NULL)
+    return NULL;
+  g_assert_cmpint (g_output_stream_splice (out, stream,
+                                           G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE,
+                                           NULL, NULL),
+                   >=, 0);
+  g_output_stream_write (out, "", 1, NULL, NULL);
+  g_output_stream_close (out, NULL, NULL);
+  return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+static gboolean
+rm_path (AgentsSandboxSession *session,
+         const char *path,
+         gboolean recursive,
+         GError **error)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+
+  agents_sandbox_session_rm_async (session, path, recursive, NULL,
+                                   agents_test_async_cb, &result);
+  return agents_sandbox_session_rm_finish (
+    session, agents_test_wait_result (&result), error);
+}
+
+static gboolean
+mkdir_path (AgentsSandboxSession *session,
+            const char *path,
+            gboolean parents,
+            GError **error)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+
+  agents_sandbox_session_mkdir_async (session, path, parents, NULL,
+                                      agents_test_async_cb, &result);
+  return agents_sandbox_session_mkdir_finish (
+    session, agents_test_wait_result (&result), error);
+}
+
+static gboolean
+ls_path (AgentsSandboxSession *session, const char *path, GError **error)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+  gpointer listing;
+
+  agents_sandbox_session_ls_async (session, path, NULL, agents_test_async_cb,
+                                   &result);
+  listing = agents_sandbox_session_ls_finish (
+    session, agents_test_wait_result (&result), error);
+  /* Only failures are inspected here. */
+  g_assert_null (listing);
+  return FALSE;
+}
+
+static AgentsManifest *
+manifest_with_root (const char *root)
+{
+  AgentsManifest *manifest = agents_manifest_new ();
+
+  if (root != NULL)
+    agents_manifest_set_root (manifest, root);
+  return manifest;
+}
+
+static AgentsManifestEntry *
+new_s3_mount (void)
+{
+  g_autoptr (AgentsMountPattern) pattern =
+    agents_mountpoint_mount_pattern_new ();
+  g_autoptr (AgentsMountStrategy) strategy =
+    agents_in_container_mount_strategy_new (pattern);
+
+  return agents_s3_mount_new ("bucket", strategy);
+}
+
+static AgentsSandboxSession *
+session_from_state (AgentsManifest *manifest,
+                    const char *snapshot_id,
+                    GVariant *options)
+{
+  g_autoptr (AgentsSnapshot) snapshot = agents_noop_snapshot_new (snapshot_id);
+  g_autoptr (AgentsSandboxSessionState) state =
+    agents_unix_local_session_state_new (manifest, snapshot, FALSE);
+
+  return AGENTS_SANDBOX_SESSION (
+    agents_unix_local_session_new_from_state (state, options));
+}
+
+static GVariant *
+confinement_options (const char *confinement, gboolean network)
+{
+  GVariantDict dict;
+
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert (&dict, "confinement", "s", confinement);
+  g_variant_dict_insert (&dict, "network", "b", network);
+  return g_variant_ref_sink (g_variant_dict_end (&dict));
+}
+
+static void
+assert_escape_error (GError *error)
+{
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH);
+  g_assert_nonnull (strstr (error->message, "must not escape root"));
+}
+
+/* Counts live processes whose argv is exactly @program @arg. */
+static guint
+count_processes (const char *program, const char *arg)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  guint count = 0;
+
+  while (proc != NULL && (name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", name, "cmdline", NULL);
+      g_autofree char *cmdline = NULL;
+      gsize length = 0;
+
+      if (!g_ascii_isdigit (*name) ||
+          !g_file_get_contents (path, &cmdline, &length, NULL) || length == 0)
+        continue;
+      if (g_str_has_suffix (cmdline, program) &&
+          strlen (cmdline) + 1 < length &&
+          g_str_equal (cmdline + strlen (cmdline) + 1, arg))
+        count++;
+    }
+  return count;
+}
+
+static gboolean
+wait_no_processes (const char *program, const char *arg)
+{
+  for (guint i = 0; i < 100; i++)
+    {
+      if (count_processes (program, arg) == 0)
+        return TRUE;
+      g_usleep (20 * 1000);
+    }
+  return FALSE;
+}
+
+static gboolean
+mechanism_available (const char *name)
+{
+  const AgentsUnixLocalProbe *probe = agents_unix_local_confine_probe ();
+
+  if (g_str_equal (name, "none"))
+    return TRUE;
+  if (g_str_equal (name, "bwrap"))
+    return probe->bwrap_path != NULL;
+  return probe->landlock_abi > 0 && probe->landlock_error == NULL;
+}
+
+static gboolean
+skip_unless_available (const char *name)
+{
+  if (mechanism_available (name))
+    return FALSE;
+  g_test_skip ("this confinement mechanism is not usable here");
+  return TRUE;
+}
+
+/* ---- unmount fakes (the reference monkeypatches S3Mount.unmount) ---- */
+
+static GMutex calls_lock;
+static GPtrArray *calls;
+static gboolean unmount_fails;
+static gboolean rmtree_called;
+
+static void
+record_call (const char *call)
+{
+  g_mutex_lock (&calls_lock);
+  g_ptr_array_add (calls, g_strdup (call));
+  g_mutex_unlock (&calls_lock);
+}
+
+static void
+fake_unmount (AgentsMount *self,
+              AgentsSandboxSession *session,
+              const char *dest,
+              const char *base_dir,
+              GTask *task)
+{
+  if (unmount_fails)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_BUSY, "busy");
+      return;
+    }
+  record_call ("unmount");
+  record_call (dest);
+  g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+fake_rmtree (const char *path, GError **error)
+{
+  record_call ("rmtree");
+  rmtree_called = TRUE;
+  return agents_unix_local_rmtree (path, error);
+}
+
+static gboolean
+fake_rmtree_noop (const char *path, GError **error)
+{
+  rmtree_called = TRUE;
+  return TRUE;
+}
+
+typedef struct
+{
+  AgentsMountClass *klass;
+  gpointer real_unmount;
+} UnmountPatch;
+
+static void
+patch_unmount (UnmountPatch *patch)
+{
+  patch->klass = g_type_class_ref (AGENTS_TYPE_S3_MOUNT);
+  patch->real_unmount = patch->klass->unmount;
+  patch->klass->unmount = fake_unmount;
+  calls = g_ptr_array_new_with_free_func (g_free);
+  unmount_fails = FALSE;
+  rmtree_called = FALSE;
+}
+
+static void
+unpatch_unmount (UnmountPatch *patch)
+{
+  patch->klass->unmount = patch->real_unmount;
+  g_type_class_unref (patch->klass);
+  agents_unix_local_client_set_rmtree_func (NULL);
+  g_clear_pointer (&calls, g_ptr_array_unref);
+}
+
+/* Only the "unmount"/"rmtree" markers, without the recorded paths. */
+static char *
+call_names (void)
+{
+  GString *names = g_string_new (NULL);
+
+  for (guint i = 0; i < calls->len; i++)
+    {
+      const char *call = g_ptr_array_index (calls, i);
+
+      if (*call == '/')
+        continue;
+      if (names->len > 0)
+        g_string_append_c (names, ',');
+      g_string_append (names, call);
+    }
+  return g_string_free (names, FALSE);
+}
+
+/* ---- ported reference tests ----------------------------------------- */
+
+static void
+test_client_rewrites_default_manifest_root_to_temp_workspace (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (AgentsManifestEntry) file = agents_file_new_from_text ("default");
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autofree char *workspace_root = NULL;
+  g_autofree char *name = NULL;
+  AgentsSandboxSessionState *session_state;
+  AgentsManifest *session_manifest;
+
+  agents_manifest_set_entry (manifest, "default.txt", file);
+  session = create_session (client, manifest, NULL);
+  session_state = agents_sandbox_session_get_state (session);
+  session_manifest = agents_sandbox_session_state_get_manifest (session_state);
+  workspace_root = g_strdup (agents_manifest_get_root (session_manifest));
+  name = g_path_get_basename (workspace_root);
+
+  g_assert_true (session_manifest != manifest);
+  g_assert_true (agents_manifest_entries_equal (session_manifest, manifest));
+  g_assert_cmpstr (agents_manifest_get_root (session_manifest), !=,
+                   agents_manifest_get_root (manifest));
+  g_assert_true (g_path_is_absolute (workspace_root));
+  g_assert_true (g_str_has_prefix (name, "sandbox-local-"));
+  g_assert_true (AGENTS_IS_UNIX_LOCAL_SESSION_STATE (session_state));
+  g_assert_true (agents_unix_local_session_state_get_workspace_root_owned (
+    AGENTS_UNIX_LOCAL_SESSION_STATE (session_state)));
+  g_assert_cmpstr (agents_manifest_get_root (manifest), ==, "/workspace");
+
+  delete_session (client, session);
+  g_assert_false (g_file_test (workspace_root, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_client_delete_unmounts_workspace_mounts_before_rmtree (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (AgentsManifestEntry) remote = new_s3_mount ();
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autofree char *workspace_root = NULL;
+  g_autofree char *names = NULL;
+  UnmountPatch patch;
+
+  agents_manifest_set_entry (manifest, "remote", remote);
+  session = create_session (client, manifest, NULL);
+  workspace_root = g_strdup (
+    agents_manifest_get_root (agents_sandbox_session_get_manifest (session)));
+  patch_unmount (&patch);
+  agents_unix_local_client_set_rmtree_func (fake_rmtree);
+
+  delete_session (client, session);
+
+  names = call_names ();
+  g_assert_cmpstr (names, ==, "unmount,rmtree");
+  g_assert_false (g_file_test (workspace_root, G_FILE_TEST_EXISTS));
+  unpatch_unmount (&patch);
+}
+
+static void
+test_client_delete_unmounts_nested_mounts_deepest_first (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (AgentsManifestEntry) outer = new_s3_mount ();
+  g_autoptr (AgentsManifestEntry) child = new_s3_mount ();
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autofree char *outer_dest = NULL;
+  g_autofree char *child_dest = NULL;
+  const char *root;
+  UnmountPatch patch;
+
+  agents_manifest_set_entry (manifest, "outer", outer);
+  agents_manifest_set_entry (manifest, "outer/child", child);
+  session = create_session (client, manifest, NULL);
+  patch_unmount (&patch);
+
+  delete_session (client, session);
+
+  root =
+    agents_manifest_get_root (agents_sandbox_session_get_manifest (session));
+  outer_dest = g_build_filename (root, "outer", NULL);
+  child_dest = g_build_filename (root, "outer", "child", NULL);
+  g_assert_cmpuint (calls->len, ==, 4);
+  g_assert_cmpstr (g_ptr_array_index (calls, 1), ==, child_dest);
+  g_assert_cmpstr (g_ptr_array_index (calls, 3), ==, outer_dest);
+  unpatch_unmount (&patch);
+}
+
+static void
+test_client_delete_skips_rmtree_when_unmount_fails (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (AgentsManifestEntry) remote = new_s3_mount ();
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autofree char *workspace_root = NULL;
+  GLogLevelFlags fatal;
+  UnmountPatch patch;
+
+  agents_manifest_set_entry (manifest, "remote", remote);
+  session = create_session (client, manifest, NULL);
+  workspace_root = g_strdup (
+    agents_manifest_get_root (agents_sandbox_session_get_manifest (session)));
+  patch_unmount (&patch);
+  unmount_fails = TRUE;
+  agents_unix_local_client_set_rmtree_func (fake_rmtree_noop);
+
+  /* delete logs a warning about the failed unmount. */
+  fatal = g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  delete_session (client, session);
+  g_log_set_always_fatal (fatal);
+
+  g_assert_false (rmtree_called);
+  g_assert_true (g_file_test (workspace_root, G_FILE_TEST_EXISTS));
+
+  agents_test_rm_rf (workspace_root);
+  unpatch_unmount (&patch);
+}
+
+static char **
+tar_names (GBytes *payload)
+{
+  struct archive *a = archive_read_new ();
+  struct archive_entry *entry;
+  GPtrArray *names = g_ptr_array_new ();
+  gsize size;
+  gconstpointer data = g_bytes_get_data (payload, &size);
+
+  archive_read_support_filter_all (a);
+  archive_read_support_format_all (a);
+  g_assert_cmpint (archive_read_open_memory (a, data, size), ==, ARCHIVE_OK);
+  while (archive_read_next_header (a, &entry) == ARCHIVE_OK)
+    {
+      char *name = g_strdup (archive_entry_pathname (entry));
+
+      /* Python's tarfile, which the reference reads with, drops the
+       * trailing slashes of directory names. */
+      while (archive_entry_filetype (entry) == AE_IFDIR && strlen (name) > 1 &&
+             g_str_has_suffix (name, "/"))
+        name[strlen (name) - 1] = '\0';
+      g_ptr_array_add (names, name);
+    }
+  archive_read_free (a);
+  g_ptr_array_add (names, NULL);
+  return (char **) g_ptr_array_free (names, FALSE);
+}
+
+static void
+test_persist_workspace_excludes_mounted_directory_contents (void)
+{
+  g_autofree char *workspace_root =
+    agents_test_make_tmp_dir ("workspace-root-");
+  g_autofree char *marker =
+    g_build_filename (workspace_root, "logical", "marker.txt", NULL);
+  g_autofree char *mounted =
+    g_build_filename (workspace_root, "actual", "mounted.txt", NULL);
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsManifestEntry) logical = new_s3_mount ();
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GInputStream) archive = NULL;
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (GBytes) payload = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) names = NULL;
+  const char *expected[] = { ".", NULL };
+
+  agents_test_write_file (marker, "logical");
+  agents_test_write_file (mounted, "mounted");
+  agents_mount_set_mount_path (AGENTS_MOUNT (logical), "actual");
+  agents_manifest_set_entry (manifest, "logical", logical);
+  session = session_from_state (manifest, "snapshot", NULL);
+
+  agents_sandbox_session_persist_workspace_async (
+    session, NULL, agents_test_async_cb, &result);
+  archive = agents_sandbox_session_persist_workspace_finish (
+    session, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_output_stream_splice (out, archive,
+                          G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE |
+                            G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET,
+                          NULL, &error);
+  g_assert_no_error (error);
+  payload =
+    g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  names = tar_names (payload);
+  agents_test_rm_rf (workspace_root);
+
+  g_assert_cmpstrv (names, expected);
+}
+
+static void
+test_client_delete_preserves_caller_owned_workspace_root (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *workspace_root = agents_test_make_tmp_dir ("caller-owned-");
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+
+  session = create_session (client, manifest, NULL);
+  g_assert_false (agents_unix_local_session_state_get_workspace_root_owned (
+    AGENTS_UNIX_LOCAL_SESSION_STATE (
+      agents_sandbox_session_get_state (session))));
+
+  delete_session (client, session);
+
+  g_assert_true (g_file_test (workspace_root, G_FILE_TEST_IS_DIR));
+  agents_test_rm_rf (workspace_root);
+}
+
+static void
+test_read_and_write_reject_paths_outside_workspace_root (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *workspace_root =
+    agents_test_make_tmp_dir ("workspace-root-");
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsSandboxSession) session =
+    create_session (client, manifest, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_false (write_text (session, "../secret.txt", "nope", &error));
+  assert_escape_error (error);
+  g_clear_error (&error);
+  text = read_text (session, "../secret.txt", &error);
+  g_assert_null (text);
+  assert_escape_error (error);
+
+  delete_session (client, session);
+  agents_test_rm_rf (workspace_root);
+}
+
+static void
+test_rm_recursive_ignores_missing_paths (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *workspace_root =
+    agents_test_make_tmp_dir ("workspace-root-");
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsSandboxSession) session =
+    create_session (client, manifest, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (rm_path (session, "missing-dir", TRUE, &error));
+  g_assert_no_error (error);
+
+  delete_session (client, session);
+  agents_test_rm_rf (workspace_root);
+}
+
+static void
+test_rm_non_recursive_still_errors_for_missing_paths (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *workspace_root =
+    agents_test_make_tmp_dir ("workspace-root-");
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsSandboxSession) session =
+    create_session (client, manifest, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (rm_path (session, "missing-dir", FALSE, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_EXEC_NONZERO);
+
+  delete_session (client, session);
+  agents_test_rm_rf (workspace_root);
+}
+
+static void
+test_wrapped_helpers_reject_symlink_escape_paths (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *tmp_path = agents_test_make_tmp_dir ("unix-local-");
+  g_autofree char *workspace_root =
+    g_build_filename (tmp_path, "workspace", NULL);
+  g_autofree char *outside = g_build_filename (tmp_path, "outside", NULL);
+  g_autofree char *link = g_build_filename (workspace_root, "link", NULL);
+  g_autofree char *nested = g_build_filename (outside, "nested", NULL);
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsSandboxSession) session =
+    create_session (client, manifest, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (workspace_root, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (outside, 0755), ==, 0);
+  g_assert_cmpint (symlink (outside, link), ==, 0);
+
+  g_assert_false (mkdir_path (session, "link/nested", TRUE, &error));
+  assert_escape_error (error);
+  g_clear_error (&error);
+  g_assert_false (ls_path (session, "link", &error));
+  assert_escape_error (error);
+  g_clear_error (&error);
+  g_assert_false (rm_path (session, "link/file.txt", FALSE, &error));
+  assert_escape_error (error);
+
+  g_assert_false (g_file_test (nested, G_FILE_TEST_EXISTS));
+  delete_session (client, session);
+  agents_test_rm_rf (tmp_path);
+}
+
+static void
+test_runner_rejects_manifest_user_and_group_provisioning (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *workspace_root =
+    agents_test_make_tmp_dir ("unix-local-users-");
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsUser) user = agents_user_new ("sandbox-user");
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_manifest_add_user (manifest, user);
+  session = create_session (client, manifest, NULL);
+
+  g_assert_false (start_session (session, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (
+    strstr (error->message, "does not support manifest users or groups"));
+
+  agents_test_rm_rf (workspace_root);
+}
+
+static char *
+which_nothing (const char *name, const char *path, gpointer user_data)
+{
+  return NULL;
+}
+
+static void
+test_exec_rejects_when_confinement_is_unavailable (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *workspace_root =
+    agents_test_make_tmp_dir ("unix-local-exec-");
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsSandboxSession) session =
+    create_session (client, manifest, NULL);
+  AgentsUnixLocalProbeOverride override = { "darwin", which_nothing, NULL, -1 };
+  g_autoptr (AgentsExecResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_unix_local_confine_set_probe_override (&override);
+  result = exec_shell_full (session, "pwd", 0, NULL, &error);
+  agents_unix_local_confine_set_probe_override (NULL);
+  agents_test_rm_rf (workspace_root);
+
+  g_assert_null (result);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT);
+  agents_test_assert_context_str (error, "reason",
+                                  "unix_local_confinement_unavailable");
+}
+
+static void
+test_exec_runs_without_wrapper_on_linux (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *workspace_root =
+    agents_test_make_tmp_dir ("unix-local-exec-");
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsSandboxSession) session =
+    create_session (client, manifest, NULL);
+  AgentsUnixLocalProbeOverride override = { "linux", NULL, NULL, -1 };
+  g_autoptr (AgentsExecResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *resolved = realpath (workspace_root, NULL);
+  g_autofree char *out = NULL;
+
+  agents_unix_local_confine_set_probe_override (&override);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+  result = exec_shell (session, "pwd");
+  close_session (session);
+  agents_unix_local_confine_set_probe_override (NULL);
+  agents_test_rm_rf (workspace_root);
+
+  g_assert_true (agents_exec_result_ok (result));
+  out = stdout_text (result);
+  g_assert_cmpstr (out, ==, resolved);
+}
+
+static void
+test_file_io_allows_extra_path_grant (void)
+{
+  g_autofree char *tmp_path = agents_test_make_tmp_dir ("unix-local-");
+  g_autofree char *workspace_root =
+    g_build_filename (tmp_path, "workspace", NULL);
+  g_autofree char *allowed_root = g_build_filename (tmp_path, "allowed", NULL);
+  g_autofree char *result_path =
+    g_build_filename (allowed_root, "result.txt", NULL);
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsSandboxPathGrant) grant =
+    agents_sandbox_path_grant_new (allowed_root, FALSE, NULL);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *payload = NULL;
+
+  g_assert_cmpint (g_mkdir (workspace_root, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (allowed_root, 0755), ==, 0);
+  agents_manifest_add_extra_path_grant (manifest, grant);
+  session = session_from_state (manifest, "extra-path-grant", NULL);
+
+  g_assert_true (write_text (session, result_path, "scratch output", &error));
+  g_assert_no_error (error);
+  payload = read_text (session, result_path, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpstr (payload, ==, "scratch output");
+  agents_test_rm_rf (tmp_path);
+}
+
+static void
+test_file_io_rejects_write_under_read_only_extra_path_grant (void)
+{
+  g_autofree char *tmp_path = agents_test_make_tmp_dir ("unix-local-");
+  g_autofree char *workspace_root =
+    g_build_filename (tmp_path, "workspace", NULL);
+  g_autofree char *allowed_root = g_build_filename (tmp_path, "allowed", NULL);
+  g_autofree char *existing =
+    g_build_filename (allowed_root, "existing.txt", NULL);
+  g_autofree char *result_path =
+    g_build_filename (allowed_root, "result.txt", NULL);
+  g_autofree char *message = NULL;
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsSandboxPathGrant) grant =
+    agents_sandbox_path_grant_new (allowed_root, TRUE, NULL);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GVariant) context = NULL;
+  g_autofree char *payload = NULL;
+
+  g_assert_cmpint (g_mkdir (workspace_root, 0755), ==, 0);
+  agents_test_write_file (existing, "readable");
+  agents_manifest_add_extra_path_grant (manifest, grant);
+  session = session_from_state (manifest, "read-only-extra-path-grant", NULL);
+
+  payload = read_text (session, existing, &error);
+  g_assert_no_error (error);
+  g_assert_false (write_text (session, result_path, "scratch output", &error));
+
+  g_assert_cmpstr (payload, ==, "readable");
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE);
+  message =
+    g_strdup_printf ("failed to write archive for path: %s", result_path);
+  g_assert_cmpstr (error->message, ==, message);
+  context = agents_sandbox_error_get_context (error);
+  g_assert_cmpuint (g_variant_n_children (context), ==, 3);
+  agents_test_assert_context_str (error, "path", result_path);
+  agents_test_assert_context_str (error, "reason",
+                                  "read_only_extra_path_grant");
+  agents_test_assert_context_str (error, "grant_path", allowed_root);
+  g_assert_false (g_file_test (result_path, G_FILE_TEST_EXISTS));
+  agents_test_rm_rf (tmp_path);
+}
+
+/* macOS-only in the reference (sandbox-exec); the same intent with each
+ * Linux mechanism. */
+static void
+test_exec_confines_commands_to_workspace_root (gconstpointer data)
+{
+  const char *mechanism = data;
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *workspace_root =
+    agents_test_make_tmp_dir ("unix-local-exec-");
+  g_autofree char *secret_dir = agents_test_make_tmp_dir ("unix-local-secret-");
+  g_autofree char *secret = g_build_filename (secret_dir, "secret.txt", NULL);
+  g_autofree char *parent = g_path_get_dirname (workspace_root);
+  g_autofree char *sibling = g_build_filename (parent, "escape.txt", NULL);
+  g_autofree char *read_secret = g_strdup_printf ("cat %s", secret);
+  g_autoptr (GVariant) options = confinement_options (mechanism, FALSE);
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsExecResult) result = NULL;
+  g_autoptr (AgentsExecResult) forbidden = NULL;
+  g_autoptr (AgentsExecResult) outside_write = NULL;
+  g_autoptr (AgentsExecResult) escaped = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+
+  if (skip_unless_available (mechanism))
+    goto out;
+  agents_test_write_file (secret, "s3cr3t");
+  session = create_session (client, manifest, options);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+
+  result = exec_shell (session, "echo hi > note.txt && cat note.txt");
+  g_assert_true (agents_exec_result_ok (result));
+  out = stdout_text (result);
+  g_assert_true (g_str_has_suffix (out, "hi"));
+
+  forbidden = exec_shell (session, read_secret);
+  g_assert_false (agents_exec_result_ok (forbidden));
+
+  outside_write = exec_shell (session, "echo nope > /usr/local/test-sandbox");
+  g_assert_false (agents_exec_result_ok (outside_write));
+
+  g_unlink (sibling);
+  escaped = exec_shell (session, "echo nope > ../escape.txt");
+  g_assert_false (agents_exec_result_ok (escaped));
+  g_assert_false (g_file_test (sibling, G_FILE_TEST_EXISTS));
+
+  close_session (session);
+  delete_session (client, session);
+out:
+  agents_test_rm_rf (secret_dir);
+  agents_test_rm_rf (workspace_root);
+}
+
+/* ---- more behaviour ------------------------------------------------- */
+
+typedef struct
+{
+  AgentsSandboxClient *client;
+  AgentsSandboxSession *session;
+  char *root;
+  const char *mechanism;
+} Fixture;
+
+static void
+fixture_setup (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GVariant) options = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+
+  fixture->mechanism = data;
+  fixture->client = agents_unix_local_client_new ();
+  fixture->root = agents_test_make_tmp_dir ("unix-local-exec-");
+  if (!mechanism_available (fixture->mechanism))
+    return;
+  options = confinement_options (fixture->mechanism, FALSE);
+  manifest = manifest_with_root (fixture->root);
+  fixture->session = create_session (fixture->client, manifest, options);
+}
+
+static void
+fixture_teardown (Fixture *fixture, gconstpointer data)
+{
+  if (fixture->session != NULL)
+    {
+      delete_session (fixture->client, fixture->session);
+      g_assert_cmpuint (agents_unix_local_session_get_n_running (
+                          AGENTS_UNIX_LOCAL_SESSION (fixture->session)),
+                        ==, 0);
+    }
+  g_clear_object (&fixture->session);
+  g_clear_object (&fixture->client);
+  agents_test_rm_rf (fixture->root);
+  g_free (fixture->root);
+}
+
+static AgentsSandboxSession *
+fixture_session_with (Fixture *fixture, gboolean network)
+{
+  g_autoptr (GVariant) options =
+    confinement_options (fixture->mechanism, network);
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (fixture->root);
+
+  return create_session (fixture->client, manifest, options);
+}
+
+static void
+test_network (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GSocketListener) listener = g_socket_listener_new ();
+  g_autoptr (AgentsSandboxSession) online = NULL;
+  g_autoptr (AgentsExecResult) denied = NULL;
+  g_autoptr (AgentsExecResult) allowed = NULL;
+  g_autoptr (GInetAddress) lo =
+    g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr (GSocketAddress) address = g_inet_socket_address_new (lo, 0);
+  g_autoptr (GSocketAddress) effective = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *script = NULL;
+
+  if (skip_unless_available (fixture->mechanism))
+    return;
+  if (!g_file_test (PYTHON, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("needs " PYTHON);
+      return;
+    }
+  g_socket_listener_add_address (listener, address, G_SOCKET_TYPE_STREAM,
+                                 G_SOCKET_PROTOCOL_TCP, NULL, &effective,
+                                 &error);
+  g_assert_no_error (error);
+  script = g_strdup_printf (
+    PYTHON " -c \"import socket; socket.create_connection(('127.0.0.1', %u), "
+           "timeout=5)\"",
+    g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (effective)));
+
+  denied = exec_shell (fixture->session, script);
+  g_assert_false (agents_exec_result_ok (denied));
+
+  /* The "network" option lets the same connection through. */
+  online = fixture_session_with (fixture, TRUE);
+  allowed = exec_shell (online, script);
+  g_assert_true (agents_exec_result_ok (allowed));
+  delete_session (fixture->client, online);
+  g_socket_listener_close (listener);
+}
+
+static void
+test_pid_namespace (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (AgentsExecResult) result = NULL;
+  g_autofree char *out = NULL;
+
+  if (skip_unless_available (fixture->mechanism))
+    return;
+  result =
+    exec_shell (fixture->session, "echo $$; ls /proc | grep -c '^[0-9]'");
+  out = stdout_text (result);
+  g_test_message ("pid and process count in the sandbox: %s", out);
+  g_assert_cmpint (atoi (out), <, 10);
+}
+
+static void
+test_timeout_kills_process_tree (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (AgentsExecResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GVariant) context = NULL;
+  gint64 start = g_get_monotonic_time ();
+  double timeout = 0;
+  const char *command_str = NULL;
+
+  if (skip_unless_available (fixture->mechanism))
+    return;
+  result = exec_shell_full (fixture->session, "sleep 987; sleep 987", 1.0, NULL,
+                            &error);
+
+  g_assert_null (result);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_EXEC_TIMEOUT);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 4 * G_USEC_PER_SEC);
+  context = agents_sandbox_error_get_context (error);
+  g_assert_true (g_variant_lookup (context, "timeout", "d", &timeout));
+  g_assert_cmpfloat (timeout, ==, 1.0);
+  g_assert_true (g_variant_lookup (context, "command_str", "&s", &command_str));
+  g_assert_nonnull (strstr (command_str, "sleep 987"));
+  g_assert_true (g_variant_lookup (context, "command", "^a&s", NULL));
+  g_assert_true (wait_no_processes ("sleep", "987"));
+}
+
+static gboolean
+cancel_later (gpointer user_data)
+{
+  g_cancellable_cancel (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_cancel_kills_command (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (AgentsExecResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (skip_unless_available (fixture->mechanism))
+    return;
+  g_timeout_add (300, cancel_later, cancellable);
+  result =
+    exec_shell_full (fixture->session, "sleep 985", 0, cancellable, &error);
+
+  g_assert_null (result);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_true (wait_no_processes ("sleep", "985"));
+}
+
+static void
+test_output_is_capped (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (AgentsExecResult) result = NULL;
+  g_autofree char *err = NULL;
+
+  if (skip_unless_available (fixture->mechanism))
+    return;
+  agents_unix_local_session_set_output_limit (
+    AGENTS_UNIX_LOCAL_SESSION (fixture->session), 1024 * 1024);
+  result =
+    exec_shell (fixture->session, "head -c 5000000 /dev/zero; echo done >&2");
+
+  g_assert_cmpint (agents_exec_result_get_exit_code (result), ==, 0);
+  g_assert_cmpuint (g_bytes_get_size (agents_exec_result_get_stdout (result)),
+                    ==, 1024 * 1024);
+  err = agents_exec_result_dup_stderr_text (result);
+  g_assert_true (g_str_has_prefix (err, "done\n"));
+  g_assert_nonnull (strstr (err, "stdout truncated: 3951424 bytes discarded"));
+}
+
+static void
+test_home_is_not_readable (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *script = g_strdup_printf ("ls -a %s", g_get_home_dir ());
+  g_autoptr (AgentsExecResult) result = NULL;
+  g_autoptr (AgentsExecResult) home = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *resolved = realpath (fixture->root, NULL);
+
+  if (skip_unless_available (fixture->mechanism))
+    return;
+  if (g_str_has_prefix (fixture->root, g_get_home_dir ()))
+    {
+      g_test_skip ("the temporary directory is in $HOME");
+      return;
+    }
+  result = exec_shell (fixture->session, script);
+  g_assert_false (agents_exec_result_ok (result));
+
+  /* HOME is the workspace. */
+  home = exec_shell (fixture->session, "echo $HOME");
+  out = stdout_text (home);
+  g_assert_cmpstr (out, ==, resolved);
+}
+
+static void
+test_confinement_none (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (AgentsExecResult) result = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *resolved = realpath (fixture->root, NULL);
+  g_autofree char *expected =
+    g_strdup_printf ("%s\n%s\n/dev/null\nnon", resolved, resolved);
+
+  result = exec_shell (fixture->session,
+                       "pwd; echo $HOME; readlink -f /proc/self/fd/0; "
+                       "echo $DEBIAN_FRONTEND | head -c 3");
+  g_assert_true (agents_exec_result_ok (result));
+  out = agents_exec_result_dup_stdout_text (result);
+  g_assert_cmpstr (out, ==, expected);
+}
+
+static void
+test_delete_leaves_nothing_behind (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GVariant) options = NULL;
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsExecResult) tmp = NULL;
+  g_autoptr (GAsyncResult) pending = NULL;
+  g_autoptr (AgentsExecResult) killed = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *root = NULL;
+  g_autofree char *tmp_dir = NULL;
+  const char *sleeper[] = { "sleep 986", NULL };
+
+  if (skip_unless_available (fixture->mechanism))
+    return;
+  options = confinement_options (fixture->mechanism, FALSE);
+  session = create_session (fixture->client, manifest, options);
+  root = g_strdup (
+    agents_manifest_get_root (agents_sandbox_session_get_manifest (session)));
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+  tmp = exec_shell (session, "echo $TMPDIR; echo x > \"$TMPDIR/x\"");
+  tmp_dir = stdout_text (tmp);
+
+  agents_sandbox_session_exec_async (session, sleeper, 0, TRUE, NULL, NULL,
+                                     agents_test_async_cb, &pending);
+  while (count_processes ("sleep", "986") == 0)
+    g_main_context_iteration (NULL, FALSE);
+
+  delete_session (fixture->client, session);
+  killed = agents_sandbox_session_exec_finish (
+    session, agents_test_wait_result (&pending), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (agents_exec_result_get_exit_code (killed), ==, 128 + 9);
+
+  g_assert_true (wait_no_processes ("sleep", "986"));
+  g_assert_false (g_file_test (root, G_FILE_TEST_EXISTS));
+  if (!g_str_equal (fixture->mechanism, "bwrap"))
+    g_assert_false (g_file_test (tmp_dir, G_FILE_TEST_EXISTS));
+}
+
+/* ---- state, client, registry ---------------------------------------- */
+
+static void
+test_state_json_round_trip (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autoptr (AgentsManifest) manifest = manifest_with_root ("/srv/ws");
+  g_autoptr (AgentsSandboxSessionState) state =
+    agents_unix_local_session_state_new (manifest, NULL, TRUE);
+  g_autoptr (JsonNode) node =
+    agents_sandbox_client_serialize_session_state (client, state);
+  g_autoptr (AgentsSandboxSessionState) back = NULL;
+  g_autoptr (JsonNode) other = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonObject *object = json_node_get_object (node);
+
+  g_assert_cmpstr (json_object_get_string_member (object, "type"), ==,
+                   "unix_local");
+  g_assert_true (
+    json_object_get_boolean_member (object, "workspace_root_owned"));
+  back = agents_sandbox_client_deserialize_session_state (client, node, &error);
+  g_assert_no_error (error);
+  g_assert_true (AGENTS_IS_UNIX_LOCAL_SESSION_STATE (back));
+  g_assert_true (agents_unix_local_session_state_get_workspace_root_owned (
+    AGENTS_UNIX_LOCAL_SESSION_STATE (back)));
+  g_assert_cmpstr (agents_sandbox_session_state_get_session_id (back), ==,
+                   agents_sandbox_session_state_get_session_id (state));
+  g_assert_cmpstr (
+    agents_manifest_get_root (agents_sandbox_session_state_get_manifest (back)),
+    ==, "/srv/ws");
+
+  other =
+    json_from_string ("{\"type\": \"docker\", \"session_id\": \"x\"}", NULL);
+  g_clear_object (&back);
+  back =
+    agents_sandbox_client_deserialize_session_state (client, other, &error);
+  g_assert_null (back);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_JSON);
+}
+
+static void
+test_client_basics (void)
+{
+  g_autoptr (GObject) client = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GVariant) bad = confinement_options ("chroot", FALSE);
+  g_autoptr (AgentsManifest) manifest = manifest_with_root ("/srv/ws");
+  g_autoptr (GAsyncResult) result = NULL;
+  AgentsSandboxSession *session;
+
+  agents_unix_local_register_types ();
+  client = agents_registry_new_sandbox_client ("unix_local", &error);
+  g_assert_no_error (error);
+  g_assert_true (AGENTS_IS_UNIX_LOCAL_CLIENT (client));
+  g_assert_cmpstr (
+    agents_sandbox_client_get_backend_id (AGENTS_SANDBOX_CLIENT (client)), ==,
+    "unix_local");
+  g_assert_true (agents_sandbox_client_supports_default_options (
+    AGENTS_SANDBOX_CLIENT (client)));
+  g_assert_true (agents_registry_lookup (AGENTS_REGISTRY_KIND_SESSION_STATE,
+                                         "unix_local", &error) ==
+                 AGENTS_TYPE_UNIX_LOCAL_SESSION_STATE);
+
+  /* Unknown confinement names are refused when the session is made. */
+  agents_sandbox_client_create_async (AGENTS_SANDBOX_CLIENT (client), manifest,
+                                      bad, NULL, NULL, agents_test_async_cb,
+                                      &result);
+  session = agents_sandbox_client_create_finish (
+    AGENTS_SANDBOX_CLIENT (client), agents_test_wait_result (&result), &error);
+  g_assert_null (session);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+}
+
+static void
+add_mechanism_tests (const char *name,
+                     const char *mechanism,
+                     void (*func) (Fixture *, gconstpointer))
+{
+  g_autofree char *path =
+    g_strdup_printf ("/sandbox/unix-local/%s/%s", name, mechanism);
+
+  g_test_add (path, Fixture, mechanism, fixture_setup, func, fixture_teardown);
+}
+
+int
+main (int argc, char *argv[])
+{
+  static const char *const confined[] = { "bwrap", "landlock" };
+  static const char *const all[] = { "bwrap", "landlock", "none" };
+
+  g_test_init (&argc, &argv, NULL);
+  /* The backend is linked in statically: loading the plugin modules too
+   * would register its types twice. */
+  g_unsetenv ("AGENTS_PLUGIN_PATH");
+
+  g_test_add_func (
+    "/sandbox/unix-local/unix_local_client_rewrites_default_"
+    "manifest_root_to_temp_workspace",
+    test_client_rewrites_default_manifest_root_to_temp_workspace);
+  g_test_add_func ("/sandbox/unix-local/unix_local_client_delete_unmounts_"
+                   "workspace_mounts_before_rmtree",
+                   test_client_delete_unmounts_workspace_mounts_before_rmtree);
+  g_test_add_func ("/sandbox/unix-local/unix_local_client_delete_unmounts_"
+                   "nested_mounts_deepest_first",
+                   test_client_delete_unmounts_nested_mounts_deepest_first);
+  g_test_add_func ("/sandbox/unix-local/unix_local_client_delete_skips_rmtree_"
+                   "when_unmount_fails",
+                   test_client_delete_skips_rmtree_when_unmount_fails);
+  g_test_add_func ("/sandbox/unix-local/unix_local_persist_workspace_excludes_"
+                   "mounted_directory_contents",
+                   test_persist_workspace_excludes_mounted_directory_contents);
+  g_test_add_func ("/sandbox/unix-local/unix_local_client_delete_preserves_"
+                   "caller_owned_workspace_root",
+                   test_client_delete_preserves_caller_owned_workspace_root);
+  g_test_add_func ("/sandbox/unix-local/unix_local_read_and_write_reject_paths_"
+                   "outside_workspace_root",
+                   test_read_and_write_reject_paths_outside_workspace_root);
+  g_test_add_func ("/sandbox/unix-local/unix_local_rm_recursive_ignores_"
+                   "missing_paths",
+                   test_rm_recursive_ignores_missing_paths);
+  g_test_add_func ("/sandbox/unix-local/unix_local_rm_non_recursive_still_"
+                   "errors_for_missing_paths",
+                   test_rm_non_recursive_still_errors_for_missing_paths);
+  g_test_add_func ("/sandbox/unix-local/wrapped_unix_local_helpers_reject_"
+                   "symlink_escape_paths",
+                   test_wrapped_helpers_reject_symlink_escape_paths);
+  g_test_add_func ("/sandbox/unix-local/runner_rejects_unix_local_manifest_"
+                   "user_and_group_provisioning",
+                   test_runner_rejects_manifest_user_and_group_provisioning);
+  g_test_add_func ("/sandbox/unix-local/unix_local_exec_rejects_when_"
+                   "confinement_is_unavailable",
+                   test_exec_rejects_when_confinement_is_unavailable);
+  g_test_add_func ("/sandbox/unix-local/unix_local_exec_runs_without_wrapper_"
+                   "on_linux",
+                   test_exec_runs_without_wrapper_on_linux);
+  g_test_add_func ("/sandbox/unix-local/unix_local_file_io_allows_extra_path_"
+                   "grant",
+                   test_file_io_allows_extra_path_grant);
+  g_test_add_func ("/sandbox/unix-local/unix_local_file_io_rejects_write_under_"
+                   "read_only_extra_path_grant",
+                   test_file_io_rejects_write_under_read_only_extra_path_grant);
+  for (guint i = 0; i < G_N_ELEMENTS (confined); i++)
+    {
+      g_autofree char *path = g_strdup_printf (
+        "/sandbox/unix-local/unix_local_exec_confines_commands_to_workspace_"
+        "root/%s",
+        confined[i]);
+
+      g_test_add_data_func (path, confined[i],
+                            test_exec_confines_commands_to_workspace_root);
+      add_mechanism_tests ("network", confined[i], test_network);
+      add_mechanism_tests ("home-not-readable", confined[i],
+                           test_home_is_not_readable);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    {
+      add_mechanism_tests ("timeout", all[i], test_timeout_kills_process_tree);
+      add_mechanism_tests ("cancel", all[i], test_cancel_kills_command);
+      add_mechanism_tests ("output-cap", all[i], test_output_is_capped);
+      add_mechanism_tests ("delete-leaves-nothing", all[i],
+                           test_delete_leaves_nothing_behind);
+    }
+  add_mechanism_tests ("pid-namespace", "bwrap", test_pid_namespace);
+  add_mechanism_tests ("confinement-none", "none", test_confinement_none);
+  g_test_add_func ("/sandbox/unix-local/state-json",
+                   test_state_json_round_trip);
+  g_test_add_func ("/sandbox/unix-local/client", test_client_basics);
+
+  return g_test_run ();
+}
