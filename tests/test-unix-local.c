@@ -273,6 +273,13 @@ count_processes (const char *program, const char *arg)
   return count;
 }
 
+/* A sleep duration no other test process uses, to find our sleepers. */
+static char *
+unique_seconds (guint salt)
+{
+  return g_strdup_printf ("%u", 1000000 + (guint) getpid () * 4 + salt);
+}
+
 static gboolean
 wait_no_processes (const char *program, const char *arg)
 {
@@ -1027,6 +1034,8 @@ test_pid_namespace (Fixture *fixture, gconstpointer data)
 static void
 test_timeout_kills_process_tree (Fixture *fixture, gconstpointer data)
 {
+  g_autofree char *seconds = NULL;
+  g_autofree char *script = NULL;
   g_autoptr (AgentsExecResult) result = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GVariant) context = NULL;
@@ -1036,8 +1045,9 @@ test_timeout_kills_process_tree (Fixture *fixture, gconstpointer data)
 
   if (skip_unless_available (fixture->mechanism))
     return;
-  result = exec_shell_full (fixture->session, "sleep 987; sleep 987", 1.0, NULL,
-                            &error);
+  seconds = unique_seconds (0);
+  script = g_strdup_printf ("sleep %s; sleep %s", seconds, seconds);
+  result = exec_shell_full (fixture->session, script, 1.0, NULL, &error);
 
   g_assert_null (result);
   g_assert_error (error, AGENTS_SANDBOX_ERROR,
@@ -1047,9 +1057,9 @@ test_timeout_kills_process_tree (Fixture *fixture, gconstpointer data)
   g_assert_true (g_variant_lookup (context, "timeout", "d", &timeout));
   g_assert_cmpfloat (timeout, ==, 1.0);
   g_assert_true (g_variant_lookup (context, "command_str", "&s", &command_str));
-  g_assert_nonnull (strstr (command_str, "sleep 987"));
+  g_assert_nonnull (strstr (command_str, script));
   g_assert_true (g_variant_lookup (context, "command", "^a&s", NULL));
-  g_assert_true (wait_no_processes ("sleep", "987"));
+  g_assert_true (wait_no_processes ("sleep", seconds));
 }
 
 static gboolean
@@ -1063,18 +1073,19 @@ static void
 test_cancel_kills_command (Fixture *fixture, gconstpointer data)
 {
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autofree char *seconds = unique_seconds (1);
+  g_autofree char *script = g_strdup_printf ("sleep %s", seconds);
   g_autoptr (AgentsExecResult) result = NULL;
   g_autoptr (GError) error = NULL;
 
   if (skip_unless_available (fixture->mechanism))
     return;
   g_timeout_add (300, cancel_later, cancellable);
-  result =
-    exec_shell_full (fixture->session, "sleep 985", 0, cancellable, &error);
+  result = exec_shell_full (fixture->session, script, 0, cancellable, &error);
 
   g_assert_null (result);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_true (wait_no_processes ("sleep", "985"));
+  g_assert_true (wait_no_processes ("sleep", seconds));
 }
 
 static void
@@ -1152,7 +1163,9 @@ test_delete_leaves_nothing_behind (Fixture *fixture, gconstpointer data)
   g_autoptr (GError) error = NULL;
   g_autofree char *root = NULL;
   g_autofree char *tmp_dir = NULL;
-  const char *sleeper[] = { "sleep 986", NULL };
+  g_autofree char *seconds = unique_seconds (2);
+  g_autofree char *script = g_strdup_printf ("sleep %s", seconds);
+  const char *sleeper[] = { script, NULL };
 
   if (skip_unless_available (fixture->mechanism))
     return;
@@ -1167,7 +1180,7 @@ test_delete_leaves_nothing_behind (Fixture *fixture, gconstpointer data)
 
   agents_sandbox_session_exec_async (session, sleeper, 0, TRUE, NULL, NULL,
                                      agents_test_async_cb, &pending);
-  while (count_processes ("sleep", "986") == 0)
+  while (count_processes ("sleep", seconds) == 0)
     g_main_context_iteration (NULL, FALSE);
 
   delete_session (fixture->client, session);
@@ -1176,7 +1189,7 @@ test_delete_leaves_nothing_behind (Fixture *fixture, gconstpointer data)
   g_assert_no_error (error);
   g_assert_cmpint (agents_exec_result_get_exit_code (killed), ==, 128 + 9);
 
-  g_assert_true (wait_no_processes ("sleep", "986"));
+  g_assert_true (wait_no_processes ("sleep", seconds));
   g_assert_false (g_file_test (root, G_FILE_TEST_EXISTS));
   if (!g_str_equal (fixture->mechanism, "bwrap"))
     g_assert_false (g_file_test (tmp_dir, G_FILE_TEST_EXISTS));

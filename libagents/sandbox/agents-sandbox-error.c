@@ -326,6 +326,8 @@ agents_sandbox_error_get_reason (const GError *error)
  * agents_sandbox_error_argv_variant:
  * @argv: (array zero-terminated=1): a command
  *
+ * Builds the `command` member of an error context from a command.
+ *
  * Returns: (transfer floating): the `command` member of an error context
  */
 GVariant *
@@ -337,6 +339,9 @@ agents_sandbox_error_argv_variant (const char *const *argv)
 /**
  * agents_sandbox_error_argv_string:
  * @argv: (array zero-terminated=1): a command
+ *
+ * Builds the `command_str` member of an error context: the words of the
+ * command joined by spaces.
  *
  * Returns: (transfer full): the `command_str` member of an error context
  */

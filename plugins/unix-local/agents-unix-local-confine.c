@@ -546,6 +546,20 @@ is_etc_secret (const char *name)
          g_str_equal (name, "ssh");
 }
 
+static void
+add_secret (GPtrArray *secrets, const char *path)
+{
+  g_autofree char *target = NULL;
+
+  g_ptr_array_add (secrets, g_strdup (path));
+  /* A secret reached through a symlink is masked where it really is. */
+  if (!g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    return;
+  target = agents_unix_local_resolve_path (path);
+  if (path_is_at_or_under (target, "/etc") && !g_str_equal (target, "/etc"))
+    g_ptr_array_add (secrets, g_steal_pointer (&target));
+}
+
 /* The secrets of /etc that commands must not read. */
 static GPtrArray *
 etc_secrets (void)
@@ -556,9 +570,13 @@ etc_secrets (void)
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     if (is_etc_secret (name))
-      g_ptr_array_add (secrets, g_build_filename ("/etc", name, NULL));
+      {
+        g_autofree char *path = g_build_filename ("/etc", name, NULL);
+
+        add_secret (secrets, path);
+      }
   if (g_file_test ("/etc/ssl/private", G_FILE_TEST_EXISTS))
-    g_ptr_array_add (secrets, g_strdup ("/etc/ssl/private"));
+    add_secret (secrets, "/etc/ssl/private");
   return secrets;
 }
 

@@ -744,7 +744,7 @@ write_into (int dirfd,
     }
   if (fstatat (dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
       S_ISREG (st.st_mode))
-    fchmod (fd, st.st_mode & 07777);
+    fchmod (fd, st.st_mode & 0777); /* never set-id bits */
 
   out = g_unix_output_stream_new (fd, TRUE);
   ok = g_output_stream_splice (out, data, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET,
