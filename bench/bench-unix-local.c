@@ -22,6 +22,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
@@ -86,8 +87,7 @@ static GOptionEntry entries[] = {
   { "skip-archive", 0, 0, G_OPTION_ARG_NONE, &opt_skip_archive,
     "Do not run the persist/hydrate benchmark", NULL },
   { "keep-workspace", 0, 0, G_OPTION_ARG_FILENAME, &opt_keep_dir,
-    "Generate the workspace into DIR (created if missing) and keep it",
-    "DIR" },
+    "Generate the workspace into DIR (created if missing) and keep it", "DIR" },
   { "phase", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &opt_phase, NULL,
     NULL },
   { "root", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &opt_root, NULL,
@@ -100,17 +100,20 @@ static GOptionEntry entries[] = {
 };
 
 static void
+set_default (int *var, int normal, int quick)
+{
+  if (*var < 0)
+    *var = opt_quick ? quick : normal;
+}
+
+static void
 apply_defaults (void)
 {
-#define DEFAULT(var, normal, quick) \
-  if (var < 0)                      \
-  var = opt_quick ? quick : normal
-  DEFAULT (opt_files, 20000, 2000);
-  DEFAULT (opt_mb, 300, 30);
-  DEFAULT (opt_iterations, 200, 30);
-  DEFAULT (opt_warmup, 20, 5);
-  DEFAULT (opt_reps, 3, 1);
-#undef DEFAULT
+  set_default (&opt_files, 20000, 2000);
+  set_default (&opt_mb, 300, 30);
+  set_default (&opt_iterations, 200, 30);
+  set_default (&opt_warmup, 20, 5);
+  set_default (&opt_reps, 3, 1);
   opt_files = MAX (opt_files, 1);
   opt_iterations = MAX (opt_iterations, 1);
   opt_reps = MAX (opt_reps, 1);
@@ -118,9 +121,10 @@ apply_defaults (void)
 
 /* ---- small helpers --------------------------------------------------- */
 
-G_GNUC_NORETURN G_GNUC_PRINTF (1, 2) static void
-die (const char *format,
-     ...)
+static void die (const char *format, ...) G_GNUC_NORETURN G_GNUC_PRINTF (1, 2);
+
+static void
+die (const char *format, ...)
 {
   va_list ap;
 
@@ -133,8 +137,7 @@ die (const char *format,
 }
 
 static void
-check (GError *error,
-       const char *what)
+check (GError *error, const char *what)
 {
   if (error != NULL)
     die ("%s: %s", what, error->message);
@@ -150,8 +153,7 @@ now (void)
 }
 
 static int
-compare_doubles (const void *a,
-                 const void *b)
+compare_doubles (const void *a, const void *b)
 {
   double x = *(const double *) a, y = *(const double *) b;
 
@@ -160,9 +162,7 @@ compare_doubles (const void *a,
 
 /* Sorts @values in place. */
 static double
-percentile (double *values,
-            guint   n,
-            double  p)
+percentile (double *values, guint n, double p)
 {
   guint index;
 
@@ -172,8 +172,7 @@ percentile (double *values,
 }
 
 static double
-median (double *values,
-        guint   n)
+median (double *values, guint n)
 {
   qsort (values, n, sizeof (double), compare_doubles);
   if (n % 2 == 1)
@@ -204,9 +203,7 @@ typedef struct
 } Waiter;
 
 static void
-waiter_cb (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
+waiter_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   Waiter *waiter = user_data;
 
@@ -221,13 +218,13 @@ waiter_wait (Waiter *waiter)
   return waiter->result;
 }
 
-#define WAIT_FOR(call_async, ...)                         \
-  G_STMT_START                                            \
-  {                                                       \
-    g_clear_object (&waiter.result);                      \
-    call_async (__VA_ARGS__, NULL, waiter_cb, &waiter);   \
-    waiter_wait (&waiter);                                \
-  }                                                       \
+#define WAIT_FOR(call_async, ...)                       \
+  G_STMT_START                                          \
+  {                                                     \
+    g_clear_object (&waiter.result);                    \
+    call_async (__VA_ARGS__, NULL, waiter_cb, &waiter); \
+    waiter_wait (&waiter);                              \
+  }                                                     \
   G_STMT_END
 
 /* ---- sessions -------------------------------------------------------- */
@@ -247,8 +244,8 @@ session_options (const char *confinement)
 /* Creates and starts a session; @root NULL gives a fresh owned root. */
 static AgentsSandboxSession *
 session_open (AgentsSandboxClient *client,
-              const char          *root,
-              const char          *confinement)
+              const char *root,
+              const char *confinement)
 {
   g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
   g_autoptr (GVariant) options = session_options (confinement);
@@ -260,8 +257,7 @@ session_open (AgentsSandboxClient *client,
     agents_manifest_set_root (manifest, root);
   WAIT_FOR (agents_sandbox_client_create_async, client, manifest, options,
             NULL);
-  session = agents_sandbox_client_create_finish (client, waiter.result,
-                                                 &error);
+  session = agents_sandbox_client_create_finish (client, waiter.result, &error);
   check (error, "create a unix_local session");
   WAIT_FOR (agents_sandbox_session_start_async, session);
   agents_sandbox_session_start_finish (session, waiter.result, &error);
@@ -271,8 +267,7 @@ session_open (AgentsSandboxClient *client,
 }
 
 static void
-session_close (AgentsSandboxClient  *client,
-               AgentsSandboxSession *session)
+session_close (AgentsSandboxClient *client, AgentsSandboxSession *session)
 {
   Waiter waiter = { NULL };
   GError *error = NULL;
@@ -289,13 +284,13 @@ session_close (AgentsSandboxClient  *client,
 static const char *
 session_root (AgentsSandboxSession *session)
 {
-  return agents_manifest_get_root (agents_sandbox_session_get_manifest (session));
+  return agents_manifest_get_root (
+    agents_sandbox_session_get_manifest (session));
 }
 
 /* ---- exec variants --------------------------------------------------- */
 
-typedef gboolean (*ExecFunc) (gpointer data,
-                              GError **error);
+typedef gboolean (*ExecFunc) (gpointer data, GError **error);
 
 typedef struct
 {
@@ -309,11 +304,10 @@ typedef struct
 } ExecVariant;
 
 static gboolean
-exec_session (gpointer data,
-              GError **error)
+exec_session (gpointer data, GError **error)
 {
   AgentsSandboxSession *session = data;
-  static const char * const argv[] = { "true", NULL };
+  static const char *const argv[] = { "true", NULL };
   g_autoptr (AgentsExecResult) result = NULL;
   Waiter waiter = { NULL };
 
@@ -334,27 +328,24 @@ exec_session (gpointer data,
 
 /* The baselines: spawn, capture stdout and stderr, wait. */
 static gboolean
-exec_bare (gpointer data,
-           GError **error)
+exec_bare (gpointer data, GError **error)
 {
-  const char * const *argv = data;
+  const char *const *argv = data;
   g_autoptr (GSubprocess) proc = NULL;
   g_autoptr (GBytes) out = NULL;
   g_autoptr (GBytes) err = NULL;
 
-  proc = g_subprocess_newv (argv,
-                            G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                              G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                            error);
+  proc = g_subprocess_newv (
+    argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+    error);
   if (proc == NULL ||
       !g_subprocess_communicate (proc, NULL, NULL, &out, &err, error))
     return FALSE;
   if (!g_subprocess_get_if_exited (proc) ||
       g_subprocess_get_exit_status (proc) != 0)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                   "%s failed: %.*s", argv[0],
-                   (int) g_bytes_get_size (err),
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s failed: %.*s",
+                   argv[0], (int) g_bytes_get_size (err),
                    (const char *) g_bytes_get_data (err, NULL));
       return FALSE;
     }
@@ -362,8 +353,7 @@ exec_bare (gpointer data,
 }
 
 static void
-exec_measure (ExecVariant *variants,
-              guint        n_variants)
+exec_measure (ExecVariant *variants, guint n_variants)
 {
   for (guint v = 0; v < n_variants; v++)
     {
@@ -395,9 +385,7 @@ exec_measure (ExecVariant *variants,
 }
 
 static ExecVariant *
-find_variant (ExecVariant *variants,
-              guint        n_variants,
-              const char  *key)
+find_variant (ExecVariant *variants, guint n_variants, const char *key)
 {
   for (guint v = 0; v < n_variants; v++)
     if (g_str_equal (variants[v].key, key))
@@ -411,49 +399,62 @@ verdict (gboolean ok)
   return ok ? "ok" : "MISSED";
 }
 
+/* @target: the largest ratio allowed, or 0 for a ratio given for
+ * information only. */
 static void
 exec_ratio (JsonBuilder *json,
             ExecVariant *variants,
-            guint        n_variants,
-            const char  *name,
-            const char  *ours,
-            const char  *base)
+            guint n_variants,
+            const char *name,
+            const char *ours,
+            const char *base,
+            double target)
 {
   ExecVariant *a = find_variant (variants, n_variants, ours);
   ExecVariant *b = find_variant (variants, n_variants, base);
+  g_autofree char *goal = NULL;
   double ratio;
 
   if (a == NULL || b == NULL)
     return;
   ratio = a->median / b->median;
-  printf ("  ratio %-30s %6.2f   (median %s / %s; target <= %.1f)  %s\n", name,
-          ratio, ours, base, TARGET_EXEC_RATIO,
-          verdict (ratio <= TARGET_EXEC_RATIO));
+  goal = target > 0 ? g_strdup_printf ("target <= %.1f)  %s", target,
+                                       verdict (ratio <= target))
+                    : g_strdup ("no target)");
+  printf ("  ratio %-30s %6.2f   (median %s / %s; %s\n", name, ratio, ours,
+          base, goal);
   json_builder_set_member_name (json, name);
   json_builder_begin_object (json);
   json_builder_set_member_name (json, "value");
   json_builder_add_double_value (json, ratio);
   json_builder_set_member_name (json, "p90_ratio");
   json_builder_add_double_value (json, a->p90 / b->p90);
-  json_builder_set_member_name (json, "target_max");
-  json_builder_add_double_value (json, TARGET_EXEC_RATIO);
-  json_builder_set_member_name (json, "met");
-  json_builder_add_boolean_value (json, ratio <= TARGET_EXEC_RATIO);
+  if (target > 0)
+    {
+      json_builder_set_member_name (json, "target_max");
+      json_builder_add_double_value (json, target);
+      json_builder_set_member_name (json, "met");
+      json_builder_add_boolean_value (json, ratio <= target);
+    }
   json_builder_end_object (json);
 }
 
 static void
 exec_report (JsonBuilder *json,
              ExecVariant *variants,
-             guint        n_variants)
+             guint n_variants,
+             const char *confinement)
 {
   printf ("\nexec round trip of `true` (argv [\"true\"], no shell): "
-          "%d calls after %d warm-up\n", opt_iterations, opt_warmup);
+          "%d calls after %d warm-up\n",
+          opt_iterations, opt_warmup);
   printf ("  %-44s %10s %10s\n", "", "median", "p90");
   json_builder_set_member_name (json, "exec");
   json_builder_begin_object (json);
   json_builder_set_member_name (json, "iterations");
   json_builder_add_int_value (json, opt_iterations);
+  json_builder_set_member_name (json, "default_confinement");
+  json_builder_add_string_value (json, confinement);
   for (guint v = 0; v < n_variants; v++)
     {
       printf ("  %-44s %7.3f ms %7.3f ms\n", variants[v].label,
@@ -467,31 +468,42 @@ exec_report (JsonBuilder *json,
       json_builder_end_object (json);
     }
   exec_ratio (json, variants, n_variants, "unconfined_vs_bare_spawn",
-              "unconfined", "bare_spawn");
+              "unconfined", "bare_spawn", TARGET_EXEC_RATIO);
   exec_ratio (json, variants, n_variants, "bwrap_vs_bare_bwrap", "bwrap",
-              "bare_bwrap");
-  exec_ratio (json, variants, n_variants, "landlock_vs_bare_spawn",
-              "landlock", "bare_spawn");
+              "bare_bwrap", TARGET_EXEC_RATIO);
+  exec_ratio (json, variants, n_variants, "landlock_vs_bare_spawn", "landlock",
+              "bare_spawn", 0);
   json_builder_end_object (json);
 }
 
 /* The bwrap command line the backend would build for `true` in @root. */
 static char **
-bare_bwrap_argv (const AgentsUnixLocalProbe *probe,
-                 const char                 *root)
+bare_bwrap_argv (const AgentsUnixLocalProbe *probe, const char *root)
 {
-  static const char * const argv[] = { "true", NULL };
+  static const char *const argv[] = { "true", NULL };
   g_autoptr (AgentsUnixLocalPolicy) policy =
     agents_unix_local_policy_new (root, NULL, FALSE);
 
   return agents_unix_local_bwrap_argv (policy, probe->bwrap_path, argv);
 }
 
-static void
-bench_exec (AgentsSandboxClient *client,
-            JsonBuilder         *json)
+static AgentsUnixLocalConfinement
+default_confinement (const AgentsUnixLocalProbe *probe)
 {
-  static const char * const bare_argv[] = { "/bin/true", NULL };
+  static const char *const argv[] = { "true", NULL };
+  AgentsUnixLocalConfinement selected;
+  g_autoptr (GError) error = NULL;
+
+  if (!agents_unix_local_confine_select (
+        probe, AGENTS_UNIX_LOCAL_CONFINEMENT_AUTO, argv, &selected, &error))
+    return AGENTS_UNIX_LOCAL_CONFINEMENT_NONE;
+  return selected;
+}
+
+static void
+bench_exec (AgentsSandboxClient *client, JsonBuilder *json)
+{
+  static const char *const bare_argv[] = { "/bin/true", NULL };
   const AgentsUnixLocalProbe *probe = agents_unix_local_confine_probe ();
   g_autoptr (AgentsSandboxSession) none = NULL;
   g_autoptr (AgentsSandboxSession) bwrap = NULL;
@@ -501,33 +513,37 @@ bench_exec (AgentsSandboxClient *client,
   guint n = 0;
 
   none = session_open (client, NULL, "none");
-  variants[n++] = (ExecVariant) { "bare_spawn", "bare GSubprocess /bin/true",
-                                  exec_bare, (gpointer) bare_argv };
-  variants[n++] = (ExecVariant) { "unconfined", "unix_local, confinement none",
-                                  exec_session, none };
-  if (probe->bwrap_path != NULL)
+  variants[n++] = (ExecVariant){ "bare_spawn", "bare GSubprocess /bin/true",
+                                 exec_bare, (gpointer) bare_argv };
+  variants[n++] = (ExecVariant){ "unconfined", "unix_local, confinement none",
+                                 exec_session, none };
+  /* The default confinement, "auto", picks bwrap whenever it works. */
+  if (default_confinement (probe) == AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP)
     {
-      bwrap = session_open (client, NULL, "bwrap");
+      bwrap = session_open (client, NULL, NULL);
       bwrap_argv = bare_bwrap_argv (probe, session_root (bwrap));
-      variants[n++] = (ExecVariant) { "bare_bwrap",
-                                      "bare bwrap, the backend's flags",
-                                      exec_bare, bwrap_argv };
-      variants[n++] = (ExecVariant) { "bwrap",
-                                      "unix_local, confinement bwrap (auto)",
-                                      exec_session, bwrap };
+      variants[n++] =
+        (ExecVariant){ "bare_bwrap", "bare bwrap, the backend's flags",
+                       exec_bare, bwrap_argv };
+      variants[n++] =
+        (ExecVariant){ "bwrap", "unix_local, default confinement (bwrap)",
+                       exec_session, bwrap };
     }
   else
-    printf ("bwrap unusable, confined rows skipped: %s\n", probe->bwrap_error);
+    printf ("bwrap unusable or not the default, bwrap rows skipped: %s\n",
+            probe->bwrap_error ? probe->bwrap_error : "");
   if (probe->landlock_abi > 0)
     {
       landlock = session_open (client, NULL, "landlock");
-      variants[n++] = (ExecVariant) { "landlock",
-                                      "unix_local, confinement landlock",
-                                      exec_session, landlock };
+      variants[n++] =
+        (ExecVariant){ "landlock", "unix_local, confinement landlock",
+                       exec_session, landlock };
     }
 
   exec_measure (variants, n);
-  exec_report (json, variants, n);
+  exec_report (
+    json, variants, n,
+    agents_unix_local_confinement_to_string (default_confinement (probe)));
   if (bwrap_argv != NULL)
     printf ("  (bare bwrap argv: %u arguments, from "
             "agents_unix_local_bwrap_argv())\n",
@@ -546,8 +562,8 @@ bench_exec (AgentsSandboxClient *client,
 
 typedef struct
 {
-  guint   files;
-  guint   dirs;
+  guint files;
+  guint dirs;
   guint64 bytes;
   guint64 largest;
 } WorkspaceInfo;
@@ -568,8 +584,7 @@ rng_next (guint64 *state)
 /* Many small files, a twentieth of medium ones (16-144 KiB), one in 500
  * large (several MB) taking what the total leaves. */
 static guint64 *
-plan_sizes (guint   n,
-            guint64 total)
+plan_sizes (guint n, guint64 total)
 {
   guint64 *sizes = g_new0 (guint64, n);
   guint n_large = MAX (1, n / 500);
@@ -626,10 +641,10 @@ plan_dir (guint64 *state)
 
 static void
 write_file (const char *path,
-            guint64     size,
-            guint64     seed,
-            guint64    *buffer,
-            gsize       buffer_size)
+            guint64 size,
+            guint64 seed,
+            guint64 *buffer,
+            gsize buffer_size)
 {
   int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   guint64 state = seed * 2 + 1;
@@ -651,9 +666,7 @@ write_file (const char *path,
 
 /* Creates @dir and the ancestors not seen yet. */
 static void
-make_dirs (const char *root,
-           const char *dir,
-           GHashTable *seen)
+make_dirs (const char *root, const char *dir, GHashTable *seen)
 {
   g_autofree char *path = NULL;
   g_autofree char *parent = NULL;
@@ -669,11 +682,9 @@ make_dirs (const char *root,
 }
 
 static WorkspaceInfo
-generate_workspace (const char *root,
-                    guint       n_files,
-                    guint64     total)
+generate_workspace (const char *root, guint n_files, guint64 total)
 {
-  static const char * const exts[] = { "c", "h", "py", "json", "md", "txt" };
+  static const char *const exts[] = { "c", "h", "py", "json", "md", "txt" };
   g_autofree guint64 *sizes = plan_sizes (n_files, total);
   g_autoptr (GHashTable) seen =
     g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -689,9 +700,9 @@ generate_workspace (const char *root,
       g_autofree char *path = NULL;
 
       make_dirs (root, dir, seen);
-      name = g_strdup_printf ("f%05u.%s", i,
-                              sizes[i] > (1 << 20) ? "bin"
-                                                   : exts[i % G_N_ELEMENTS (exts)]);
+      name = g_strdup_printf (
+        "f%05u.%s", i,
+        sizes[i] > (1 << 20) ? "bin" : exts[i % G_N_ELEMENTS (exts)]);
       path = g_build_filename (root, dir, name, NULL);
       write_file (path, sizes[i], i + 1, buffer, buffer_size);
       info.bytes += sizes[i];
@@ -706,18 +717,16 @@ generate_workspace (const char *root,
 
 typedef struct
 {
-  double   seconds; /* wall time seen by the parent */
-  guint64  out_bytes;
-  long     maxrss_kb;
+  double seconds; /* wall time seen by the parent */
+  guint64 out_bytes;
+  long maxrss_kb;
   GString *out; /* stdout, when captured */
 } ProcRun;
 
 /* Runs @argv with stdout read (and kept if @capture) to the end by this
  * process, then reaps it with wait4() for its peak RSS. */
 static void
-run_process (const char * const *argv,
-             gboolean            capture,
-             ProcRun            *run)
+run_process (const char *const *argv, gboolean capture, ProcRun *run)
 {
   g_autofree char *buffer = g_malloc (1 << 16);
   GError *error = NULL;
@@ -731,8 +740,7 @@ run_process (const char * const *argv,
   if (!g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
                                  G_SPAWN_DO_NOT_REAP_CHILD |
                                    G_SPAWN_SEARCH_PATH,
-                                 NULL, NULL, &pid, NULL, &out_fd, NULL,
-                                 &error))
+                                 NULL, NULL, &pid, NULL, &out_fd, NULL, &error))
     check (error, argv[0]);
   run->out = capture ? g_string_new (NULL) : NULL;
   while ((n = read (out_fd, buffer, 1 << 16)) != 0)
@@ -808,8 +816,8 @@ phase_persist (AgentsSandboxClient *client)
   gssize n;
 
   if (opt_out != NULL &&
-      (out_fd = open (opt_out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                      0600)) < 0)
+      (out_fd =
+         open (opt_out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
     die ("create %s: %s", opt_out, g_strerror (errno));
 
   start = now ();
@@ -837,6 +845,8 @@ phase_persist (AgentsSandboxClient *client)
   if (out_fd >= 0)
     close (out_fd);
   g_clear_object (&waiter.result);
+  /* The root is ours (the caller's): delete keeps it. */
+  session_close (client, session);
   print_report (json);
   return 0;
 }
@@ -844,10 +854,7 @@ phase_persist (AgentsSandboxClient *client)
 static guint64 walk_files, walk_bytes;
 
 static int
-walk_cb (const char        *path,
-         const struct stat *st,
-         int                type,
-         struct FTW        *ftw)
+walk_cb (const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
   if (type == FTW_F && S_ISREG (st->st_mode))
     {
@@ -874,12 +881,13 @@ maybe_raise_limits (AgentsSandboxSession *session)
   }
 }
 
-/* --phase hydrate: hydrate a fresh session from the file --archive. */
+/* --phase hydrate: hydrate a fresh session whose root is --root (which
+ * the parent removes) from the file --archive. */
 static int
 phase_hydrate (AgentsSandboxClient *client)
 {
-  g_autoptr (AgentsSandboxSession) session = session_open (client, NULL,
-                                                           "none");
+  g_autoptr (AgentsSandboxSession) session =
+    session_open (client, opt_root, "none");
   g_autoptr (JsonBuilder) json = json_builder_new ();
   g_autoptr (GFile) file = g_file_new_for_path (opt_archive);
   g_autoptr (GInputStream) stream = NULL;
@@ -921,12 +929,12 @@ phase_hydrate (AgentsSandboxClient *client)
 
 typedef struct
 {
-  double *gnu_s;  /* per rep; the median is kept */
+  double *gnu_s; /* per rep; the median is kept */
   double *ours_s;
-  long    gnu_rss_kb;  /* max over the reps */
-  long    ours_rss_kb; /* VmHWM, max over the reps */
-  long    ours_rss_before_kb;
-  long    ours_maxrss_kb; /* the same seen by wait4, for cross-checking */
+  long gnu_rss_kb;  /* max over the reps */
+  long ours_rss_kb; /* VmHWM, max over the reps */
+  long ours_rss_before_kb;
+  long ours_maxrss_kb; /* the same seen by wait4, for cross-checking */
   guint64 gnu_stream_bytes;
   guint64 ours_stream_bytes;
 } ArchiveStats;
@@ -940,14 +948,11 @@ archive_stats_init (ArchiveStats *stats)
 }
 
 static void
-note_ours (ArchiveStats *stats,
-           int           rep,
-           ProcRun      *run,
-           JsonObject   *report)
+note_ours (ArchiveStats *stats, int rep, ProcRun *run, JsonObject *report)
 {
   stats->ours_s[rep] = json_object_get_double_member (report, "seconds");
-  stats->ours_rss_kb = MAX (stats->ours_rss_kb,
-                            json_object_get_int_member (report, "vmhwm_kb"));
+  stats->ours_rss_kb =
+    MAX (stats->ours_rss_kb, json_object_get_int_member (report, "vmhwm_kb"));
   stats->ours_rss_before_kb =
     MAX (stats->ours_rss_before_kb,
          json_object_get_int_member (report, "vmhwm_before_kb"));
@@ -955,57 +960,71 @@ note_ours (ArchiveStats *stats,
 }
 
 static void
-persist_rep (const char   *self_exe,
-             const char   *ws,
-             int           rep,
-             ArchiveStats *stats)
+persist_rep (const char *self_exe, const char *ws, int rep, ArchiveStats *stats)
 {
   const char *tar_argv[] = { "tar", "-c", "-f", "-", "-C", ws, ".", NULL };
-  const char *ours_argv[] = { self_exe, "--phase=persist", "--root", ws,
-                              NULL };
+  const char *ours_argv[] = { self_exe, "--phase=persist", "--root", ws, NULL };
   g_autoptr (JsonObject) report = NULL;
   ProcRun run;
 
-  run_process (tar_argv, FALSE, &run);
-  stats->gnu_s[rep] = run.seconds;
-  stats->gnu_rss_kb = MAX (stats->gnu_rss_kb, run.maxrss_kb);
-  stats->gnu_stream_bytes = run.out_bytes;
-
-  run_process (ours_argv, TRUE, &run);
-  report = parse_report (&run);
-  note_ours (stats, rep, &run, report);
-  stats->ours_stream_bytes = json_object_get_int_member (report, "bytes");
+  /* Who goes first alternates between the reps. */
+  for (int turn = 0; turn < 2; turn++)
+    if ((turn + rep) % 2 == 0)
+      {
+        run_process (tar_argv, FALSE, &run);
+        stats->gnu_s[rep] = run.seconds;
+        stats->gnu_rss_kb = MAX (stats->gnu_rss_kb, run.maxrss_kb);
+        stats->gnu_stream_bytes = run.out_bytes;
+      }
+    else
+      {
+        run_process (ours_argv, TRUE, &run);
+        report = parse_report (&run);
+        note_ours (stats, rep, &run, report);
+        stats->ours_stream_bytes = json_object_get_int_member (report, "bytes");
+      }
 }
 
+/* Each run extracts into a directory of its own, and nothing is removed
+ * before the end: on ext4 without a journal, creating files shortly after
+ * many were deleted is much slower (the allocator skips recently deleted
+ * inodes), which would penalize whichever side runs after a removal. */
 static void
-hydrate_rep (const char          *self_exe,
-             const char          *base,
-             const char          *archive,
+hydrate_rep (const char *self_exe,
+             const char *base,
+             const char *archive,
              const WorkspaceInfo *info,
-             int                  rep,
-             ArchiveStats        *stats)
+             int rep,
+             ArchiveStats *stats)
 {
-  g_autofree char *dest = g_build_filename (base, "gnu-x", NULL);
-  const char *tar_argv[] = { "tar", "-x", "-f", archive, "-C", dest, NULL };
-  const char *ours_argv[] = { self_exe, "--phase=hydrate", "--archive",
-                              archive, NULL };
+  g_autofree char *gnu_name = g_strdup_printf ("gnu-x-%d", rep);
+  g_autofree char *ours_name = g_strdup_printf ("ours-x-%d", rep);
+  g_autofree char *gnu_dest = g_build_filename (base, gnu_name, NULL);
+  g_autofree char *ours_dest = g_build_filename (base, ours_name, NULL);
+  const char *tar_argv[] = { "tar", "-x", "-f", archive, "-C", gnu_dest, NULL };
+  const char *ours_argv[] = { self_exe, "--phase=hydrate", "--archive", archive,
+                              "--root", ours_dest,         NULL };
   g_autoptr (JsonObject) report = NULL;
-  GError *error = NULL;
   ProcRun run;
 
-  /* Each run starts without the previous one's dirty pages. */
-  g_mkdir (dest, 0755);
-  sync ();
-  run_process (tar_argv, FALSE, &run);
-  stats->gnu_s[rep] = run.seconds;
-  stats->gnu_rss_kb = MAX (stats->gnu_rss_kb, run.maxrss_kb);
-  if (!agents_fs_rm_rf (dest, &error))
-    check (error, "remove the GNU tar extraction");
-
-  sync ();
-  run_process (ours_argv, TRUE, &run);
-  report = parse_report (&run);
-  note_ours (stats, rep, &run, report);
+  g_mkdir (gnu_dest, 0755);
+  for (int turn = 0; turn < 2; turn++)
+    {
+      /* Each run starts without the previous one's dirty pages. */
+      sync ();
+      if ((turn + rep) % 2 == 0)
+        {
+          run_process (tar_argv, FALSE, &run);
+          stats->gnu_s[rep] = run.seconds;
+          stats->gnu_rss_kb = MAX (stats->gnu_rss_kb, run.maxrss_kb);
+        }
+      else
+        {
+          run_process (ours_argv, TRUE, &run);
+          report = parse_report (&run);
+          note_ours (stats, rep, &run, report);
+        }
+    }
   if ((guint64) json_object_get_int_member (report, "files") != info->files ||
       (guint64) json_object_get_int_member (report, "bytes") != info->bytes)
     die ("hydrate produced %" G_GINT64_FORMAT " files, %" G_GINT64_FORMAT
@@ -1016,12 +1035,22 @@ hydrate_rep (const char          *self_exe,
 }
 
 static void
-archive_report (JsonBuilder         *json,
-                const char          *name,
-                const char          *gnu_label,
-                const char          *ours_label,
+add_runs (JsonBuilder *json, const char *name, const double *seconds)
+{
+  json_builder_set_member_name (json, name);
+  json_builder_begin_array (json);
+  for (int rep = 0; rep < opt_reps; rep++)
+    json_builder_add_double_value (json, seconds[rep]);
+  json_builder_end_array (json);
+}
+
+static void
+archive_report (JsonBuilder *json,
+                const char *name,
+                const char *gnu_label,
+                const char *ours_label,
                 const WorkspaceInfo *info,
-                ArchiveStats        *stats)
+                ArchiveStats *stats)
 {
   double gnu = median (stats->gnu_s, opt_reps);
   double ours = median (stats->ours_s, opt_reps);
@@ -1043,8 +1072,8 @@ archive_report (JsonBuilder         *json,
 
   json_builder_set_member_name (json, name);
   json_builder_begin_object (json);
-#define MEMBER(key, type, value)               \
-  json_builder_set_member_name (json, key);    \
+#define MEMBER(key, type, value)            \
+  json_builder_set_member_name (json, key); \
   json_builder_add_##type##_value (json, value)
   MEMBER ("gnu_tar_seconds", double, gnu);
   MEMBER ("gnu_tar_mb_per_s", double, gnu_mbs);
@@ -1059,6 +1088,8 @@ archive_report (JsonBuilder         *json,
   MEMBER ("ratio_met", boolean, ratio >= TARGET_ARCHIVE_RATIO);
   MEMBER ("rss_target_max_kb", int, (gint64) (TARGET_PEAK_RSS_MB * 1024));
   MEMBER ("rss_met", boolean, rss_mb <= TARGET_PEAK_RSS_MB);
+  add_runs (json, "gnu_tar_runs_s", stats->gnu_s);
+  add_runs (json, "ours_runs_s", stats->ours_s);
   if (stats->gnu_stream_bytes > 0)
     {
       MEMBER ("gnu_tar_archive_bytes", int, stats->gnu_stream_bytes);
@@ -1069,15 +1100,14 @@ archive_report (JsonBuilder         *json,
 }
 
 static void
-bench_archive (const char  *base,
-               JsonBuilder *json)
+bench_archive (const char *base, JsonBuilder *json)
 {
   g_autofree char *self_exe = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *ws = opt_keep_dir ? g_strdup (opt_keep_dir)
                                      : g_build_filename (base, "ws", NULL);
   g_autofree char *archive = g_build_filename (base, "workspace.tar", NULL);
   const char *make_archive[] = { self_exe, "--phase=persist", "--root", ws,
-                                 "--out", archive, NULL };
+                                 "--out",  archive,           NULL };
   ArchiveStats persist, hydrate;
   WorkspaceInfo info;
   double start = now ();
@@ -1105,7 +1135,8 @@ bench_archive (const char  *base,
     }
 
   printf ("MB/s = workspace file bytes / wall time; median of %d run(s); "
-          "RSS = peak\n", opt_reps);
+          "RSS = peak\n",
+          opt_reps);
   json_builder_set_member_name (json, "workspace");
   json_builder_begin_object (json);
   json_builder_set_member_name (json, "files");
@@ -1161,6 +1192,18 @@ first_line_of (const char *command)
   return g_steal_pointer (&out);
 }
 
+static char *
+load_average (void)
+{
+  g_autofree char *contents = NULL;
+  g_auto (GStrv) fields = NULL;
+
+  if (!g_file_get_contents ("/proc/loadavg", &contents, NULL, NULL))
+    return g_strdup ("unknown");
+  fields = g_strsplit (contents, " ", 4);
+  return g_strjoinv (" ", (char *[]){ fields[0], fields[1], fields[2], NULL });
+}
+
 static void
 report_machine (JsonBuilder *json)
 {
@@ -1171,8 +1214,8 @@ report_machine (JsonBuilder *json)
 
   uname (&uts);
   printf ("libagents %s unix_local benchmark\n", PACKAGE_VERSION);
-  printf ("machine: %u CPUs, %s, %s %s; %s; %s\n",
-          g_get_num_processors (), cpu, uts.sysname, uts.release, tar, bwrap);
+  printf ("machine: %u CPUs, %s, %s %s; %s; %s\n", g_get_num_processors (), cpu,
+          uts.sysname, uts.release, tar, bwrap);
   json_builder_set_member_name (json, "machine");
   json_builder_begin_object (json);
   json_builder_set_member_name (json, "nproc");
@@ -1208,15 +1251,51 @@ remove_tmp_base (void)
   g_clear_pointer (&tmp_base, g_free);
 }
 
+/* An interrupted run removes its temporary directory too: the handler
+ * only forks and execs, which is async-signal-safe. */
+static char *rm_argv[5];
+
+static void
+on_signal (int signum)
+{
+  pid_t pid = fork ();
+
+  if (pid == 0)
+    {
+      execv (rm_argv[0], rm_argv);
+      _exit (127);
+    }
+  if (pid > 0)
+    waitpid (pid, NULL, 0);
+  signal (signum, SIG_DFL);
+  raise (signum);
+}
+
+static void
+remove_on_signals (const char *path)
+{
+  static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+  rm_argv[0] = (char *) "/bin/rm";
+  rm_argv[1] = (char *) "-rf";
+  rm_argv[2] = (char *) "--";
+  rm_argv[3] = g_strdup (path);
+  for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+    signal (signals[i], on_signal);
+}
+
 static int
 run_benchmarks (AgentsSandboxClient *client)
 {
   g_autoptr (JsonBuilder) json = json_builder_new ();
+  g_autofree char *load_before = NULL;
+  g_autofree char *load_after = NULL;
   GError *error = NULL;
 
   tmp_base = g_dir_make_tmp ("agents-bench-XXXXXX", &error);
   check (error, "create a temporary directory");
   atexit (remove_tmp_base);
+  remove_on_signals (tmp_base);
 
   json_builder_begin_object (json);
   json_builder_set_member_name (json, "benchmark");
@@ -1224,10 +1303,21 @@ run_benchmarks (AgentsSandboxClient *client)
   json_builder_set_member_name (json, "quick");
   json_builder_add_boolean_value (json, opt_quick);
   report_machine (json);
+  load_before = load_average ();
+  printf ("load average before: %s\n", load_before);
   if (!opt_skip_exec)
     bench_exec (client, json);
   if (!opt_skip_archive)
     bench_archive (tmp_base, json);
+  load_after = load_average ();
+  printf ("\nload average after: %s\n", load_after);
+  json_builder_set_member_name (json, "load_average");
+  json_builder_begin_object (json);
+  json_builder_set_member_name (json, "before");
+  json_builder_add_string_value (json, load_before);
+  json_builder_set_member_name (json, "after");
+  json_builder_add_string_value (json, load_after);
+  json_builder_end_object (json);
   json_builder_end_object (json);
   printf ("\n");
   print_report (json);
@@ -1235,9 +1325,20 @@ run_benchmarks (AgentsSandboxClient *client)
   return 0;
 }
 
+static void
+make_absolute (char **path)
+{
+  char *absolute;
+
+  if (*path == NULL)
+    return;
+  absolute = g_canonicalize_filename (*path, NULL);
+  g_free (*path);
+  *path = absolute;
+}
+
 int
-main (int   argc,
-      char *argv[])
+main (int argc, char *argv[])
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (AgentsSandboxClient) client = NULL;
@@ -1251,13 +1352,18 @@ main (int   argc,
   if (!g_option_context_parse (context, &argc, &argv, &error))
     die ("%s", error->message);
   apply_defaults ();
+  make_absolute (&opt_root);
+  make_absolute (&opt_archive);
+  make_absolute (&opt_out);
+  make_absolute (&opt_keep_dir);
 
   agents_unix_local_register_types ();
   client = agents_unix_local_client_new ();
 
   if (g_strcmp0 (opt_phase, "persist") == 0 && opt_root != NULL)
     return phase_persist (client);
-  if (g_strcmp0 (opt_phase, "hydrate") == 0 && opt_archive != NULL)
+  if (g_strcmp0 (opt_phase, "hydrate") == 0 && opt_archive != NULL &&
+      opt_root != NULL)
     return phase_hydrate (client);
   if (opt_phase != NULL)
     die ("unknown phase %s", opt_phase);

@@ -31,4 +31,22 @@
 #include "sandbox/agents-capability.h"
 #include "sandbox/agents-builtin-capabilities.h"
 
+#include "run/agents-run-error.h"
+#include "run/agents-model-settings.h"
+#include "run/agents-run-item.h"
+#include "run/agents-run-context.h"
+#include "models/agents-model.h"
+#include "run/agents-tool.h"
+#include "run/agents-guardrail.h"
+#include "run/agents-agent.h"
+#include "run/agents-run-config.h"
+#include "run/agents-tracing.h"
+#include "run/agents-conversation-session.h"
+#include "run/agents-sqlite-session.h"
+#include "run/agents-run-state.h"
+#include "run/agents-run-result.h"
+#include "run/agents-runner.h"
+#include "models/agents-scripted-model.h"
+#include "models/agents-testing.h"
+
 #undef AGENTS_INSIDE

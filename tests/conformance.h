@@ -27,6 +27,9 @@ G_BEGIN_DECLS
  *   directory outside the root that commands run with exec can create and
  *   inspect; the suite keeps its sentinel there. %NULL: the tests that
  *   need a sentinel are skipped.
+ * @confined_exec: whether commands run with exec are confined to the
+ *   root, so that the suite may check that what the agent runs cannot
+ *   reach the sentinel either (only with @host_visible_root)
  *
  * How the conformance suite reaches a backend. Tests only use the public
  * session API, plus direct host inspection when @host_visible_root is set.
@@ -39,6 +42,7 @@ typedef struct
   gboolean host_visible_root;
   const char *root;
   const char *outside_dir;
+  gboolean confined_exec;
 } AgentsConformanceBackend;
 
 /* Registers the suite's tests for @backend, which must stay valid until

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -1805,6 +1806,228 @@ test_apply_local_dir_concurrency (ApplyFixture *fixture, gconstpointer data)
   g_assert_cmpuint (fixture->session->max_writes_in_flight, <=, 3);
 }
 
+/* ---- streaming of large local sources -------------------------------- */
+
+#define LARGE_FILE_SIZE (64 * 1024 * 1024)
+#define MAX_HWM_GROWTH_KB (16 * 1024)
+
+/* Writes @size pseudo-random bytes to @path in small chunks, so that the
+ * test itself never holds the content; returns its SHA-256. */
+static char *
+write_large_file (const char *path, gsize size)
+{
+  g_autoptr (GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (0x5eed);
+  g_autofree char *dir = g_path_get_dirname (path);
+  guint32 chunk[16384];
+  FILE *out;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  out = g_fopen (path, "wb");
+  g_assert_nonnull (out);
+  for (gsize written = 0; written < size; written += sizeof chunk)
+    {
+      gsize n = MIN (sizeof chunk, size - written);
+
+      for (guint i = 0; i < G_N_ELEMENTS (chunk); i++)
+        chunk[i] = g_rand_int (rand);
+      g_assert_cmpuint (fwrite (chunk, 1, n, out), ==, n);
+      g_checksum_update (checksum, (const guchar *) chunk, n);
+    }
+  g_assert_cmpint (fclose (out), ==, 0);
+  return g_strdup (g_checksum_get_string (checksum));
+}
+
+/* The SHA-256 of a file, read in small chunks. */
+static char *
+file_sha256 (const char *path)
+{
+  g_autoptr (GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  guchar chunk[65536];
+  FILE *in = g_fopen (path, "rb");
+  gsize n;
+
+  g_assert_nonnull (in);
+  while ((n = fread (chunk, 1, sizeof chunk, in)) > 0)
+    g_checksum_update (checksum, chunk, n);
+  g_assert_false (ferror (in));
+  fclose (in);
+  return g_strdup (g_checksum_get_string (checksum));
+}
+
+/* The peak resident set size of the process, in KiB. */
+static guint64
+read_vm_hwm_kb (void)
+{
+  g_autofree char *status = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  g_assert_true (
+    g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+  lines = g_strsplit (status, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "VmHWM:"))
+      return g_ascii_strtoull (lines[i] + strlen ("VmHWM:"), NULL, 10);
+  g_assert_not_reached ();
+}
+
+/* Starts a peak measurement: the peak is reset to the current resident
+ * size where the kernel allows it, so that an earlier peak cannot hide
+ * growth. Returns the starting peak. */
+static guint64
+start_hwm_measurement (void)
+{
+  /* Not g_file_set_contents (): it would replace the file, not write it. */
+  int fd = g_open ("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC, 0);
+
+  if (fd < 0 || write (fd, "5", 1) != 1)
+    g_test_message ("cannot reset VmHWM; measuring from the current peak");
+  if (fd >= 0)
+    close (fd);
+  return read_vm_hwm_kb ();
+}
+
+static void
+assert_hwm_growth_below (guint64 before_kb, guint64 limit_kb)
+{
+  guint64 after_kb = read_vm_hwm_kb ();
+
+  g_test_message ("VmHWM grew from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+                  " KiB",
+                  before_kb, after_kb);
+  g_assert_cmpuint (after_kb, <, before_kb + limit_kb);
+}
+
+static void
+assert_large_copy (ApplyFixture *fixture,
+                   AgentsMaterializedFile *file,
+                   const char *rel,
+                   const char *source_sha)
+{
+  g_autofree char *path = workspace_path (fixture, rel);
+  g_autofree char *copy_sha = NULL;
+  struct stat st;
+
+  g_assert_cmpstr (file->path, ==, path);
+  g_assert_cmpint (g_lstat (path, &st), ==, 0);
+  g_assert_true (S_ISREG (st.st_mode));
+  g_assert_cmpint (st.st_size, ==, LARGE_FILE_SIZE);
+  copy_sha = file_sha256 (path);
+  g_assert_cmpstr (copy_sha, ==, source_sha);
+  g_assert_cmpstr (file->sha256, ==, source_sha);
+}
+
+static void
+test_apply_local_file_large (ApplyFixture *fixture, gconstpointer data)
+{
+  g_autofree char *src = g_build_filename (fixture->base, "big.bin", NULL);
+  g_autoptr (AgentsManifestEntry) entry = agents_local_file_new ("big.bin");
+  g_autoptr (GPtrArray) files = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *source_sha = write_large_file (src, LARGE_FILE_SIZE);
+  guint64 hwm_before;
+
+  hwm_before = start_hwm_measurement ();
+  files = apply_entry (fixture, entry, "copy/big.bin", fixture->base, &error);
+  assert_hwm_growth_below (hwm_before, MAX_HWM_GROWTH_KB);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (files->len, ==, 1);
+  assert_large_copy (fixture, files->pdata[0], "copy/big.bin", source_sha);
+  g_assert_cmpuint (fixture->session->writes->len, ==, 1);
+}
+
+static void
+test_apply_local_dir_large (ApplyFixture *fixture, gconstpointer data)
+{
+  g_autofree char *big =
+    g_build_filename (fixture->base, "bigtree", "sub", "big.bin", NULL);
+  g_autofree char *small =
+    g_build_filename (fixture->base, "bigtree", "small.txt", NULL);
+  g_autofree char *small_dest = workspace_path (fixture, "copy/small.txt");
+  g_autoptr (AgentsManifestEntry) entry = agents_local_dir_new ("bigtree");
+  g_autoptr (GPtrArray) files = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *source_sha = write_large_file (big, LARGE_FILE_SIZE);
+  guint64 hwm_before;
+
+  agents_test_write_file (small, "small");
+
+  hwm_before = start_hwm_measurement ();
+  files = apply_entry (fixture, entry, "copy", fixture->base, &error);
+  assert_hwm_growth_below (hwm_before, MAX_HWM_GROWTH_KB);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (files->len, ==, 2);
+  assert_materialized (files, 0, small_dest, "small");
+  assert_large_copy (fixture, files->pdata[1], "copy/sub/big.bin", source_sha);
+  assert_workspace_file (fixture, "copy/small.txt", "small");
+  g_assert_cmpuint (fixture->session->writes->len, ==, 2);
+}
+
+/* Only regular files are streamed: a device or a fifo would never end
+ * (or block), and is refused before anything is written. */
+static void
+test_apply_local_file_not_regular (ApplyFixture *fixture, gconstpointer data)
+{
+  g_autofree char *fifo = g_build_filename (fixture->base, "fifo", NULL);
+  g_autoptr (AgentsSandboxPathGrant) grant =
+    agents_sandbox_path_grant_new ("/dev", TRUE, NULL);
+  const char *sources[] = { "fifo", "/dev/zero" };
+
+  g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
+  agents_manifest_add_extra_path_grant (fixture->manifest, grant);
+
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      g_autoptr (AgentsManifestEntry) entry =
+        agents_local_file_new (sources[i]);
+      g_autoptr (GPtrArray) files = NULL;
+      g_autoptr (GError) error = NULL;
+
+      g_test_message ("source %s", sources[i]);
+      files = apply_entry (fixture, entry, "out.bin", fixture->base, &error);
+      g_assert_null (files);
+      g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                      AGENTS_SANDBOX_ERROR_LOCAL_FILE_READ);
+      agents_test_assert_context_str (error, "src", sources[i]);
+      agents_test_assert_context_str (error, "reason", "not_a_file");
+      assert_workspace_missing (fixture, "out.bin");
+    }
+  g_assert_cmpuint (fixture->session->writes->len, ==, 0);
+}
+
+/* A regular file that fails when it is read: the failure is the
+ * source's, not the backend's write error. */
+static void
+test_apply_local_file_read_error (ApplyFixture *fixture, gconstpointer data)
+{
+  g_autofree char *proc_dir = g_strdup_printf ("/proc/%d", (int) getpid ());
+  g_autofree char *mem = g_build_filename (proc_dir, "mem", NULL);
+  g_autoptr (AgentsSandboxPathGrant) grant =
+    agents_sandbox_path_grant_new (proc_dir, TRUE, NULL);
+  g_autoptr (AgentsManifestEntry) entry = agents_local_file_new (mem);
+  g_autoptr (GPtrArray) files = NULL;
+  g_autoptr (GError) error = NULL;
+  int fd = g_open (mem, O_RDONLY | O_CLOEXEC, 0);
+
+  /* Reading a process's memory at offset 0 fails with EIO. */
+  if (fd < 0)
+    {
+      g_test_skip ("cannot open the process's memory file");
+      return;
+    }
+  close (fd);
+  agents_manifest_add_extra_path_grant (fixture->manifest, grant);
+
+  files = apply_entry (fixture, entry, "mem.bin", fixture->base, &error);
+  g_assert_null (files);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_LOCAL_FILE_READ);
+  agents_test_assert_context_str (error, "src", mem);
+  agents_test_assert_context_str (error, "reason", "unreadable");
+}
+
 static gboolean
 run_git (const char *cwd, const char **args)
 {
@@ -2138,6 +2361,10 @@ main (int argc, char *argv[])
   add_apply_test ("local-dir", test_apply_local_dir);
   add_apply_test ("local-dir-refused", test_apply_local_dir_refused);
   add_apply_test ("local-dir-concurrency", test_apply_local_dir_concurrency);
+  add_apply_test ("local-file-large", test_apply_local_file_large);
+  add_apply_test ("local-dir-large", test_apply_local_dir_large);
+  add_apply_test ("local-file-not-regular", test_apply_local_file_not_regular);
+  add_apply_test ("local-file-read-error", test_apply_local_file_read_error);
   add_apply_test ("git-repo", test_apply_git_repo);
   add_apply_test ("git-repo-failures", test_apply_git_repo_failures);
   add_apply_test ("mount", test_apply_mount);

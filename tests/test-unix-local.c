@@ -8,8 +8,12 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -1270,6 +1274,154 @@ test_client_basics (void)
                   AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
 }
 
+static gboolean
+have_openat2 (void)
+{
+  struct open_how how = { .flags = O_PATH | O_CLOEXEC };
+  int fd = syscall (SYS_openat2, AT_FDCWD, "/", &how, sizeof how);
+
+  if (fd >= 0)
+    close (fd);
+  return fd >= 0;
+}
+
+/* Host-side file I/O never follows a symlink out of the workspace. */
+static void
+test_file_io_symlinks (gconstpointer data)
+{
+  /* Valgrind, for one, does not know openat2(). */
+  gboolean without_openat2 = GPOINTER_TO_INT (data) || !have_openat2 ();
+  g_autofree char *tmp = agents_test_make_tmp_dir ("unix-local-");
+  g_autofree char *root = g_build_filename (tmp, "ws", NULL);
+  g_autofree char *outside = g_build_filename (tmp, "outside", NULL);
+  g_autofree char *secret = g_build_filename (outside, "secret.txt", NULL);
+  g_autofree char *planted = g_build_filename (outside, "new.txt", NULL);
+  g_autofree char *link = g_build_filename (root, "link", NULL);
+  g_autofree char *inner = g_build_filename (root, "inner", NULL);
+  g_autofree char *victim = g_build_filename (outside, "victim.txt", NULL);
+  g_autofree char *trap = g_build_filename (root, "trap.txt", NULL);
+  g_autofree char *missing = g_build_filename (root, "missing.txt", NULL);
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (root);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *victim_text = NULL;
+
+  agents_test_write_file (secret, "s3cr3t");
+  agents_test_write_file (victim, "untouched");
+  g_assert_cmpint (g_mkdir (root, 0755), ==, 0);
+  g_assert_cmpint (symlink (outside, link), ==, 0);
+  g_assert_cmpint (symlink ("sub", inner), ==, 0);
+  g_assert_cmpint (symlink (victim, trap), ==, 0);
+  session = session_from_state (manifest, "symlinks", NULL);
+  agents_unix_local_session_set_openat2_disabled_for_testing (without_openat2);
+
+  /* Parents are created; a symlink inside the workspace is fine, except
+   * without openat2(), where every symlink is refused. */
+  g_assert_true (write_text (session, "sub/dir/new.txt", "hello", &error));
+  g_assert_no_error (error);
+  text = read_text (session, "inner/dir/new.txt", &error);
+  if (without_openat2)
+    {
+      assert_escape_error (error);
+      g_clear_error (&error);
+    }
+  else
+    {
+      g_assert_no_error (error);
+      g_assert_cmpstr (text, ==, "hello");
+    }
+  g_clear_pointer (&text, g_free);
+
+  text = read_text (session, "link/secret.txt", &error);
+  g_assert_null (text);
+  assert_escape_error (error);
+  g_clear_error (&error);
+  g_assert_false (write_text (session, "link/new.txt", "nope", &error));
+  assert_escape_error (error);
+  g_clear_error (&error);
+  g_assert_false (g_file_test (planted, G_FILE_TEST_EXISTS));
+
+  /* Writing replaces a symlink rather than writing through it. */
+  g_assert_true (write_text (session, "trap.txt", "replaced", &error));
+  g_assert_no_error (error);
+  victim_text = agents_test_read_file (victim);
+  g_assert_cmpstr (victim_text, ==, "untouched");
+  g_assert_false (g_file_test (trap, G_FILE_TEST_IS_SYMLINK));
+
+  text = read_text (session, "missing.txt", &error);
+  g_assert_null (text);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_WORKSPACE_READ_NOT_FOUND);
+  agents_test_assert_context_str (error, "path", missing);
+
+  agents_unix_local_session_set_openat2_disabled_for_testing (FALSE);
+  agents_test_rm_rf (tmp);
+}
+
+/* A workspace persisted into a local snapshot comes back when a session
+ * resumed from the serialized state starts. */
+static void
+test_persist_and_resume (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *workspace_root = agents_test_make_tmp_dir ("unix-local-ws-");
+  g_autofree char *snapshots = agents_test_make_tmp_dir ("unix-local-snap-");
+  g_autofree char *restored =
+    g_build_filename (workspace_root, "d", "b.txt", NULL);
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsLocalSnapshotSpec) spec =
+    agents_local_snapshot_spec_new (snapshots);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsSandboxSession) resumed = NULL;
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  g_autoptr (AgentsExecResult) made = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (JsonNode) json = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  agents_sandbox_client_create_async (client, manifest, NULL, G_OBJECT (spec),
+                                      NULL, agents_test_async_cb, &result);
+  session = agents_sandbox_client_create_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+  g_assert_true (write_text (session, "a.txt", "alpha", &error));
+  g_assert_no_error (error);
+  made = exec_shell (session, "mkdir d && echo beta > d/b.txt");
+  g_assert_true (agents_exec_result_ok (made));
+  close_session (session);
+  json = agents_sandbox_client_serialize_session_state (
+    client, agents_sandbox_session_get_state (session));
+  delete_session (client, session);
+
+  /* Another process, another day: the workspace is gone. */
+  agents_test_rm_rf (workspace_root);
+  state =
+    agents_sandbox_client_deserialize_session_state (client, json, &error);
+  g_assert_no_error (error);
+  agents_sandbox_client_resume_async (client, state, NULL, agents_test_async_cb,
+                                      &result);
+  resumed = agents_sandbox_client_resume_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_assert_true (start_session (resumed, &error));
+  g_assert_no_error (error);
+
+  text = read_text (resumed, "a.txt", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (text, ==, "alpha");
+  g_assert_true (g_file_test (restored, G_FILE_TEST_IS_REGULAR));
+
+  close_session (resumed);
+  delete_session (client, resumed);
+  agents_test_rm_rf (workspace_root);
+  agents_test_rm_rf (snapshots);
+}
+
 static void
 add_mechanism_tests (const char *name,
                      const char *mechanism,
@@ -1364,6 +1516,12 @@ main (int argc, char *argv[])
   g_test_add_func ("/sandbox/unix-local/state-json",
                    test_state_json_round_trip);
   g_test_add_func ("/sandbox/unix-local/client", test_client_basics);
+  g_test_add_data_func ("/sandbox/unix-local/file-io-symlinks",
+                        GINT_TO_POINTER (FALSE), test_file_io_symlinks);
+  g_test_add_data_func ("/sandbox/unix-local/file-io-symlinks-without-openat2",
+                        GINT_TO_POINTER (TRUE), test_file_io_symlinks);
+  g_test_add_func ("/sandbox/unix-local/persist-and-resume",
+                   test_persist_and_resume);
 
   return g_test_run ();
 }

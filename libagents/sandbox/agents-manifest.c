@@ -10,7 +10,8 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "agents-manifest.h"
+#include "agents-json-private.h"
+#include "agents-manifest-private.h"
 #include "agents-sandbox-error-private.h"
 
 /**
@@ -256,9 +257,8 @@ join_stack (GPtrArray *stack)
   return g_string_free (path, FALSE);
 }
 
-/* Lexically normalizes an absolute path; NULL if `..` leaves `/`. */
-static char *
-normalize_absolute (const char *path)
+char *
+agents_manifest_normalize_absolute (const char *path)
 {
   g_autoptr (GPtrArray) stack = g_ptr_array_new_with_free_func (g_free);
 
@@ -267,21 +267,34 @@ normalize_absolute (const char *path)
   return join_stack (stack);
 }
 
-static gboolean
-path_is_within (const char *path, const char *dir)
+char *
+agents_manifest_relative_within (const char *path, const char *dir)
 {
   gsize len = strlen (dir);
 
   if (g_str_equal (dir, "/"))
-    return TRUE;
-  return strncmp (path, dir, len) == 0 &&
-         (path[len] == '\0' || path[len] == '/');
+    return g_strdup (path[1] != '\0' ? path + 1 : ".");
+  if (strncmp (path, dir, len) != 0)
+    return NULL;
+  if (path[len] == '\0')
+    return g_strdup (".");
+  if (path[len] != '/')
+    return NULL;
+  return g_strdup (path + len + 1);
+}
+
+static gboolean
+path_is_within (const char *path, const char *dir)
+{
+  g_autofree char *rest = agents_manifest_relative_within (path, dir);
+
+  return rest != NULL;
 }
 
 static char *
 normalized_root (AgentsManifest *self)
 {
-  char *root = normalize_absolute (self->root);
+  char *root = agents_manifest_normalize_absolute (self->root);
 
   return root ? root : g_strdup ("/");
 }
@@ -293,7 +306,8 @@ is_within_grant (AgentsManifest *self, const char *path)
     {
       const char *grant_path =
         agents_sandbox_path_grant_get_path (self->grants->pdata[i]);
-      g_autofree char *normalized = normalize_absolute (grant_path);
+      g_autofree char *normalized =
+        agents_manifest_normalize_absolute (grant_path);
 
       if (normalized != NULL && g_path_is_absolute (grant_path) &&
           path_is_within (path, normalized))
@@ -339,7 +353,7 @@ agents_manifest_resolve_path (AgentsManifest *self,
     }
   else
     {
-      resolved = normalize_absolute (path);
+      resolved = agents_manifest_normalize_absolute (path);
       if (resolved != NULL &&
           (path_is_within (resolved, root) || is_within_grant (self, resolved)))
         return g_steal_pointer (&resolved);
@@ -832,8 +846,11 @@ agents_manifest_list_mounts (AgentsManifest *self)
 /* ---- JSON ------------------------------------------------------------ */
 
 static void
-add_string_array (JsonBuilder *builder, const char *const *strings)
+add_string_array (JsonBuilder *builder,
+                  const char *member,
+                  const char *const *strings)
 {
+  json_builder_set_member_name (builder, member);
   json_builder_begin_array (builder);
   for (guint i = 0; strings[i] != NULL; i++)
     json_builder_add_string_value (builder, strings[i]);
@@ -842,9 +859,11 @@ add_string_array (JsonBuilder *builder, const char *const *strings)
 
 static void
 add_object_array (JsonBuilder *builder,
+                  const char *member,
                   GPtrArray *objects,
                   JsonNode *(*to_json) (gpointer))
 {
+  json_builder_set_member_name (builder, member);
   json_builder_begin_array (builder);
   for (guint i = 0; i < objects->len; i++)
     json_builder_add_value (builder, to_json (objects->pdata[i]));
@@ -867,10 +886,8 @@ agents_manifest_to_json (AgentsManifest *self)
   g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "version");
-  json_builder_add_int_value (builder, self->version);
-  json_builder_set_member_name (builder, "root");
-  json_builder_add_string_value (builder, self->root);
+  agents_json_add_int (builder, "version", self->version);
+  agents_json_add_string (builder, "root", self->root);
 
   json_builder_set_member_name (builder, "entries");
   json_builder_begin_object (builder);
@@ -878,10 +895,9 @@ agents_manifest_to_json (AgentsManifest *self)
     {
       const char *path = self->entry_paths->pdata[i];
 
-      json_builder_set_member_name (builder, path);
-      json_builder_add_value (builder,
-                              agents_manifest_entry_to_json (
-                                g_hash_table_lookup (self->entries, path)));
+      agents_json_add_node (builder, path,
+                            agents_manifest_entry_to_json (
+                              g_hash_table_lookup (self->entries, path)));
     }
   json_builder_end_object (builder);
 
@@ -891,21 +907,19 @@ agents_manifest_to_json (AgentsManifest *self)
     {
       const char *name = self->env_names->pdata[i];
 
-      json_builder_set_member_name (builder, name);
-      json_builder_add_string_value (builder,
-                                     g_hash_table_lookup (self->env, name));
+      agents_json_add_string (builder, name,
+                              g_hash_table_lookup (self->env, name));
     }
   json_builder_end_object (builder);
 
-  json_builder_set_member_name (builder, "users");
-  add_object_array (builder, self->users, (gpointer) agents_user_to_json);
-  json_builder_set_member_name (builder, "groups");
-  add_object_array (builder, self->groups, (gpointer) agents_group_to_json);
-  json_builder_set_member_name (builder, "extra_path_grants");
-  add_object_array (builder, self->grants,
+  add_object_array (builder, "users", self->users,
+                    (gpointer) agents_user_to_json);
+  add_object_array (builder, "groups", self->groups,
+                    (gpointer) agents_group_to_json);
+  add_object_array (builder, "extra_path_grants", self->grants,
                     (gpointer) agents_sandbox_path_grant_to_json);
-  json_builder_set_member_name (builder, "remote_mount_command_allowlist");
-  add_string_array (builder, (const char *const *) self->allowlist);
+  add_string_array (builder, "remote_mount_command_allowlist",
+                    (const char *const *) self->allowlist);
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
@@ -935,86 +949,31 @@ agents_manifest_to_data (AgentsManifest *self, gsize *length)
   return data;
 }
 
-static void
-set_json_error (GError **error,
-                const char *member,
-                const char *reason,
-                const char *message)
-{
-  g_auto (GVariantBuilder) ctx =
-    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
-
-  g_variant_builder_add (&ctx, "{sv}", "member", g_variant_new_string (member));
-  g_variant_builder_add (&ctx, "{sv}", "reason", g_variant_new_string (reason));
-  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_JSON,
-                            g_variant_builder_end (&ctx), "%s", message);
-}
-
-static void
-set_wrong_type (GError **error, const char *member, const char *expected)
-{
-  g_autofree char *message =
-    g_strdup_printf (_ ("JSON member “%s” must be %s"), member, expected);
-
-  set_json_error (error, member, "wrong_type", message);
-}
-
-/* Gets an optional member that must have @node_type when present. */
-static gboolean
-get_member (JsonObject *object,
-            const char *member,
-            JsonNodeType node_type,
-            JsonNode **out,
-            GError **error)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  *out = NULL;
-  if (node == NULL)
-    return TRUE;
-  if (JSON_NODE_TYPE (node) != node_type)
-    {
-      set_wrong_type (error, member,
-                      node_type == JSON_NODE_OBJECT ? _ ("an object")
-                                                    : _ ("an array"));
-      return FALSE;
-    }
-  *out = node;
-  return TRUE;
-}
-
 static gboolean
 read_header (AgentsManifest *self, JsonObject *object, GError **error)
 {
   JsonNode *version = json_object_get_member (object, "version");
-  JsonNode *root = json_object_get_member (object, "root");
+  const char *root = NULL;
 
-  if (version != NULL && (!JSON_NODE_HOLDS_VALUE (version) ||
-                          json_node_get_value_type (version) != G_TYPE_INT64 ||
+  if (version != NULL && (!agents_json_holds (version, G_TYPE_INT64) ||
                           json_node_get_int (version) != MANIFEST_VERSION))
     {
-      set_json_error (error, "version", "unsupported_version",
-                      _ ("unsupported manifest version (expected 1)"));
+      agents_json_set_error (error, "version", "unsupported_version",
+                             _ ("unsupported manifest version (expected 1)"));
       return FALSE;
     }
+  if (!agents_json_read_string (object, "root", FALSE, FALSE, &root, error))
+    return FALSE;
   if (root == NULL)
     return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (root) ||
-      json_node_get_value_type (root) != G_TYPE_STRING)
+  if (!g_path_is_absolute (root))
     {
-      set_wrong_type (error, "root", _ ("a string"));
+      agents_json_set_error (error, "root", "not_absolute",
+                             _ ("manifest root must be an absolute path: %s"),
+                             root);
       return FALSE;
     }
-  if (!g_path_is_absolute (json_node_get_string (root)))
-    {
-      g_autofree char *message =
-        g_strdup_printf (_ ("manifest root must be an absolute path: %s"),
-                         json_node_get_string (root));
-
-      set_json_error (error, "root", "not_absolute", message);
-      return FALSE;
-    }
-  agents_manifest_set_root (self, json_node_get_string (root));
+  agents_manifest_set_root (self, root);
   return TRUE;
 }
 
@@ -1026,7 +985,8 @@ read_entries (AgentsManifest *self, JsonObject *object, GError **error)
   const char *path;
   JsonNode *value;
 
-  if (!get_member (object, "entries", JSON_NODE_OBJECT, &node, error))
+  if (!agents_json_read_container (object, "entries", JSON_NODE_OBJECT, &node,
+                                   error))
     return FALSE;
   if (node == NULL)
     return TRUE;
@@ -1042,7 +1002,7 @@ read_entries (AgentsManifest *self, JsonObject *object, GError **error)
         {
           g_autofree char *member = g_strconcat ("entries.", path, NULL);
 
-          set_wrong_type (error, member, _ ("an object"));
+          agents_json_set_wrong_type (error, member, _ ("an object"));
           return FALSE;
         }
       entry = agents_manifest_entry_new_from_json (value, error);
@@ -1061,7 +1021,8 @@ read_environment (AgentsManifest *self, JsonObject *object, GError **error)
   const char *name;
   JsonNode *value;
 
-  if (!get_member (object, "environment", JSON_NODE_OBJECT, &node, error))
+  if (!agents_json_read_container (object, "environment", JSON_NODE_OBJECT,
+                                   &node, error))
     return FALSE;
   if (node == NULL)
     return TRUE;
@@ -1073,16 +1034,14 @@ read_environment (AgentsManifest *self, JsonObject *object, GError **error)
 
       if (*name == '\0' || strchr (name, '=') != NULL)
         {
-          g_autofree char *message =
-            g_strdup_printf (_ ("invalid environment variable name: %s"), name);
-
-          set_json_error (error, member, "invalid_name", message);
+          agents_json_set_error (error, member, "invalid_name",
+                                 _ ("invalid environment variable name: %s"),
+                                 name);
           return FALSE;
         }
-      if (!JSON_NODE_HOLDS_VALUE (value) ||
-          json_node_get_value_type (value) != G_TYPE_STRING)
+      if (!agents_json_holds (value, G_TYPE_STRING))
         {
-          set_wrong_type (error, member, _ ("a string"));
+          agents_json_set_wrong_type (error, member, _ ("a string"));
           return FALSE;
         }
       agents_manifest_set_env (self, name, json_node_get_string (value));
@@ -1102,7 +1061,8 @@ read_object_array (JsonObject *object,
   JsonNode *node;
   JsonArray *array;
 
-  if (!get_member (object, member, JSON_NODE_ARRAY, &node, error))
+  if (!agents_json_read_container (object, member, JSON_NODE_ARRAY, &node,
+                                   error))
     return FALSE;
   if (node == NULL)
     return TRUE;
@@ -1127,7 +1087,8 @@ read_allowlist (AgentsManifest *self, JsonObject *object, GError **error)
   JsonNode *node;
   JsonArray *array;
 
-  if (!get_member (object, member, JSON_NODE_ARRAY, &node, error))
+  if (!agents_json_read_container (object, member, JSON_NODE_ARRAY, &node,
+                                   error))
     return FALSE;
   if (node == NULL)
     return TRUE;
@@ -1137,10 +1098,9 @@ read_allowlist (AgentsManifest *self, JsonObject *object, GError **error)
     {
       JsonNode *item = json_array_get_element (array, i);
 
-      if (!JSON_NODE_HOLDS_VALUE (item) ||
-          json_node_get_value_type (item) != G_TYPE_STRING)
+      if (!agents_json_holds (item, G_TYPE_STRING))
         {
-          set_wrong_type (error, member, _ ("an array of strings"));
+          agents_json_set_wrong_type (error, member, _ ("an array of strings"));
           return FALSE;
         }
       g_ptr_array_add (commands, g_strdup (json_node_get_string (item)));
@@ -1172,7 +1132,7 @@ agents_manifest_new_from_json (JsonNode *node, GError **error)
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
-      set_wrong_type (error, "manifest", _ ("an object"));
+      agents_json_set_wrong_type (error, "manifest", _ ("an object"));
       return NULL;
     }
   object = json_node_get_object (node);
@@ -1217,10 +1177,9 @@ agents_manifest_new_from_data (const char *json, gssize length, GError **error)
 
   if (!json_parser_load_from_data (parser, json, length, &parse_error))
     {
-      g_autofree char *message =
-        g_strdup_printf (_ ("invalid manifest JSON: %s"), parse_error->message);
-
-      set_json_error (error, "", "parse_error", message);
+      agents_json_set_error (error, "", "parse_error",
+                             _ ("invalid manifest JSON: %s"),
+                             parse_error->message);
       return NULL;
     }
   return agents_manifest_new_from_json (json_parser_get_root (parser), error);
@@ -1241,8 +1200,8 @@ copy_user (gpointer user)
   return agents_user_new (agents_user_get_name (user));
 }
 
-static gpointer
-copy_group (gpointer group)
+AgentsGroup *
+agents_manifest_copy_group (AgentsGroup *group)
 {
   GPtrArray *users = agents_group_get_users (group);
   AgentsGroup *copy = agents_group_new (agents_group_get_name (group), NULL, 0);
@@ -1298,7 +1257,8 @@ agents_manifest_copy (AgentsManifest *self)
       copy, self->env_names->pdata[i],
       g_hash_table_lookup (self->env, self->env_names->pdata[i]));
   copy_objects (self->users, copy->users, copy_user);
-  copy_objects (self->groups, copy->groups, copy_group);
+  copy_objects (self->groups, copy->groups,
+                (gpointer) agents_manifest_copy_group);
   copy_objects (self->grants, copy->grants, copy_grant);
   g_strfreev (copy->allowlist);
   copy->allowlist = g_strdupv (self->allowlist);

@@ -47,13 +47,14 @@ agents_sandbox_error_private_clear (AgentsSandboxErrorPrivate *priv)
  *
  * Returns: the quark
  */
-G_DEFINE_EXTENDED_ERROR (AgentsSandboxError, agents_sandbox_error)
+AGENTS_DEFINE_EXTENDED_ERROR (AgentsSandboxError, agents_sandbox_error,
+                              "agents-sandbox-error-quark")
 
 /*
  * Language bindings turn a GError into their own exception type and keep
  * only domain, code and message; the extended private data is lost on the
- * way back in. So the contexts of recent errors are also remembered, per
- * thread, keyed by what survives that trip.
+ * way back in. So the contexts of recent errors are also remembered,
+ * keyed by what survives that trip.
  */
 #define RECENT_CONTEXTS 32
 
@@ -71,38 +72,17 @@ typedef struct
   guint next;
 } RecentContexts;
 
-static void
-recent_contexts_free (gpointer data)
+/* Process-wide: errors are often made in g_task_run_in_thread() workers
+ * and caught on the main thread. */
+static RecentContexts recent_contexts;
+static GMutex recent_lock;
+
+/* Also used by the run error domain (agents-run-error.c). */
+void
+agents_error_remember_context (const GError *error, GVariant *context)
 {
-  RecentContexts *recent = data;
-
-  for (guint i = 0; i < RECENT_CONTEXTS; i++)
-    {
-      g_free (recent->slots[i].message);
-      g_clear_pointer (&recent->slots[i].context, g_variant_unref);
-    }
-  g_free (recent);
-}
-
-static GPrivate recent_key = G_PRIVATE_INIT (recent_contexts_free);
-
-static RecentContexts *
-get_recent_contexts (void)
-{
-  RecentContexts *recent = g_private_get (&recent_key);
-
-  if (recent == NULL)
-    {
-      recent = g_new0 (RecentContexts, 1);
-      g_private_set (&recent_key, recent);
-    }
-  return recent;
-}
-
-static void
-remember_context (const GError *error, GVariant *context)
-{
-  RecentContexts *recent = get_recent_contexts ();
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&recent_lock);
+  RecentContexts *recent = &recent_contexts;
   RecentContext *slot = &recent->slots[recent->next];
 
   g_free (slot->message);
@@ -142,7 +122,7 @@ agents_sandbox_error_set_context (GError *error, GVariant *context)
   priv = agents_sandbox_error_get_private (error);
   g_clear_pointer (&priv->context, g_variant_unref);
   priv->context = g_variant_ref_sink (context);
-  remember_context (error, priv->context);
+  agents_error_remember_context (error, priv->context);
 }
 
 /**
@@ -268,10 +248,12 @@ agents_sandbox_error_get_context (const GError *error)
  * domain, code and message. This is how Python and JavaScript code reads
  * the context of an exception they caught:
  *
- * ```python
- * except GLib.Error as e:
- *     ctx = Agents.sandbox_error_lookup_context(e.domain, e.code, e.message)
+ * ```js
+ * } catch (e) {
+ *     const ctx = Agents.sandbox_error_lookup_context(e.domain, e.code, e.message);
  * ```
+ *
+ * Python gives the domain as a string: use agents_error_lookup_context().
  *
  * Returns: (transfer full): an `a{sv}` dictionary, empty when nothing is
  *   known about the error
@@ -281,7 +263,8 @@ agents_sandbox_error_lookup_context (GQuark domain,
                                      int code,
                                      const char *message)
 {
-  RecentContexts *recent = get_recent_contexts ();
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&recent_lock);
+  RecentContexts *recent = &recent_contexts;
 
   for (guint i = 1; i <= RECENT_CONTEXTS; i++)
     {
@@ -294,6 +277,38 @@ agents_sandbox_error_lookup_context (GQuark domain,
     }
 
   return g_variant_ref_sink (empty_context ());
+}
+
+/**
+ * agents_error_lookup_context:
+ * @domain: the error domain's name, e.g. `agents-sandbox-error-quark`
+ * @code: the error code
+ * @message: the error message
+ *
+ * Like agents_sandbox_error_lookup_context(), for bindings that give the
+ * domain of a caught error as a string. From Python:
+ *
+ * ```python
+ * except GLib.Error as e:
+ *     ctx = Agents.error_lookup_context(e.domain, e.code, e.message)
+ *     print(ctx["reason"])
+ * ```
+ *
+ * Works for the sandbox and the run error domains.
+ *
+ * Returns: (transfer full): an `a{sv}` dictionary, empty when nothing is
+ *   known about the error
+ */
+GVariant *
+agents_error_lookup_context (const char *domain,
+                             int         code,
+                             const char *message)
+{
+  GQuark quark = domain != NULL ? g_quark_try_string (domain) : 0;
+
+  if (quark == 0)
+    return g_variant_ref_sink (empty_context ());
+  return agents_sandbox_error_lookup_context (quark, code, message);
 }
 
 /**
@@ -322,6 +337,18 @@ agents_sandbox_error_get_reason (const GError *error)
   return reason;
 }
 
+/* Commands may carry any bytes (hostile file names); contexts are UTF-8. */
+static char **
+valid_utf8_strv (const char * const *argv)
+{
+  guint n = argv ? g_strv_length ((char **) argv) : 0;
+  char **valid = g_new0 (char *, n + 1);
+
+  for (guint i = 0; i < n; i++)
+    valid[i] = g_utf8_make_valid (argv[i], -1);
+  return valid;
+}
+
 /**
  * agents_sandbox_error_argv_variant:
  * @argv: (array zero-terminated=1): a command
@@ -331,9 +358,11 @@ agents_sandbox_error_get_reason (const GError *error)
  * Returns: (transfer floating): the `command` member of an error context
  */
 GVariant *
-agents_sandbox_error_argv_variant (const char *const *argv)
+agents_sandbox_error_argv_variant (const char * const *argv)
 {
-  return g_variant_new_strv (argv, -1);
+  g_auto (GStrv) valid = valid_utf8_strv (argv);
+
+  return g_variant_new_strv ((const char * const *) valid, -1);
 }
 
 /**
@@ -346,9 +375,11 @@ agents_sandbox_error_argv_variant (const char *const *argv)
  * Returns: (transfer full): the `command_str` member of an error context
  */
 char *
-agents_sandbox_error_argv_string (const char *const *argv)
+agents_sandbox_error_argv_string (const char * const *argv)
 {
-  return g_strjoinv (" ", (char **) argv);
+  g_auto (GStrv) valid = valid_utf8_strv (argv);
+
+  return g_strjoinv (" ", valid);
 }
 
 /**

@@ -13,6 +13,7 @@
 #include "agents-archive-private.h"
 #include "agents-fs-private.h"
 #include "agents-sandbox-error-private.h"
+#include "agents-sandbox-session-generic-private.h"
 #include "agents-sandbox-session-private.h"
 
 /* Exit status of useradd/groupadd when the account already exists. */
@@ -104,13 +105,13 @@ command_seq_next (GTask *task)
     g_task_get_cancellable (task), command_seq_done, task);
 }
 
-static void
-run_commands_async (Session *self,
-                    GPtrArray *commands,
-                    gboolean tolerate_exists,
-                    GCancellable *cancellable,
-                    GAsyncReadyCallback callback,
-                    gpointer user_data)
+void
+agents_sandbox_session_run_commands_async (Session *self,
+                                           GPtrArray *commands,
+                                           gboolean tolerate_exists,
+                                           GCancellable *cancellable,
+                                           GAsyncReadyCallback callback,
+                                           gpointer user_data)
 {
   GTask *task = g_task_new (self, cancellable, callback, user_data);
   CommandSeq *seq = g_new0 (CommandSeq, 1);
@@ -121,8 +122,10 @@ run_commands_async (Session *self,
   command_seq_next (task);
 }
 
-static gboolean
-run_commands_finish (Session *self, GAsyncResult *result, GError **error)
+gboolean
+agents_sandbox_session_run_commands_finish (Session *self,
+                                            GAsyncResult *result,
+                                            GError **error)
 {
   return g_task_propagate_boolean (G_TASK (result), error);
 }
@@ -216,7 +219,8 @@ provision_accounts_async (Session *self,
   g_autoptr (GPtrArray) commands =
     account_commands (agents_sandbox_session_get_manifest (self));
 
-  run_commands_async (self, commands, TRUE, cancellable, callback, user_data);
+  agents_sandbox_session_run_commands_async (self, commands, TRUE, cancellable,
+                                             callback, user_data);
 }
 
 /* ---- apply_manifest --------------------------------------------------- */
@@ -294,7 +298,8 @@ apply_accounts_done (GObject *source, GAsyncResult *result, gpointer user_data)
   GTask *task = user_data;
   GError *error = NULL;
 
-  if (!run_commands_finish (AGENTS_SANDBOX_SESSION (source), result, &error))
+  if (!agents_sandbox_session_run_commands_finish (
+        AGENTS_SANDBOX_SESSION (source), result, &error))
     {
       g_task_return_error (task, error);
       g_object_unref (task);
@@ -491,7 +496,8 @@ start_accounts_done (GObject *source, GAsyncResult *result, gpointer user_data)
   GTask *task = user_data;
   GError *error = NULL;
 
-  if (!run_commands_finish (AGENTS_SANDBOX_SESSION (source), result, &error))
+  if (!agents_sandbox_session_run_commands_finish (
+        AGENTS_SANDBOX_SESSION (source), result, &error))
     {
       start_complete (task, error);
       return;

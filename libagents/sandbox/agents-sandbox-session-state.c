@@ -8,7 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "agents-sandbox-error-private.h"
+#include "agents-json-private.h"
 #include "agents-sandbox-session-state.h"
 
 /**
@@ -366,16 +366,14 @@ agents_sandbox_session_state_to_json (AgentsSandboxSessionState *self)
   priv = GET_PRIV (self);
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "type");
-  json_builder_add_string_value (builder, klass->type_name);
-  json_builder_set_member_name (builder, "session_id");
-  json_builder_add_string_value (builder, priv->session_id);
-  json_builder_set_member_name (builder, "snapshot");
-  json_builder_add_value (builder, agents_snapshot_to_json (priv->snapshot));
-  json_builder_set_member_name (builder, "manifest");
-  json_builder_add_value (builder, agents_manifest_to_json (priv->manifest));
-  json_builder_set_member_name (builder, "workspace_root_ready");
-  json_builder_add_boolean_value (builder, priv->workspace_root_ready);
+  agents_json_add_string (builder, "type", klass->type_name);
+  agents_json_add_string (builder, "session_id", priv->session_id);
+  agents_json_add_node (builder, "snapshot",
+                        agents_snapshot_to_json (priv->snapshot));
+  agents_json_add_node (builder, "manifest",
+                        agents_manifest_to_json (priv->manifest));
+  agents_json_add_boolean (builder, "workspace_root_ready",
+                           priv->workspace_root_ready);
   if (klass->serialize_fields != NULL)
     klass->serialize_fields (self, builder);
   json_builder_end_object (builder);
@@ -386,13 +384,9 @@ agents_sandbox_session_state_to_json (AgentsSandboxSessionState *self)
 static gboolean
 invalid_member (GError **error, const char *member, const char *expected)
 {
-  g_auto (GVariantBuilder) ctx =
-    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
-
-  g_variant_builder_add (&ctx, "{sv}", "member", g_variant_new_string (member));
-  agents_sandbox_error_set (
-    error, AGENTS_SANDBOX_ERROR_INVALID_JSON, g_variant_builder_end (&ctx),
-    _ ("session state member “%s” must be %s"), member, expected);
+  agents_json_set_error (error, member, NULL,
+                         _ ("session state member “%s” must be %s"), member,
+                         expected);
   return FALSE;
 }
 
@@ -427,12 +421,10 @@ agents_sandbox_session_state_load_json (AgentsSandboxSessionState *self,
     return invalid_member (error, "session_state", _ ("an object"));
   object = json_node_get_object (node);
 
-  member = json_object_get_member (object, "session_id");
+  if (!agents_json_lookup (object, "session_id", G_TYPE_STRING, &member))
+    return invalid_member (error, "session_id", _ ("a string"));
   if (member != NULL)
     {
-      if (!JSON_NODE_HOLDS_VALUE (member) ||
-          json_node_get_value_type (member) != G_TYPE_STRING)
-        return invalid_member (error, "session_id", _ ("a string"));
       g_free (priv->session_id);
       priv->session_id = g_strdup (json_node_get_string (member));
     }
@@ -459,15 +451,12 @@ agents_sandbox_session_state_load_json (AgentsSandboxSessionState *self,
       agents_sandbox_session_state_set_snapshot (self, snapshot);
     }
 
-  member = json_object_get_member (object, "workspace_root_ready");
+  if (!agents_json_lookup (object, "workspace_root_ready", G_TYPE_BOOLEAN,
+                           &member))
+    return invalid_member (error, "workspace_root_ready", _ ("a boolean"));
   if (member != NULL)
-    {
-      if (!JSON_NODE_HOLDS_VALUE (member) ||
-          json_node_get_value_type (member) != G_TYPE_BOOLEAN)
-        return invalid_member (error, "workspace_root_ready", _ ("a boolean"));
-      agents_sandbox_session_state_set_workspace_root_ready (
-        self, json_node_get_boolean (member));
-    }
+    agents_sandbox_session_state_set_workspace_root_ready (
+      self, json_node_get_boolean (member));
 
   if (klass->deserialize_fields != NULL &&
       !klass->deserialize_fields (self, object, error))

@@ -275,6 +275,47 @@ agents_sandbox_session_get_manifest (AgentsSandboxSession *self)
     agents_sandbox_session_get_state (self));
 }
 
+/**
+ * agents_task_return_object:
+ * @task: the task a vfunc was given
+ * @object: (type GObject.Object) (transfer none): the result
+ *
+ * Completes @task with @object, as C implementations do with
+ * `g_task_return_pointer (task, g_object_ref (object), g_object_unref)`.
+ *
+ * Implementations written in Python or JavaScript complete a task that
+ * returns an object (an #AgentsExecResult, a #GInputStream, a session …)
+ * with this function: g_task_return_value() would hand the C caller a
+ * #GValue instead of the object.
+ */
+void
+agents_task_return_object (GTask    *task,
+                           gpointer  object)
+{
+  g_return_if_fail (G_IS_TASK (task));
+  g_return_if_fail (G_IS_OBJECT (object));
+
+  g_task_return_pointer (task, g_object_ref (object), g_object_unref);
+}
+
+/**
+ * agents_task_return_string:
+ * @task: the task a vfunc was given
+ * @string: the result
+ *
+ * Completes @task with a copy of @string, for the vfuncs whose task
+ * returns a string; see agents_task_return_object().
+ */
+void
+agents_task_return_string (GTask      *task,
+                           const char *string)
+{
+  g_return_if_fail (G_IS_TASK (task));
+  g_return_if_fail (string != NULL);
+
+  g_task_return_pointer (task, g_strdup (string), g_free);
+}
+
 /* ---- lifecycle -------------------------------------------------------- */
 
 /**
@@ -710,6 +751,16 @@ agents_sandbox_session_exec_finish (AgentsSandboxSession *self,
 {
   return finish_pointer (self, result, error);
 }
+
+/**
+ * AgentsSandboxSessionInterface::exec:
+ * @self: a session
+ * @argv: (array zero-terminated=1): the argv, run as is
+ * @timeout: seconds before the command is killed; 0 or less for none
+ * @task: the task to complete with an #AgentsExecResult
+ *
+ * Runs @argv in the sandbox (the exec primitive).
+ */
 
 /**
  * agents_sandbox_session_exec_raw_async:

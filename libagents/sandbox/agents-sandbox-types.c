@@ -12,109 +12,11 @@
 #include <glib/gi18n-lib.h>
 
 #include "agents-enums.h"
+#include "agents-json-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-types.h"
 
 /* ---- JSON reading helpers ------------------------------------------- */
-
-static void
-set_json_error (GError **error,
-                const char *member,
-                const char *reason,
-                const char *message)
-{
-  g_auto (GVariantBuilder) ctx =
-    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
-
-  g_variant_builder_add (&ctx, "{sv}", "member", g_variant_new_string (member));
-  g_variant_builder_add (&ctx, "{sv}", "reason", g_variant_new_string (reason));
-  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_JSON,
-                            g_variant_builder_end (&ctx), "%s", message);
-}
-
-static void
-set_wrong_type (GError **error, const char *member, const char *expected)
-{
-  g_autofree char *message =
-    g_strdup_printf (_ ("JSON member “%s” must be %s"), member, expected);
-
-  set_json_error (error, member, "wrong_type", message);
-}
-
-static JsonObject *
-require_object (JsonNode *node, const char *what, GError **error)
-{
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      set_wrong_type (error, what, _ ("an object"));
-      return NULL;
-    }
-  return json_node_get_object (node);
-}
-
-static gboolean
-holds_type (JsonNode *node, GType type)
-{
-  return JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == type;
-}
-
-/* Reads an optional string member; *out is left alone when it is absent. */
-static gboolean
-read_string (JsonObject *object,
-             const char *member,
-             gboolean nullable,
-             gboolean required,
-             const char **out,
-             GError **error)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL)
-    {
-      if (required)
-        {
-          g_autofree char *message =
-            g_strdup_printf (_ ("missing JSON member “%s”"), member);
-
-          set_json_error (error, member, "missing", message);
-          return FALSE;
-        }
-      return TRUE;
-    }
-  if (nullable && JSON_NODE_HOLDS_NULL (node))
-    {
-      *out = NULL;
-      return TRUE;
-    }
-  if (!holds_type (node, G_TYPE_STRING))
-    {
-      set_wrong_type (error, member,
-                      nullable ? _ ("a string or null") : _ ("a string"));
-      return FALSE;
-    }
-  *out = json_node_get_string (node);
-  return TRUE;
-}
-
-static gboolean
-read_boolean (JsonObject *object,
-              const char *member,
-              gboolean *out,
-              GError **error)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL)
-    return TRUE;
-  if (!holds_type (node, G_TYPE_BOOLEAN))
-    {
-      set_wrong_type (error, member, _ ("a boolean"));
-      return FALSE;
-    }
-  *out = json_node_get_boolean (node);
-  return TRUE;
-}
 
 static gboolean
 read_mode_bits (JsonObject *object,
@@ -122,24 +24,22 @@ read_mode_bits (JsonObject *object,
                 guint *out,
                 GError **error)
 {
-  JsonNode *node = json_object_get_member (object, member);
+  JsonNode *node;
   gint64 value;
 
+  if (!agents_json_lookup (object, member, G_TYPE_INT64, &node))
+    goto invalid;
   if (node == NULL)
     return TRUE;
-  if (!holds_type (node, G_TYPE_INT64))
-    {
-      set_wrong_type (error, member, _ ("an integer from 0 to 7"));
-      return FALSE;
-    }
   value = json_node_get_int (node);
   if (value < 0 || value > AGENTS_FILE_MODE_ALL)
-    {
-      set_wrong_type (error, member, _ ("an integer from 0 to 7"));
-      return FALSE;
-    }
+    goto invalid;
   *out = (guint) value;
   return TRUE;
+
+invalid:
+  agents_json_set_wrong_type (error, member, _ ("an integer from 0 to 7"));
+  return FALSE;
 }
 
 static void
@@ -398,14 +298,10 @@ agents_permissions_to_json (const AgentsPermissions *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "owner");
-  json_builder_add_int_value (builder, self->owner);
-  json_builder_set_member_name (builder, "group");
-  json_builder_add_int_value (builder, self->group);
-  json_builder_set_member_name (builder, "other");
-  json_builder_add_int_value (builder, self->other);
-  json_builder_set_member_name (builder, "directory");
-  json_builder_add_boolean_value (builder, self->directory);
+  agents_json_add_int (builder, "owner", self->owner);
+  agents_json_add_int (builder, "group", self->group);
+  agents_json_add_int (builder, "other", self->other);
+  agents_json_add_boolean (builder, "directory", self->directory);
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
 }
@@ -425,13 +321,13 @@ AgentsPermissions *
 agents_permissions_new_from_json (JsonNode *node, GError **error)
 {
   g_autoptr (AgentsPermissions) self = agents_permissions_new ();
-  JsonObject *object = require_object (node, "permissions", error);
+  JsonObject *object = agents_json_require_object (node, "permissions", error);
 
   if (object == NULL ||
       !read_mode_bits (object, "owner", &self->owner, error) ||
       !read_mode_bits (object, "group", &self->group, error) ||
       !read_mode_bits (object, "other", &self->other, error) ||
-      !read_boolean (object, "directory", &self->directory, error))
+      !agents_json_read_boolean (object, "directory", &self->directory, error))
     return NULL;
   self->directory = !!self->directory;
   return g_steal_pointer (&self);
@@ -1677,8 +1573,7 @@ agents_user_to_json (AgentsUser *self)
   g_return_val_if_fail (AGENTS_IS_USER (self), NULL);
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "name");
-  json_builder_add_string_value (builder, self->name);
+  agents_json_add_string (builder, "name", self->name);
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
 }
@@ -1696,11 +1591,11 @@ agents_user_to_json (AgentsUser *self)
 AgentsUser *
 agents_user_new_from_json (JsonNode *node, GError **error)
 {
-  JsonObject *object = require_object (node, "user", error);
+  JsonObject *object = agents_json_require_object (node, "user", error);
   const char *name = NULL;
 
   if (object == NULL ||
-      !read_string (object, "name", FALSE, TRUE, &name, error))
+      !agents_json_read_string (object, "name", FALSE, TRUE, &name, error))
     return NULL;
   return agents_user_new (name);
 }
@@ -1918,8 +1813,7 @@ agents_group_to_json (AgentsGroup *self)
   g_return_val_if_fail (AGENTS_IS_GROUP (self), NULL);
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "name");
-  json_builder_add_string_value (builder, self->name);
+  agents_json_add_string (builder, "name", self->name);
   json_builder_set_member_name (builder, "users");
   json_builder_begin_array (builder);
   for (guint i = 0; i < self->users->len; i++)
@@ -1944,25 +1838,21 @@ agents_group_to_json (AgentsGroup *self)
 AgentsGroup *
 agents_group_new_from_json (JsonNode *node, GError **error)
 {
-  JsonObject *object = require_object (node, "group", error);
+  JsonObject *object = agents_json_require_object (node, "group", error);
   g_autoptr (AgentsGroup) self = NULL;
   const char *name = NULL;
   JsonNode *users;
   JsonArray *array;
 
   if (object == NULL ||
-      !read_string (object, "name", FALSE, TRUE, &name, error))
+      !agents_json_read_string (object, "name", FALSE, TRUE, &name, error) ||
+      !agents_json_read_container (object, "users", JSON_NODE_ARRAY, &users,
+                                   error))
     return NULL;
 
   self = agents_group_new (name, NULL, 0);
-  users = json_object_get_member (object, "users");
   if (users == NULL)
     return g_steal_pointer (&self);
-  if (!JSON_NODE_HOLDS_ARRAY (users))
-    {
-      set_wrong_type (error, "users", _ ("an array"));
-      return NULL;
-    }
 
   array = json_node_get_array (users);
   for (guint i = 0; i < json_array_get_length (array); i++)
@@ -2219,15 +2109,9 @@ agents_sandbox_path_grant_to_json (AgentsSandboxPathGrant *self)
   g_return_val_if_fail (AGENTS_IS_SANDBOX_PATH_GRANT (self), NULL);
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "path");
-  json_builder_add_string_value (builder, self->path);
-  json_builder_set_member_name (builder, "read_only");
-  json_builder_add_boolean_value (builder, self->read_only);
-  json_builder_set_member_name (builder, "description");
-  if (self->description != NULL)
-    json_builder_add_string_value (builder, self->description);
-  else
-    json_builder_add_null_value (builder);
+  agents_json_add_string (builder, "path", self->path);
+  agents_json_add_boolean (builder, "read_only", self->read_only);
+  agents_json_add_nullable_string (builder, "description", self->description);
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
 }
@@ -2246,23 +2130,23 @@ agents_sandbox_path_grant_to_json (AgentsSandboxPathGrant *self)
 AgentsSandboxPathGrant *
 agents_sandbox_path_grant_new_from_json (JsonNode *node, GError **error)
 {
-  JsonObject *object = require_object (node, "extra_path_grant", error);
+  JsonObject *object =
+    agents_json_require_object (node, "extra_path_grant", error);
   const char *path = NULL;
   const char *description = NULL;
   gboolean read_only = FALSE;
 
   if (object == NULL ||
-      !read_string (object, "path", FALSE, TRUE, &path, error) ||
-      !read_boolean (object, "read_only", &read_only, error) ||
-      !read_string (object, "description", TRUE, FALSE, &description, error))
+      !agents_json_read_string (object, "path", FALSE, TRUE, &path, error) ||
+      !agents_json_read_boolean (object, "read_only", &read_only, error) ||
+      !agents_json_read_string (object, "description", TRUE, FALSE,
+                                &description, error))
     return NULL;
 
   if (!g_path_is_absolute (path))
     {
-      g_autofree char *message =
-        g_strdup_printf (_ ("path grant must be absolute: %s"), path);
-
-      set_json_error (error, "path", "not_absolute", message);
+      agents_json_set_error (error, "path", "not_absolute",
+                             _ ("path grant must be absolute: %s"), path);
       return NULL;
     }
   return agents_sandbox_path_grant_new (path, read_only, description);

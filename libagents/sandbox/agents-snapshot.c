@@ -18,6 +18,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "agents-json-private.h"
 #include "agents-registry.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-snapshot.h"
@@ -332,10 +333,8 @@ agents_snapshot_to_json (AgentsSnapshot *self)
   id = agents_snapshot_get_id (self);
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "type");
-  json_builder_add_string_value (builder, type ? type : "");
-  json_builder_set_member_name (builder, "id");
-  json_builder_add_string_value (builder, id ? id : "");
+  agents_json_add_string (builder, "type", type ? type : "");
+  agents_json_add_string (builder, "id", id ? id : "");
   if (iface->serialize_fields != NULL)
     iface->serialize_fields (self, builder);
   json_builder_end_object (builder);
@@ -346,27 +345,10 @@ agents_snapshot_to_json (AgentsSnapshot *self)
 static gboolean
 invalid_member (GError **error, const char *member, const char *expected)
 {
-  g_auto (GVariantBuilder) ctx =
-    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
-
-  g_variant_builder_add (&ctx, "{sv}", "member", g_variant_new_string (member));
-  agents_sandbox_error_set (
-    error, AGENTS_SANDBOX_ERROR_INVALID_JSON, g_variant_builder_end (&ctx),
-    _ ("snapshot member “%s” must be %s"), member, expected);
+  agents_json_set_error (error, member, NULL,
+                         _ ("snapshot member “%s” must be %s"), member,
+                         expected);
   return FALSE;
-}
-
-/* The string value of @member, or NULL when it is missing or not a
- * string. */
-static const char *
-get_string_member (JsonObject *object, const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
 }
 
 /**
@@ -396,10 +378,10 @@ agents_snapshot_new_from_json (JsonNode *node, GError **error)
     return (invalid_member (error, "snapshot", _ ("an object")), NULL);
   object = json_node_get_object (node);
 
-  type_name = get_string_member (object, "type");
+  type_name = agents_json_get_string (object, "type");
   if (type_name == NULL)
     return (invalid_member (error, "type", _ ("a string")), NULL);
-  id = get_string_member (object, "id");
+  id = agents_json_get_string (object, "id");
   if (id == NULL)
     return (invalid_member (error, "id", _ ("a string")), NULL);
 
@@ -1179,9 +1161,8 @@ static void
 agents_local_snapshot_serialize_fields (AgentsSnapshot *snapshot,
                                         JsonBuilder *builder)
 {
-  json_builder_set_member_name (builder, "base_path");
-  json_builder_add_string_value (builder,
-                                 AGENTS_LOCAL_SNAPSHOT (snapshot)->base_path);
+  agents_json_add_string (builder, "base_path",
+                          AGENTS_LOCAL_SNAPSHOT (snapshot)->base_path);
 }
 
 static gboolean
@@ -1190,7 +1171,7 @@ agents_local_snapshot_deserialize_fields (AgentsSnapshot *snapshot,
                                           GError **error)
 {
   AgentsLocalSnapshot *self = AGENTS_LOCAL_SNAPSHOT (snapshot);
-  const char *base_path = get_string_member (object, "base_path");
+  const char *base_path = agents_json_get_string (object, "base_path");
 
   if (!is_valid_id (self->id))
     return invalid_member (error, "id", _ ("a plain file name"));

@@ -555,6 +555,14 @@ open_beneath_walk (int dirfd, const char *rel, int flags, mode_t mode)
   return cur;
 }
 
+static gboolean openat2_disabled;
+
+void
+agents_unix_local_session_set_openat2_disabled_for_testing (gboolean disabled)
+{
+  openat2_disabled = disabled;
+}
+
 /* Opens @rel beneath @dirfd; nothing, not even a symlink, may lead out of
  * it (EXDEV). */
 static int
@@ -567,8 +575,9 @@ open_beneath (int dirfd, const char *rel, int flags, mode_t mode)
   how.flags = flags | O_CLOEXEC;
   how.mode = (flags & O_CREAT) ? mode : 0;
   how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
-  fd = syscall (SYS_openat2, dirfd, rel, &how, sizeof how);
-  if (fd >= 0 || errno != ENOSYS)
+  fd =
+    openat2_disabled ? -1 : syscall (SYS_openat2, dirfd, rel, &how, sizeof how);
+  if (fd >= 0 || (errno != ENOSYS && !openat2_disabled))
     return fd;
 #endif
   return open_beneath_walk (dirfd, rel, flags, mode);

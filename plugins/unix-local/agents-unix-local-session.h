@@ -66,4 +66,9 @@ guint agents_unix_local_session_get_n_running (AgentsUnixLocalSession *self);
 void agents_unix_local_session_set_output_limit (AgentsUnixLocalSession *self,
                                                  gsize limit);
 
+/* Tests: resolve paths component by component, refusing every symlink,
+ * as on kernels without openat2(). */
+void
+agents_unix_local_session_set_openat2_disabled_for_testing (gboolean disabled);
+
 G_END_DECLS

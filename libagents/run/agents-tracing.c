@@ -1,0 +1,2163 @@
+/* agents-tracing.c - traces and spans of agent runs
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "agents-enums.h"
+#include "agents-tracing.h"
+
+/**
+ * AgentsTrace:
+ *
+ * One traced workflow, e.g. a run and everything it does: the root of a
+ * tree of #AgentsSpan.
+ *
+ * agents_trace_begin() makes the new trace the *current trace* of the
+ * calling thread; spans begun on that thread with agents_span_begin()
+ * belong to it, nested under the current span, until agents_trace_end().
+ * The current trace and span are per thread: async work that continues on
+ * the thread of the same main context keeps them, work moved to another
+ * thread does not (start such spans with agents_trace_start_span()).
+ *
+ * When tracing is disabled (agents_tracing_set_disabled(), the
+ * `AGENTS_DISABLE_TRACING` environment variable, or a trace begun with
+ * agents_trace_begin_full() and @disabled), traces and spans do not
+ * record: processors receive nothing and spans cost almost nothing.
+ */
+
+/**
+ * AgentsSpan:
+ *
+ * One timed operation in a trace: an agent's turns, a model call, a tool
+ * call, a handoff, a guardrail or a custom step, with JSON data in the
+ * shapes of the reference SDK (`{"type": "custom", "name": …, "data":
+ * …}`, `{"type": "function", "name": …, "input": …, "output": …}`, …).
+ *
+ * A span that does not record (see agents_span_is_recording()) is a
+ * shared placeholder: its data is %NULL and everything done to it is
+ * ignored.
+ */
+
+/**
+ * AgentsTracingProcessor:
+ *
+ * Receives the traces and spans of the process, e.g. to export them. Add
+ * processors with agents_tracing_add_processor(); #AgentsJsonlExporter
+ * writes them to a file and #AgentsTestTracingProcessor keeps them for
+ * tests.
+ */
+
+struct _AgentsTrace
+{
+  GObject parent_instance;
+
+  char *workflow_name;
+  char *trace_id;
+  char *group_id;
+  JsonObject *metadata;
+  gboolean noop;
+  gint64 started_us;
+  gint64 ended_us;
+  int ended; /* atomic */
+};
+
+struct _AgentsSpan
+{
+  GObject parent_instance;
+
+  AgentsSpanKind kind;
+  char *span_id;
+  char *trace_id;
+  char *parent_id;
+  JsonObject *data; /* NULL when not recording */
+  JsonObject *error;
+  guint64 sequence; /* start order, for processors */
+  gint64 started_us;
+  gint64 ended_us;
+  int ended; /* atomic */
+};
+
+G_DEFINE_FINAL_TYPE (AgentsTrace, agents_trace, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (AgentsSpan, agents_span, G_TYPE_OBJECT)
+G_DEFINE_INTERFACE (AgentsTracingProcessor,
+                    agents_tracing_processor,
+                    G_TYPE_OBJECT)
+
+/* ---- span kinds ---------------------------------------------------------- */
+
+typedef struct
+{
+  const char *type;
+  const char *members[6]; /* the reference's members, in its order */
+} KindInfo;
+
+static const KindInfo kind_info[] = {
+  [AGENTS_SPAN_KIND_AGENT] = { "agent",
+                               { "name", "handoffs", "tools", "output_type" } },
+  [AGENTS_SPAN_KIND_GENERATION] = { "generation",
+                                    { "input", "output", "model",
+                                      "model_config", "usage" } },
+  [AGENTS_SPAN_KIND_FUNCTION] = { "function", { "name", "input", "output" } },
+  [AGENTS_SPAN_KIND_HANDOFF] = { "handoff", { "from_agent", "to_agent" } },
+  [AGENTS_SPAN_KIND_GUARDRAIL] = { "guardrail", { "name", "triggered" } },
+  [AGENTS_SPAN_KIND_CUSTOM] = { "custom", { "name", "data" } },
+};
+
+/**
+ * agents_span_kind_to_string:
+ * @kind: a span kind
+ *
+ * Gets the `type` of span data of @kind, e.g. `"custom"`.
+ *
+ * Returns: (transfer none): the type name
+ */
+const char *
+agents_span_kind_to_string (AgentsSpanKind kind)
+{
+  g_return_val_if_fail (kind <= AGENTS_SPAN_KIND_CUSTOM, NULL);
+
+  return kind_info[kind].type;
+}
+
+static JsonNode *
+default_member (AgentsSpanKind kind, const char *member)
+{
+  if (kind == AGENTS_SPAN_KIND_GUARDRAIL && g_str_equal (member, "triggered"))
+    return json_node_init_boolean (json_node_alloc (), FALSE);
+  if (kind == AGENTS_SPAN_KIND_CUSTOM && g_str_equal (member, "data"))
+    {
+      JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+      json_node_take_object (node, json_object_new ());
+      return node;
+    }
+  return json_node_new (JSON_NODE_NULL);
+}
+
+static gboolean
+is_template_member (AgentsSpanKind kind, const char *member)
+{
+  for (guint i = 0; kind_info[kind].members[i] != NULL; i++)
+    if (g_str_equal (kind_info[kind].members[i], member))
+      return TRUE;
+  return FALSE;
+}
+
+/* The span data: "type", the reference's members in its order (null when
+ * @data lacks them), then the other members of @data. */
+static JsonObject *
+build_span_data (AgentsSpanKind kind, JsonObject *data)
+{
+  JsonObject *result = json_object_new ();
+  g_autoptr (GList) members = NULL;
+
+  json_object_set_string_member (result, "type", kind_info[kind].type);
+  for (guint i = 0; kind_info[kind].members[i] != NULL; i++)
+    {
+      const char *member = kind_info[kind].members[i];
+      JsonNode *value =
+        data != NULL ? json_object_get_member (data, member) : NULL;
+
+      json_object_set_member (result, member,
+                              value != NULL ? json_node_copy (value)
+                                            : default_member (kind, member));
+    }
+  if (data != NULL)
+    members = json_object_get_members (data);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      if (g_str_equal (l->data, "type") || is_template_member (kind, l->data))
+        continue;
+      json_object_set_member (result, l->data,
+                              json_object_dup_member (data, l->data));
+    }
+  return result;
+}
+
+/* ---- global state -------------------------------------------------------- */
+
+static GMutex processors_lock;
+static GPtrArray *processor_list; /* AgentsTracingProcessor, in call order */
+static int tracing_disabled;      /* atomic */
+static guint64 span_sequence;     /* guarded by processors_lock */
+
+static void
+init_disabled_from_env (void)
+{
+  static gsize initialized = 0;
+
+  if (g_once_init_enter (&initialized))
+    {
+      const char *env = g_getenv ("AGENTS_DISABLE_TRACING");
+
+      if (env != NULL &&
+          (g_str_equal (env, "1") || g_ascii_strcasecmp (env, "true") == 0))
+        g_atomic_int_set (&tracing_disabled, TRUE);
+      g_once_init_leave (&initialized, 1);
+    }
+}
+
+/**
+ * agents_tracing_set_disabled:
+ * @disabled: whether tracing is disabled
+ *
+ * Disables or enables tracing for the whole process. While tracing is
+ * disabled, new traces and spans do not record. The initial value is
+ * %TRUE when the environment variable `AGENTS_DISABLE_TRACING` is `1` or
+ * `true`.
+ */
+void
+agents_tracing_set_disabled (gboolean disabled)
+{
+  init_disabled_from_env ();
+  g_atomic_int_set (&tracing_disabled, !!disabled);
+}
+
+/**
+ * agents_tracing_get_disabled:
+ *
+ * Gets whether tracing is disabled for the whole process.
+ *
+ * Returns: %TRUE if tracing is disabled
+ */
+gboolean
+agents_tracing_get_disabled (void)
+{
+  init_disabled_from_env ();
+  return g_atomic_int_get (&tracing_disabled);
+}
+
+static gpointer
+copy_ref (gconstpointer object, gpointer user_data)
+{
+  return g_object_ref ((gpointer) object);
+}
+
+static GPtrArray *
+ref_processors (void)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&processors_lock);
+
+  /* The copy unrefs its elements, like processor_list. */
+  if (processor_list == NULL || processor_list->len == 0)
+    return NULL;
+  return g_ptr_array_copy (processor_list, copy_ref, NULL);
+}
+
+typedef enum
+{
+  EVENT_TRACE_START,
+  EVENT_TRACE_END,
+  EVENT_SPAN_START,
+  EVENT_SPAN_END,
+} Event;
+
+static void
+dispatch (Event event, gpointer object)
+{
+  g_autoptr (GPtrArray) list = ref_processors ();
+
+  for (guint i = 0; list != NULL && i < list->len; i++)
+    {
+      AgentsTracingProcessor *processor = list->pdata[i];
+
+      switch (event)
+        {
+        case EVENT_TRACE_START:
+          agents_tracing_processor_on_trace_start (processor, object);
+          break;
+        case EVENT_TRACE_END:
+          agents_tracing_processor_on_trace_end (processor, object);
+          break;
+        case EVENT_SPAN_START:
+          agents_tracing_processor_on_span_start (processor, object);
+          break;
+        case EVENT_SPAN_END:
+          agents_tracing_processor_on_span_end (processor, object);
+          break;
+        }
+    }
+}
+
+/* ---- the per-thread stack of current traces and spans -------------------- */
+
+static GPrivate current_stack =
+  G_PRIVATE_INIT ((GDestroyNotify) g_ptr_array_unref);
+
+static GPtrArray *
+get_stack (gboolean create)
+{
+  GPtrArray *stack = g_private_get (&current_stack);
+
+  if (stack == NULL && create)
+    {
+      stack = g_ptr_array_new_with_free_func (g_object_unref);
+      g_private_set (&current_stack, stack);
+    }
+  return stack;
+}
+
+static gboolean
+entry_ended (gpointer entry)
+{
+  if (AGENTS_IS_TRACE (entry))
+    return g_atomic_int_get (&AGENTS_TRACE (entry)->ended);
+  return g_atomic_int_get (&AGENTS_SPAN (entry)->ended);
+}
+
+/* Finds the topmost live trace and the topmost live span above it. */
+static void
+find_current (AgentsTrace **trace, AgentsSpan **span)
+{
+  GPtrArray *stack = get_stack (FALSE);
+
+  *trace = NULL;
+  *span = NULL;
+  if (stack == NULL)
+    return;
+  /* Entries ended on another thread linger; drop those on top. */
+  while (stack->len > 0 && entry_ended (stack->pdata[stack->len - 1]))
+    g_ptr_array_remove_index (stack, stack->len - 1);
+  for (guint i = stack->len; i > 0; i--)
+    {
+      gpointer entry = stack->pdata[i - 1];
+
+      if (entry_ended (entry))
+        continue;
+      if (AGENTS_IS_TRACE (entry))
+        {
+          *trace = entry;
+          return;
+        }
+      if (*span == NULL)
+        *span = entry;
+    }
+  *span = NULL;
+}
+
+static void
+push_current (gpointer entry)
+{
+  g_ptr_array_add (get_stack (TRUE), g_object_ref (entry));
+}
+
+static void
+remove_current (gpointer entry)
+{
+  GPtrArray *stack = get_stack (FALSE);
+
+  for (guint i = stack != NULL ? stack->len : 0; i > 0; i--)
+    {
+      if (stack->pdata[i - 1] == entry)
+        {
+          g_ptr_array_remove_index (stack, i - 1);
+          return;
+        }
+    }
+}
+
+/**
+ * agents_tracing_get_current_trace:
+ *
+ * Gets the calling thread's current trace: the latest one begun with
+ * agents_trace_begin() and not yet ended.
+ *
+ * Returns: (transfer none) (nullable): the current trace, or %NULL
+ */
+AgentsTrace *
+agents_tracing_get_current_trace (void)
+{
+  AgentsTrace *trace;
+  AgentsSpan *span;
+
+  find_current (&trace, &span);
+  return trace;
+}
+
+/**
+ * agents_tracing_get_current_span:
+ *
+ * Gets the calling thread's current span: the latest one of the current
+ * trace begun with agents_span_begin() and not yet ended.
+ *
+ * Returns: (transfer none) (nullable): the current span, or %NULL
+ */
+AgentsSpan *
+agents_tracing_get_current_span (void)
+{
+  AgentsTrace *trace;
+  AgentsSpan *span;
+
+  find_current (&trace, &span);
+  return span;
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static char *
+random_hex (guint length)
+{
+  g_autofree char *uuid = g_uuid_string_random ();
+  GString *hex = g_string_sized_new (32);
+
+  for (const char *p = uuid; *p != '\0'; p++)
+    if (*p != '-')
+      g_string_append_c (hex, *p);
+  g_string_truncate (hex, MIN (length, hex->len));
+  return g_string_free (hex, FALSE);
+}
+
+/* ISO 8601 in the form Python's datetime.isoformat() gives. */
+static char *
+format_time (gint64 usec)
+{
+  g_autoptr (GDateTime) seconds = NULL;
+  g_autoptr (GDateTime) time = NULL;
+
+  if (usec == 0)
+    return NULL;
+  seconds = g_date_time_new_from_unix_utc (usec / G_USEC_PER_SEC);
+  time = g_date_time_add (seconds, usec % G_USEC_PER_SEC);
+  return g_date_time_format (time, "%Y-%m-%dT%H:%M:%S.%f+00:00");
+}
+
+static void
+set_string_or_null (JsonObject *object, const char *member, const char *value)
+{
+  if (value != NULL)
+    json_object_set_string_member (object, member, value);
+  else
+    json_object_set_null_member (object, member);
+}
+
+static void
+set_time_member (JsonObject *object, const char *member, gint64 usec)
+{
+  g_autofree char *text = format_time (usec);
+
+  set_string_or_null (object, member, text);
+}
+
+/* ---- AgentsTrace --------------------------------------------------------- */
+
+enum
+{
+  TRACE_PROP_0,
+  TRACE_PROP_WORKFLOW_NAME,
+  TRACE_PROP_TRACE_ID,
+  TRACE_PROP_GROUP_ID,
+  TRACE_PROP_METADATA,
+  TRACE_N_PROPS
+};
+
+static GParamSpec *trace_properties[TRACE_N_PROPS];
+
+static void
+agents_trace_finalize (GObject *object)
+{
+  AgentsTrace *self = AGENTS_TRACE (object);
+
+  g_free (self->workflow_name);
+  g_free (self->trace_id);
+  g_free (self->group_id);
+  g_clear_pointer (&self->metadata, json_object_unref);
+
+  G_OBJECT_CLASS (agents_trace_parent_class)->finalize (object);
+}
+
+static void
+agents_trace_get_property (GObject *object,
+                           guint prop_id,
+                           GValue *value,
+                           GParamSpec *pspec)
+{
+  AgentsTrace *self = AGENTS_TRACE (object);
+
+  switch (prop_id)
+    {
+    case TRACE_PROP_WORKFLOW_NAME:
+      g_value_set_string (value, self->workflow_name);
+      break;
+    case TRACE_PROP_TRACE_ID:
+      g_value_set_string (value, self->trace_id);
+      break;
+    case TRACE_PROP_GROUP_ID:
+      g_value_set_string (value, self->group_id);
+      break;
+    case TRACE_PROP_METADATA:
+      g_value_set_boxed (value, self->metadata);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agents_trace_class_init (AgentsTraceClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = agents_trace_finalize;
+  object_class->get_property = agents_trace_get_property;
+
+  /**
+   * AgentsTrace:workflow-name:
+   *
+   * The name of the traced workflow, e.g. "Agent workflow".
+   */
+  trace_properties[TRACE_PROP_WORKFLOW_NAME] =
+    g_param_spec_string ("workflow-name", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * AgentsTrace:trace-id:
+   *
+   * The trace's id, `trace_` and 32 hexadecimal digits unless given.
+   */
+  trace_properties[TRACE_PROP_TRACE_ID] = g_param_spec_string (
+    "trace-id", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * AgentsTrace:group-id:
+   *
+   * An id linking several traces, e.g. a conversation's, or %NULL.
+   */
+  trace_properties[TRACE_PROP_GROUP_ID] = g_param_spec_string (
+    "group-id", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * AgentsTrace:metadata:
+   *
+   * Metadata of the trace, or %NULL.
+   */
+  trace_properties[TRACE_PROP_METADATA] =
+    g_param_spec_boxed ("metadata", NULL, NULL, JSON_TYPE_OBJECT,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, TRACE_N_PROPS,
+                                     trace_properties);
+}
+
+static void
+agents_trace_init (AgentsTrace *self)
+{
+}
+
+/**
+ * agents_trace_begin:
+ * @workflow_name: the name of the workflow
+ * @trace_id: (nullable): the trace's id, or %NULL for a new one
+ * @group_id: (nullable): an id linking several traces, or %NULL
+ * @metadata: (nullable): metadata of the trace, or %NULL
+ *
+ * Begins a trace and makes it the calling thread's current trace, telling
+ * the processors. See agents_trace_begin_full().
+ *
+ * Returns: (transfer full): the trace; end it with agents_trace_end()
+ */
+AgentsTrace *
+agents_trace_begin (const char *workflow_name,
+                    const char *trace_id,
+                    const char *group_id,
+                    JsonObject *metadata)
+{
+  return agents_trace_begin_full (workflow_name, trace_id, group_id, metadata,
+                                  FALSE);
+}
+
+/**
+ * agents_trace_begin_full:
+ * @workflow_name: the name of the workflow
+ * @trace_id: (nullable): the trace's id, or %NULL for a new one
+ * @group_id: (nullable): an id linking several traces, or %NULL
+ * @metadata: (nullable): metadata of the trace, or %NULL
+ * @disabled: %TRUE for a trace that does not record
+ *
+ * Begins a trace and makes it the calling thread's current trace. Unless
+ * @disabled is %TRUE or tracing is disabled, the processors are told;
+ * otherwise the trace does not record and neither do spans begun while it
+ * is current (a run with tracing disabled).
+ *
+ * Returns: (transfer full): the trace; end it with agents_trace_end()
+ */
+AgentsTrace *
+agents_trace_begin_full (const char *workflow_name,
+                         const char *trace_id,
+                         const char *group_id,
+                         JsonObject *metadata,
+                         gboolean disabled)
+{
+  AgentsTrace *self;
+
+  g_return_val_if_fail (workflow_name != NULL, NULL);
+
+  self = g_object_new (AGENTS_TYPE_TRACE, NULL);
+  self->workflow_name = g_strdup (workflow_name);
+  if (trace_id != NULL)
+    self->trace_id = g_strdup (trace_id);
+  else
+    {
+      g_autofree char *hex = random_hex (32);
+
+      self->trace_id = g_strconcat ("trace_", hex, NULL);
+    }
+  self->group_id = g_strdup (group_id);
+  if (metadata != NULL)
+    self->metadata = json_object_ref (metadata);
+  self->noop = disabled || agents_tracing_get_disabled ();
+  self->started_us = g_get_real_time ();
+  push_current (self);
+  if (!self->noop)
+    dispatch (EVENT_TRACE_START, self);
+  return self;
+}
+
+/**
+ * agents_trace_end:
+ * @trace: a trace
+ *
+ * Ends @trace: it stops being current and the processors are told. Ending
+ * a trace twice does nothing.
+ */
+void
+agents_trace_end (AgentsTrace *trace)
+{
+  g_return_if_fail (AGENTS_IS_TRACE (trace));
+
+  if (!g_atomic_int_compare_and_exchange (&trace->ended, 0, 1))
+    return;
+  trace->ended_us = g_get_real_time ();
+  remove_current (trace);
+  if (!trace->noop)
+    dispatch (EVENT_TRACE_END, trace);
+}
+
+/**
+ * agents_trace_is_recording:
+ * @self: a trace
+ *
+ * Gets whether the trace records, i.e. tracing was enabled when it began.
+ *
+ * Returns: %TRUE if processors receive the trace
+ */
+gboolean
+agents_trace_is_recording (AgentsTrace *self)
+{
+  g_return_val_if_fail (AGENTS_IS_TRACE (self), FALSE);
+
+  return !self->noop;
+}
+
+/**
+ * agents_trace_get_workflow_name:
+ * @self: a trace
+ *
+ * Gets the name of the traced workflow.
+ *
+ * Returns: (transfer none): the workflow name
+ */
+const char *
+agents_trace_get_workflow_name (AgentsTrace *self)
+{
+  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
+
+  return self->workflow_name;
+}
+
+/**
+ * agents_trace_get_trace_id:
+ * @self: a trace
+ *
+ * Gets the trace's id.
+ *
+ * Returns: (transfer none): the id
+ */
+const char *
+agents_trace_get_trace_id (AgentsTrace *self)
+{
+  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
+
+  return self->trace_id;
+}
+
+/**
+ * agents_trace_get_group_id:
+ * @self: a trace
+ *
+ * Gets the id linking this trace to others.
+ *
+ * Returns: (transfer none) (nullable): the group id
+ */
+const char *
+agents_trace_get_group_id (AgentsTrace *self)
+{
+  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
+
+  return self->group_id;
+}
+
+/**
+ * agents_trace_get_metadata:
+ * @self: a trace
+ *
+ * Gets the trace's metadata.
+ *
+ * Returns: (transfer none) (nullable): the metadata
+ */
+JsonObject *
+agents_trace_get_metadata (AgentsTrace *self)
+{
+  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
+
+  return self->metadata;
+}
+
+/**
+ * agents_trace_dup_started_at:
+ * @self: a trace
+ *
+ * Gets when the trace began, in ISO 8601 (UTC).
+ *
+ * Returns: (transfer full): the start time
+ */
+char *
+agents_trace_dup_started_at (AgentsTrace *self)
+{
+  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
+
+  return format_time (self->started_us);
+}
+
+/**
+ * agents_trace_dup_ended_at:
+ * @self: a trace
+ *
+ * Gets when the trace ended, in ISO 8601 (UTC).
+ *
+ * Returns: (transfer full) (nullable): the end time, or %NULL if the
+ *   trace has not ended
+ */
+char *
+agents_trace_dup_ended_at (AgentsTrace *self)
+{
+  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
+
+  return format_time (g_atomic_int_get (&self->ended) ? self->ended_us : 0);
+}
+
+/**
+ * agents_trace_export:
+ * @self: a trace
+ *
+ * Exports the trace as the reference SDK does: `{"object": "trace",
+ * "id", "workflow_name", "group_id", "metadata"}`.
+ *
+ * Returns: (transfer full) (nullable): the exported trace, or %NULL if
+ *   the trace does not record
+ */
+JsonObject *
+agents_trace_export (AgentsTrace *self)
+{
+  JsonObject *object;
+
+  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
+
+  if (self->noop)
+    return NULL;
+  object = json_object_new ();
+  json_object_set_string_member (object, "object", "trace");
+  json_object_set_string_member (object, "id", self->trace_id);
+  json_object_set_string_member (object, "workflow_name", self->workflow_name);
+  set_string_or_null (object, "group_id", self->group_id);
+  if (self->metadata != NULL)
+    json_object_set_object_member (object, "metadata",
+                                   json_object_ref (self->metadata));
+  else
+    json_object_set_null_member (object, "metadata");
+  return object;
+}
+
+/* ---- AgentsSpan ---------------------------------------------------------- */
+
+enum
+{
+  SPAN_PROP_0,
+  SPAN_PROP_KIND,
+  SPAN_PROP_SPAN_ID,
+  SPAN_PROP_TRACE_ID,
+  SPAN_PROP_PARENT_ID,
+  SPAN_N_PROPS
+};
+
+static GParamSpec *span_properties[SPAN_N_PROPS];
+
+static void
+agents_span_finalize (GObject *object)
+{
+  AgentsSpan *self = AGENTS_SPAN (object);
+
+  g_free (self->span_id);
+  g_free (self->trace_id);
+  g_free (self->parent_id);
+  g_clear_pointer (&self->data, json_object_unref);
+  g_clear_pointer (&self->error, json_object_unref);
+
+  G_OBJECT_CLASS (agents_span_parent_class)->finalize (object);
+}
+
+static void
+agents_span_get_property (GObject *object,
+                          guint prop_id,
+                          GValue *value,
+                          GParamSpec *pspec)
+{
+  AgentsSpan *self = AGENTS_SPAN (object);
+
+  switch (prop_id)
+    {
+    case SPAN_PROP_KIND:
+      g_value_set_enum (value, self->kind);
+      break;
+    case SPAN_PROP_SPAN_ID:
+      g_value_set_string (value, self->span_id);
+      break;
+    case SPAN_PROP_TRACE_ID:
+      g_value_set_string (value, self->trace_id);
+      break;
+    case SPAN_PROP_PARENT_ID:
+      g_value_set_string (value, self->parent_id);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agents_span_class_init (AgentsSpanClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = agents_span_finalize;
+  object_class->get_property = agents_span_get_property;
+
+  /**
+   * AgentsSpan:kind:
+   *
+   * What the span records.
+   */
+  span_properties[SPAN_PROP_KIND] = g_param_spec_enum (
+    "kind", NULL, NULL, AGENTS_TYPE_SPAN_KIND, AGENTS_SPAN_KIND_CUSTOM,
+    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * AgentsSpan:span-id:
+   *
+   * The span's id, `span_` and 24 hexadecimal digits; %NULL if the span
+   * does not record.
+   */
+  span_properties[SPAN_PROP_SPAN_ID] = g_param_spec_string (
+    "span-id", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * AgentsSpan:trace-id:
+   *
+   * The id of the span's trace.
+   */
+  span_properties[SPAN_PROP_TRACE_ID] = g_param_spec_string (
+    "trace-id", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /**
+   * AgentsSpan:parent-id:
+   *
+   * The id of the enclosing span, or %NULL for a span directly under its
+   * trace.
+   */
+  span_properties[SPAN_PROP_PARENT_ID] = g_param_spec_string (
+    "parent-id", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, SPAN_N_PROPS,
+                                     span_properties);
+}
+
+static void
+agents_span_init (AgentsSpan *self)
+{
+  self->kind = AGENTS_SPAN_KIND_CUSTOM;
+}
+
+/* The placeholder for spans that do not record; never "ends". */
+static AgentsSpan *
+noop_span (void)
+{
+  static gsize initialized = 0;
+  static AgentsSpan *noop;
+
+  if (g_once_init_enter (&initialized))
+    {
+      noop = g_object_new (AGENTS_TYPE_SPAN, NULL);
+      g_once_init_leave (&initialized, 1);
+    }
+  return g_object_ref (noop);
+}
+
+static AgentsSpan *
+span_new (AgentsTrace *trace,
+          AgentsSpan *parent,
+          AgentsSpanKind kind,
+          JsonObject *data)
+{
+  AgentsSpan *self = g_object_new (AGENTS_TYPE_SPAN, NULL);
+  g_autofree char *hex = random_hex (24);
+
+  self->kind = kind;
+  self->span_id = g_strconcat ("span_", hex, NULL);
+  self->trace_id = g_strdup (trace->trace_id);
+  self->parent_id = parent != NULL ? g_strdup (parent->span_id) : NULL;
+  self->data = build_span_data (kind, data);
+  g_mutex_lock (&processors_lock);
+  self->sequence = ++span_sequence;
+  g_mutex_unlock (&processors_lock);
+  self->started_us = g_get_real_time ();
+  return self;
+}
+
+static gboolean
+span_recording (AgentsSpan *span)
+{
+  return span->data != NULL;
+}
+
+/**
+ * agents_trace_start_span:
+ * @self: a trace
+ * @parent: (nullable): the enclosing span, or %NULL for a span directly
+ *   under @self
+ * @kind: what the span records
+ * @data: (nullable): the span data's members (see agents_span_begin())
+ *
+ * Begins a span with explicit parents, without making it current: for
+ * work that continues on other threads, or runs interleaved on one
+ * thread. End it with agents_span_end().
+ *
+ * Returns: (transfer full): the span
+ */
+AgentsSpan *
+agents_trace_start_span (AgentsTrace *self,
+                         AgentsSpan *parent,
+                         AgentsSpanKind kind,
+                         JsonObject *data)
+{
+  AgentsSpan *span;
+
+  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
+  g_return_val_if_fail (parent == NULL || AGENTS_IS_SPAN (parent), NULL);
+  g_return_val_if_fail (kind <= AGENTS_SPAN_KIND_CUSTOM, NULL);
+
+  if (self->noop || agents_tracing_get_disabled () ||
+      (parent != NULL && !span_recording (parent)))
+    return noop_span ();
+  span = span_new (self, parent, kind, data);
+  dispatch (EVENT_SPAN_START, span);
+  return span;
+}
+
+/**
+ * agents_span_begin:
+ * @kind: what the span records
+ * @data: (nullable): the span data's members
+ *
+ * Begins a span in the calling thread's current trace, nested under the
+ * current span, and makes it the current span.
+ *
+ * The span data is `{"type": …}` followed by the reference SDK's members
+ * for @kind, taken from @data (members are shared, not copied) or null
+ * when @data lacks them, then any other members of @data. For example
+ * %AGENTS_SPAN_KIND_CUSTOM with `{"name": "sandbox.start"}` gives
+ * `{"type": "custom", "name": "sandbox.start", "data": {}}`.
+ *
+ * Without a current trace, or when the current trace does not record,
+ * the span is a placeholder that does not record.
+ *
+ * Returns: (transfer full): the span; end it with agents_span_end()
+ */
+AgentsSpan *
+agents_span_begin (AgentsSpanKind kind, JsonObject *data)
+{
+  AgentsTrace *trace;
+  AgentsSpan *parent, *span;
+
+  g_return_val_if_fail (kind <= AGENTS_SPAN_KIND_CUSTOM, NULL);
+
+  if (agents_tracing_get_disabled ())
+    return noop_span ();
+  find_current (&trace, &parent);
+  if (trace == NULL || trace->noop)
+    return noop_span ();
+  span = span_new (trace, parent, kind, data);
+  push_current (span);
+  dispatch (EVENT_SPAN_START, span);
+  return span;
+}
+
+static gboolean
+would_record (void)
+{
+  AgentsTrace *trace = agents_tracing_get_current_trace ();
+
+  return trace != NULL && !trace->noop && !agents_tracing_get_disabled ();
+}
+
+static JsonNode *
+strv_node (const char *const *strv)
+{
+  JsonArray *array;
+  JsonNode *node;
+
+  if (strv == NULL)
+    return json_node_new (JSON_NODE_NULL);
+  array = json_array_new ();
+  for (guint i = 0; strv[i] != NULL; i++)
+    json_array_add_string_element (array, strv[i]);
+  node = json_node_new (JSON_NODE_ARRAY);
+  json_node_take_array (node, array);
+  return node;
+}
+
+static JsonNode *
+string_node (const char *value)
+{
+  if (value == NULL)
+    return json_node_new (JSON_NODE_NULL);
+  return json_node_init_string (json_node_alloc (), value);
+}
+
+static AgentsSpan *
+begin_with_members (AgentsSpanKind kind, JsonObject *data)
+{
+  g_autoptr (JsonObject) owned = data;
+
+  return agents_span_begin (kind, owned);
+}
+
+/**
+ * agents_span_begin_agent:
+ * @name: the agent's name
+ * @handoffs: (nullable) (array zero-terminated=1): names of the agents
+ *   it can hand off to
+ * @tools: (nullable) (array zero-terminated=1): names of its tools
+ * @output_type: (nullable): the name of its output type
+ *
+ * Begins an agent span, see agents_span_begin().
+ *
+ * Returns: (transfer full): the span
+ */
+AgentsSpan *
+agents_span_begin_agent (const char *name,
+                         const char *const *handoffs,
+                         const char *const *tools,
+                         const char *output_type)
+{
+  JsonObject *data;
+
+  if (!would_record ())
+    return noop_span ();
+  data = json_object_new ();
+  json_object_set_member (data, "name", string_node (name));
+  json_object_set_member (data, "handoffs", strv_node (handoffs));
+  json_object_set_member (data, "tools", strv_node (tools));
+  json_object_set_member (data, "output_type", string_node (output_type));
+  return begin_with_members (AGENTS_SPAN_KIND_AGENT, data);
+}
+
+/**
+ * agents_span_begin_function:
+ * @name: the tool's name
+ * @input: (nullable): the call's arguments
+ * @output: (nullable): the call's output, usually set later with
+ *   agents_span_set_data_member()
+ *
+ * Begins a function (tool call) span, see agents_span_begin().
+ *
+ * Returns: (transfer full): the span
+ */
+AgentsSpan *
+agents_span_begin_function (const char *name,
+                            const char *input,
+                            const char *output)
+{
+  JsonObject *data;
+
+  if (!would_record ())
+    return noop_span ();
+  data = json_object_new ();
+  json_object_set_member (data, "name", string_node (name));
+  json_object_set_member (data, "input", string_node (input));
+  json_object_set_member (data, "output", string_node (output));
+  return begin_with_members (AGENTS_SPAN_KIND_FUNCTION, data);
+}
+
+static void
+set_boxed_member (JsonObject *data,
+                  const char *member,
+                  JsonArray *array,
+                  JsonObject *object)
+{
+  if (array != NULL)
+    json_object_set_array_member (data, member, json_array_ref (array));
+  else if (object != NULL)
+    json_object_set_object_member (data, member, json_object_ref (object));
+  else
+    json_object_set_null_member (data, member);
+}
+
+/**
+ * agents_span_begin_generation:
+ * @input: (nullable): the input items of the model call
+ * @output: (nullable): the output items
+ * @model: (nullable): the model's name
+ * @model_config: (nullable): the model settings
+ * @usage: (nullable): the token usage
+ *
+ * Begins a generation (model call) span, see agents_span_begin().
+ *
+ * Returns: (transfer full): the span
+ */
+AgentsSpan *
+agents_span_begin_generation (JsonArray *input,
+                              JsonArray *output,
+                              const char *model,
+                              JsonObject *model_config,
+                              JsonObject *usage)
+{
+  JsonObject *data;
+
+  if (!would_record ())
+    return noop_span ();
+  data = json_object_new ();
+  set_boxed_member (data, "input", input, NULL);
+  set_boxed_member (data, "output", output, NULL);
+  json_object_set_member (data, "model", string_node (model));
+  set_boxed_member (data, "model_config", NULL, model_config);
+  set_boxed_member (data, "usage", NULL, usage);
+  return begin_with_members (AGENTS_SPAN_KIND_GENERATION, data);
+}
+
+/**
+ * agents_span_begin_handoff:
+ * @from_agent: (nullable): the name of the agent handing off
+ * @to_agent: (nullable): the name of the agent taking over
+ *
+ * Begins a handoff span, see agents_span_begin().
+ *
+ * Returns: (transfer full): the span
+ */
+AgentsSpan *
+agents_span_begin_handoff (const char *from_agent, const char *to_agent)
+{
+  JsonObject *data;
+
+  if (!would_record ())
+    return noop_span ();
+  data = json_object_new ();
+  json_object_set_member (data, "from_agent", string_node (from_agent));
+  json_object_set_member (data, "to_agent", string_node (to_agent));
+  return begin_with_members (AGENTS_SPAN_KIND_HANDOFF, data);
+}
+
+/**
+ * agents_span_begin_guardrail:
+ * @name: the guardrail's name
+ * @triggered: whether its tripwire was triggered
+ *
+ * Begins a guardrail span, see agents_span_begin().
+ *
+ * Returns: (transfer full): the span
+ */
+AgentsSpan *
+agents_span_begin_guardrail (const char *name, gboolean triggered)
+{
+  JsonObject *data;
+
+  if (!would_record ())
+    return noop_span ();
+  data = json_object_new ();
+  json_object_set_member (data, "name", string_node (name));
+  json_object_set_boolean_member (data, "triggered", triggered);
+  return begin_with_members (AGENTS_SPAN_KIND_GUARDRAIL, data);
+}
+
+/**
+ * agents_span_begin_custom:
+ * @name: the span's name, e.g. `"sandbox.start"`
+ * @data: (nullable): its data, or %NULL for `{}`
+ *
+ * Begins a custom span, see agents_span_begin().
+ *
+ * Returns: (transfer full): the span
+ */
+AgentsSpan *
+agents_span_begin_custom (const char *name, JsonObject *data)
+{
+  JsonObject *members;
+
+  if (!would_record ())
+    return noop_span ();
+  members = json_object_new ();
+  json_object_set_member (members, "name", string_node (name));
+  if (data != NULL)
+    json_object_set_object_member (members, "data", json_object_ref (data));
+  return begin_with_members (AGENTS_SPAN_KIND_CUSTOM, members);
+}
+
+/**
+ * agents_span_end:
+ * @span: a span
+ * @error: (nullable): the error the operation failed with, or %NULL
+ *
+ * Ends @span: it stops being current and the processors are told. A
+ * non-%NULL @error sets the span's error to `{"message": error's message,
+ * "data": null}` unless agents_span_set_error() set one already. Ending a
+ * span twice does nothing.
+ */
+void
+agents_span_end (AgentsSpan *span, const GError *error)
+{
+  g_return_if_fail (AGENTS_IS_SPAN (span));
+
+  if (!span_recording (span) ||
+      !g_atomic_int_compare_and_exchange (&span->ended, 0, 1))
+    return;
+  if (error != NULL && span->error == NULL)
+    agents_span_set_error (span, error->message, NULL);
+  span->ended_us = g_get_real_time ();
+  remove_current (span);
+  dispatch (EVENT_SPAN_END, span);
+}
+
+/**
+ * agents_span_end_simple: (rename-to agents_span_end)
+ * @span: a span
+ *
+ * Ends @span like agents_span_end() without an error. Bindings see this
+ * function as `Span.end()`, since some cannot pass a null #GError: set an
+ * error with agents_span_set_error() first.
+ */
+void
+agents_span_end_simple (AgentsSpan *span)
+{
+  agents_span_end (span, NULL);
+}
+
+/**
+ * agents_span_is_recording:
+ * @self: a span
+ *
+ * Gets whether the span records, i.e. it belongs to a recording trace.
+ *
+ * Returns: %TRUE if processors receive the span
+ */
+gboolean
+agents_span_is_recording (AgentsSpan *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SPAN (self), FALSE);
+
+  return span_recording (self);
+}
+
+/**
+ * agents_span_get_kind:
+ * @self: a span
+ *
+ * Gets what the span records.
+ *
+ * Returns: the kind
+ */
+AgentsSpanKind
+agents_span_get_kind (AgentsSpan *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SPAN (self), AGENTS_SPAN_KIND_CUSTOM);
+
+  return self->kind;
+}
+
+/**
+ * agents_span_get_span_id:
+ * @self: a span
+ *
+ * Gets the span's id.
+ *
+ * Returns: (transfer none) (nullable): the id, or %NULL if the span does
+ *   not record
+ */
+const char *
+agents_span_get_span_id (AgentsSpan *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
+
+  return self->span_id;
+}
+
+/**
+ * agents_span_get_trace_id:
+ * @self: a span
+ *
+ * Gets the id of the span's trace.
+ *
+ * Returns: (transfer none) (nullable): the trace id, or %NULL if the span
+ *   does not record
+ */
+const char *
+agents_span_get_trace_id (AgentsSpan *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
+
+  return self->trace_id;
+}
+
+/**
+ * agents_span_get_parent_id:
+ * @self: a span
+ *
+ * Gets the id of the enclosing span.
+ *
+ * Returns: (transfer none) (nullable): the parent's id, or %NULL for a
+ *   span directly under its trace
+ */
+const char *
+agents_span_get_parent_id (AgentsSpan *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
+
+  return self->parent_id;
+}
+
+/**
+ * agents_span_get_data:
+ * @self: a span
+ *
+ * Gets the span data, which the caller may change until the span ends
+ * (e.g. a function span's `output`).
+ *
+ * Returns: (transfer none) (nullable): the span data, or %NULL if the
+ *   span does not record
+ */
+JsonObject *
+agents_span_get_data (AgentsSpan *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
+
+  return self->data;
+}
+
+/**
+ * agents_span_set_data_member:
+ * @self: a span
+ * @member: the member's name
+ * @value: (nullable): the value, or %NULL for null
+ *
+ * Sets a member of the span data; nothing happens if the span does not
+ * record.
+ */
+void
+agents_span_set_data_member (AgentsSpan *self,
+                             const char *member,
+                             JsonNode *value)
+{
+  g_return_if_fail (AGENTS_IS_SPAN (self));
+  g_return_if_fail (member != NULL);
+
+  if (!span_recording (self))
+    return;
+  json_object_set_member (self->data, member,
+                          value != NULL ? json_node_copy (value)
+                                        : json_node_new (JSON_NODE_NULL));
+}
+
+/**
+ * agents_span_set_error:
+ * @self: a span
+ * @message: what went wrong
+ * @data: (nullable): details, or %NULL
+ *
+ * Sets the span's error to `{"message": @message, "data": @data}`, the
+ * reference SDK's `SpanError`; nothing happens if the span does not
+ * record.
+ */
+void
+agents_span_set_error (AgentsSpan *self, const char *message, JsonObject *data)
+{
+  JsonObject *error;
+
+  g_return_if_fail (AGENTS_IS_SPAN (self));
+  g_return_if_fail (message != NULL);
+
+  if (!span_recording (self))
+    return;
+  error = json_object_new ();
+  json_object_set_string_member (error, "message", message);
+  if (data != NULL)
+    json_object_set_object_member (error, "data", json_object_ref (data));
+  else
+    json_object_set_null_member (error, "data");
+  g_clear_pointer (&self->error, json_object_unref);
+  self->error = error;
+}
+
+/**
+ * agents_span_get_error:
+ * @self: a span
+ *
+ * Gets the span's error, `{"message": …, "data": …}`.
+ *
+ * Returns: (transfer none) (nullable): the error, or %NULL
+ */
+JsonObject *
+agents_span_get_error (AgentsSpan *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
+
+  return self->error;
+}
+
+/**
+ * agents_span_dup_started_at:
+ * @self: a span
+ *
+ * Gets when the span began, in ISO 8601 (UTC).
+ *
+ * Returns: (transfer full) (nullable): the start time, or %NULL if the
+ *   span does not record
+ */
+char *
+agents_span_dup_started_at (AgentsSpan *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
+
+  return format_time (self->started_us);
+}
+
+/**
+ * agents_span_dup_ended_at:
+ * @self: a span
+ *
+ * Gets when the span ended, in ISO 8601 (UTC).
+ *
+ * Returns: (transfer full) (nullable): the end time, or %NULL if the span
+ *   has not ended
+ */
+char *
+agents_span_dup_ended_at (AgentsSpan *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
+
+  return format_time (g_atomic_int_get (&self->ended) ? self->ended_us : 0);
+}
+
+/**
+ * agents_span_export:
+ * @self: a span
+ *
+ * Exports the span as the reference SDK does: `{"object": "trace.span",
+ * "id", "trace_id", "parent_id", "started_at", "ended_at", "span_data",
+ * "error"}`.
+ *
+ * Returns: (transfer full) (nullable): the exported span, or %NULL if the
+ *   span does not record
+ */
+JsonObject *
+agents_span_export (AgentsSpan *self)
+{
+  JsonObject *object;
+
+  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
+
+  if (!span_recording (self))
+    return NULL;
+  object = json_object_new ();
+  json_object_set_string_member (object, "object", "trace.span");
+  json_object_set_string_member (object, "id", self->span_id);
+  json_object_set_string_member (object, "trace_id", self->trace_id);
+  set_string_or_null (object, "parent_id", self->parent_id);
+  set_time_member (object, "started_at", self->started_us);
+  set_time_member (object, "ended_at",
+                   g_atomic_int_get (&self->ended) ? self->ended_us : 0);
+  json_object_set_object_member (object, "span_data",
+                                 json_object_ref (self->data));
+  if (self->error != NULL)
+    json_object_set_object_member (object, "error",
+                                   json_object_ref (self->error));
+  else
+    json_object_set_null_member (object, "error");
+  return object;
+}
+
+/* ---- AgentsTracingProcessor ---------------------------------------------- */
+
+static void
+processor_trace_nothing (AgentsTracingProcessor *self, AgentsTrace *trace)
+{
+}
+
+static void
+processor_span_nothing (AgentsTracingProcessor *self, AgentsSpan *span)
+{
+}
+
+static void
+processor_nothing (AgentsTracingProcessor *self)
+{
+}
+
+static void
+agents_tracing_processor_default_init (AgentsTracingProcessorInterface *iface)
+{
+  iface->on_trace_start = processor_trace_nothing;
+  iface->on_trace_end = processor_trace_nothing;
+  iface->on_span_start = processor_span_nothing;
+  iface->on_span_end = processor_span_nothing;
+  iface->shutdown = processor_nothing;
+  iface->force_flush = processor_nothing;
+}
+
+#define PROCESSOR_IFACE(self) AGENTS_TRACING_PROCESSOR_GET_IFACE (self)
+
+/**
+ * agents_tracing_processor_on_trace_start:
+ * @self: a processor
+ * @trace: the trace that began
+ *
+ * Tells @self that @trace began.
+ */
+void
+agents_tracing_processor_on_trace_start (AgentsTracingProcessor *self,
+                                         AgentsTrace *trace)
+{
+  g_return_if_fail (AGENTS_IS_TRACING_PROCESSOR (self));
+  g_return_if_fail (AGENTS_IS_TRACE (trace));
+
+  PROCESSOR_IFACE (self)->on_trace_start (self, trace);
+}
+
+/**
+ * agents_tracing_processor_on_trace_end:
+ * @self: a processor
+ * @trace: the trace that ended
+ *
+ * Tells @self that @trace ended.
+ */
+void
+agents_tracing_processor_on_trace_end (AgentsTracingProcessor *self,
+                                       AgentsTrace *trace)
+{
+  g_return_if_fail (AGENTS_IS_TRACING_PROCESSOR (self));
+  g_return_if_fail (AGENTS_IS_TRACE (trace));
+
+  PROCESSOR_IFACE (self)->on_trace_end (self, trace);
+}
+
+/**
+ * agents_tracing_processor_on_span_start:
+ * @self: a processor
+ * @span: the span that began
+ *
+ * Tells @self that @span began.
+ */
+void
+agents_tracing_processor_on_span_start (AgentsTracingProcessor *self,
+                                        AgentsSpan *span)
+{
+  g_return_if_fail (AGENTS_IS_TRACING_PROCESSOR (self));
+  g_return_if_fail (AGENTS_IS_SPAN (span));
+
+  PROCESSOR_IFACE (self)->on_span_start (self, span);
+}
+
+/**
+ * agents_tracing_processor_on_span_end:
+ * @self: a processor
+ * @span: the span that ended
+ *
+ * Tells @self that @span ended.
+ */
+void
+agents_tracing_processor_on_span_end (AgentsTracingProcessor *self,
+                                      AgentsSpan *span)
+{
+  g_return_if_fail (AGENTS_IS_TRACING_PROCESSOR (self));
+  g_return_if_fail (AGENTS_IS_SPAN (span));
+
+  PROCESSOR_IFACE (self)->on_span_end (self, span);
+}
+
+/**
+ * agents_tracing_processor_shutdown:
+ * @self: a processor
+ *
+ * Tells @self that tracing is over: it writes out what is pending and
+ * releases its resources.
+ */
+void
+agents_tracing_processor_shutdown (AgentsTracingProcessor *self)
+{
+  g_return_if_fail (AGENTS_IS_TRACING_PROCESSOR (self));
+
+  PROCESSOR_IFACE (self)->shutdown (self);
+}
+
+/**
+ * agents_tracing_processor_force_flush:
+ * @self: a processor
+ *
+ * Asks @self to write out what is pending now.
+ */
+void
+agents_tracing_processor_force_flush (AgentsTracingProcessor *self)
+{
+  g_return_if_fail (AGENTS_IS_TRACING_PROCESSOR (self));
+
+  PROCESSOR_IFACE (self)->force_flush (self);
+}
+
+/**
+ * agents_tracing_add_processor:
+ * @processor: a processor
+ *
+ * Adds @processor to those that receive every trace and span of the
+ * process, after the ones already added.
+ */
+void
+agents_tracing_add_processor (AgentsTracingProcessor *processor)
+{
+  g_return_if_fail (AGENTS_IS_TRACING_PROCESSOR (processor));
+
+  g_mutex_lock (&processors_lock);
+  if (processor_list == NULL)
+    processor_list = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (processor_list, g_object_ref (processor));
+  g_mutex_unlock (&processors_lock);
+}
+
+/**
+ * agents_tracing_remove_processor:
+ * @processor: a processor
+ *
+ * Removes @processor from those that receive traces and spans.
+ */
+void
+agents_tracing_remove_processor (AgentsTracingProcessor *processor)
+{
+  g_return_if_fail (AGENTS_IS_TRACING_PROCESSOR (processor));
+
+  g_mutex_lock (&processors_lock);
+  if (processor_list != NULL)
+    g_ptr_array_remove (processor_list, processor);
+  g_mutex_unlock (&processors_lock);
+}
+
+/**
+ * agents_tracing_set_processors:
+ * @processors: (array length=n_processors) (nullable): the processors
+ * @n_processors: the number of @processors
+ *
+ * Replaces the processors that receive traces and spans, e.g. to trace
+ * only to a test processor.
+ */
+void
+agents_tracing_set_processors (AgentsTracingProcessor **processors,
+                               guint n_processors)
+{
+  g_autoptr (GPtrArray) list = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < n_processors; i++)
+    {
+      g_return_if_fail (AGENTS_IS_TRACING_PROCESSOR (processors[i]));
+      g_ptr_array_add (list, g_object_ref (processors[i]));
+    }
+  g_mutex_lock (&processors_lock);
+  g_clear_pointer (&processor_list, g_ptr_array_unref);
+  processor_list = g_steal_pointer (&list);
+  g_mutex_unlock (&processors_lock);
+}
+
+static void
+each_processor (void (*func) (AgentsTracingProcessor *))
+{
+  g_autoptr (GPtrArray) list = ref_processors ();
+
+  if (list == NULL)
+    return;
+  for (guint i = 0; i < list->len; i++)
+    func (list->pdata[i]);
+}
+
+/**
+ * agents_tracing_force_flush:
+ *
+ * Asks every processor to write out what is pending now.
+ */
+void
+agents_tracing_force_flush (void)
+{
+  each_processor (agents_tracing_processor_force_flush);
+}
+
+/**
+ * agents_tracing_shutdown:
+ *
+ * Shuts every processor down, e.g. before the program exits. The
+ * processors stay registered.
+ */
+void
+agents_tracing_shutdown (void)
+{
+  each_processor (agents_tracing_processor_shutdown);
+}
+
+/* ---- AgentsJsonlExporter ------------------------------------------------- */
+
+/**
+ * AgentsJsonlExporter:
+ *
+ * A tracing processor that writes each ended span and trace as one line
+ * of JSON, flushed at once: spans as agents_span_export() gives them,
+ * traces as agents_trace_export() gives them plus `started_at` and
+ * `ended_at`. Spans come before the trace that contains them.
+ */
+struct _AgentsJsonlExporter
+{
+  GObject parent_instance;
+
+  GMutex lock;
+  GOutputStream *stream; /* NULL once shut down */
+};
+
+static void
+agents_jsonl_exporter_iface_init (AgentsTracingProcessorInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (
+  AgentsJsonlExporter,
+  agents_jsonl_exporter,
+  G_TYPE_OBJECT,
+  G_IMPLEMENT_INTERFACE (AGENTS_TYPE_TRACING_PROCESSOR,
+                         agents_jsonl_exporter_iface_init))
+
+static void
+write_line (AgentsJsonlExporter *self, JsonObject *object)
+{
+  g_autoptr (JsonNode) node =
+    json_node_init_object (json_node_alloc (), object);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = json_to_string (node, FALSE);
+  g_autofree char *line = g_strconcat (text, "\n", NULL);
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+
+  if (self->stream == NULL)
+    return;
+  if (!g_output_stream_write_all (self->stream, line, strlen (line), NULL, NULL,
+                                  &error) ||
+      !g_output_stream_flush (self->stream, NULL, &error))
+    g_warning ("Could not write a trace line: %s", error->message);
+}
+
+static void
+jsonl_on_trace_end (AgentsTracingProcessor *processor, AgentsTrace *trace)
+{
+  g_autoptr (JsonObject) object = agents_trace_export (trace);
+
+  if (object == NULL)
+    return;
+  set_time_member (object, "started_at", trace->started_us);
+  set_time_member (object, "ended_at", trace->ended_us);
+  write_line (AGENTS_JSONL_EXPORTER (processor), object);
+}
+
+static void
+jsonl_on_span_end (AgentsTracingProcessor *processor, AgentsSpan *span)
+{
+  g_autoptr (JsonObject) object = agents_span_export (span);
+
+  if (object != NULL)
+    write_line (AGENTS_JSONL_EXPORTER (processor), object);
+}
+
+static void
+jsonl_shutdown (AgentsTracingProcessor *processor)
+{
+  AgentsJsonlExporter *self = AGENTS_JSONL_EXPORTER (processor);
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+
+  if (self->stream != NULL)
+    g_output_stream_close (self->stream, NULL, NULL);
+  g_clear_object (&self->stream);
+}
+
+static void
+agents_jsonl_exporter_iface_init (AgentsTracingProcessorInterface *iface)
+{
+  iface->on_trace_end = jsonl_on_trace_end;
+  iface->on_span_end = jsonl_on_span_end;
+  iface->shutdown = jsonl_shutdown;
+}
+
+static void
+agents_jsonl_exporter_finalize (GObject *object)
+{
+  AgentsJsonlExporter *self = AGENTS_JSONL_EXPORTER (object);
+
+  g_clear_object (&self->stream);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (agents_jsonl_exporter_parent_class)->finalize (object);
+}
+
+static void
+agents_jsonl_exporter_class_init (AgentsJsonlExporterClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = agents_jsonl_exporter_finalize;
+}
+
+static void
+agents_jsonl_exporter_init (AgentsJsonlExporter *self)
+{
+  g_mutex_init (&self->lock);
+}
+
+/**
+ * agents_jsonl_exporter_new:
+ * @path: (type filename): the file to append the lines to, created
+ *   readable by its owner only if needed
+ * @error: return location for a #GError
+ *
+ * Creates an exporter appending to the file at @path.
+ *
+ * Returns: (transfer full): a new #AgentsJsonlExporter, or %NULL if the
+ *   file cannot be opened
+ */
+AgentsJsonlExporter *
+agents_jsonl_exporter_new (const char *path, GError **error)
+{
+  g_autoptr (GFile) file = NULL;
+  g_autoptr (GFileOutputStream) stream = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  file = g_file_new_for_path (path);
+  stream = g_file_append_to (file, G_FILE_CREATE_PRIVATE, NULL, error);
+  if (stream == NULL)
+    return NULL;
+  return agents_jsonl_exporter_new_for_stream (G_OUTPUT_STREAM (stream));
+}
+
+/**
+ * agents_jsonl_exporter_new_for_stream:
+ * @stream: the stream to write the lines to
+ *
+ * Creates an exporter writing to @stream, which it closes when it is shut
+ * down.
+ *
+ * Returns: (transfer full): a new #AgentsJsonlExporter
+ */
+AgentsJsonlExporter *
+agents_jsonl_exporter_new_for_stream (GOutputStream *stream)
+{
+  AgentsJsonlExporter *self;
+
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), NULL);
+
+  self = g_object_new (AGENTS_TYPE_JSONL_EXPORTER, NULL);
+  self->stream = g_object_ref (stream);
+  return self;
+}
+
+/* ---- AgentsTestTracingProcessor ------------------------------------------ */
+
+/**
+ * AgentsTestTracingProcessor:
+ *
+ * A tracing processor for tests, like the reference SDK's
+ * `SpanProcessorForTests`: it keeps the traces that began and the spans
+ * that ended, and gives them back as a normalized tree.
+ */
+struct _AgentsTestTracingProcessor
+{
+  GObject parent_instance;
+
+  GMutex lock;
+  GPtrArray *traces; /* AgentsTrace, in start order */
+  GPtrArray *spans;  /* AgentsSpan, in end order */
+  GPtrArray *events; /* "trace_start", "span_end", … */
+};
+
+static void agents_test_tracing_processor_iface_init (
+  AgentsTracingProcessorInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (
+  AgentsTestTracingProcessor,
+  agents_test_tracing_processor,
+  G_TYPE_OBJECT,
+  G_IMPLEMENT_INTERFACE (AGENTS_TYPE_TRACING_PROCESSOR,
+                         agents_test_tracing_processor_iface_init))
+
+static void
+record (AgentsTestTracingProcessor *self,
+        GPtrArray *list,
+        gpointer object,
+        const char *event)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+
+  if (list != NULL)
+    g_ptr_array_add (list, g_object_ref (object));
+  g_ptr_array_add (self->events, (gpointer) event);
+}
+
+static void
+test_on_trace_start (AgentsTracingProcessor *processor, AgentsTrace *trace)
+{
+  AgentsTestTracingProcessor *self = AGENTS_TEST_TRACING_PROCESSOR (processor);
+
+  record (self, self->traces, trace, "trace_start");
+}
+
+static void
+test_on_trace_end (AgentsTracingProcessor *processor, AgentsTrace *trace)
+{
+  record (AGENTS_TEST_TRACING_PROCESSOR (processor), NULL, trace, "trace_end");
+}
+
+static void
+test_on_span_start (AgentsTracingProcessor *processor, AgentsSpan *span)
+{
+  record (AGENTS_TEST_TRACING_PROCESSOR (processor), NULL, span, "span_start");
+}
+
+static void
+test_on_span_end (AgentsTracingProcessor *processor, AgentsSpan *span)
+{
+  AgentsTestTracingProcessor *self = AGENTS_TEST_TRACING_PROCESSOR (processor);
+
+  record (self, self->spans, span, "span_end");
+}
+
+static void
+agents_test_tracing_processor_iface_init (
+  AgentsTracingProcessorInterface *iface)
+{
+  iface->on_trace_start = test_on_trace_start;
+  iface->on_trace_end = test_on_trace_end;
+  iface->on_span_start = test_on_span_start;
+  iface->on_span_end = test_on_span_end;
+}
+
+static void
+agents_test_tracing_processor_finalize (GObject *object)
+{
+  AgentsTestTracingProcessor *self = AGENTS_TEST_TRACING_PROCESSOR (object);
+
+  g_ptr_array_unref (self->traces);
+  g_ptr_array_unref (self->spans);
+  g_ptr_array_unref (self->events);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (agents_test_tracing_processor_parent_class)
+    ->finalize (object);
+}
+
+static void
+agents_test_tracing_processor_class_init (
+  AgentsTestTracingProcessorClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = agents_test_tracing_processor_finalize;
+}
+
+static void
+agents_test_tracing_processor_init (AgentsTestTracingProcessor *self)
+{
+  g_mutex_init (&self->lock);
+  self->traces = g_ptr_array_new_with_free_func (g_object_unref);
+  self->spans = g_ptr_array_new_with_free_func (g_object_unref);
+  self->events = g_ptr_array_new ();
+}
+
+/**
+ * agents_test_tracing_processor_new:
+ *
+ * Creates a processor that keeps traces and spans for tests; add it with
+ * agents_tracing_set_processors() or agents_tracing_add_processor().
+ *
+ * Returns: (transfer full): a new #AgentsTestTracingProcessor
+ */
+AgentsTestTracingProcessor *
+agents_test_tracing_processor_new (void)
+{
+  return g_object_new (AGENTS_TYPE_TEST_TRACING_PROCESSOR, NULL);
+}
+
+static int
+compare_span_start (gconstpointer a, gconstpointer b)
+{
+  const AgentsSpan *sa = *(AgentsSpan *const *) a;
+  const AgentsSpan *sb = *(AgentsSpan *const *) b;
+
+  return (sa->sequence > sb->sequence) - (sa->sequence < sb->sequence);
+}
+
+static char *
+node_key (const char *trace_id, const char *span_id)
+{
+  return g_strconcat (trace_id, "\n", span_id != NULL ? span_id : "", NULL);
+}
+
+static JsonObject *
+normalize_trace (AgentsTrace *trace)
+{
+  JsonObject *object = json_object_new ();
+
+  json_object_set_string_member (object, "workflow_name", trace->workflow_name);
+  if (trace->group_id != NULL)
+    json_object_set_string_member (object, "group_id", trace->group_id);
+  if (trace->metadata != NULL)
+    json_object_set_object_member (object, "metadata",
+                                   json_object_ref (trace->metadata));
+  return object;
+}
+
+static JsonObject *
+normalize_span (AgentsSpan *span)
+{
+  JsonObject *object = json_object_new ();
+  JsonObject *data = json_object_new ();
+  g_autoptr (GList) members = json_object_get_members (span->data);
+
+  json_object_set_string_member (object, "type", kind_info[span->kind].type);
+  if (span->error != NULL)
+    json_object_set_object_member (object, "error",
+                                   json_object_ref (span->error));
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      JsonNode *value = json_object_get_member (span->data, l->data);
+
+      if (g_str_equal (l->data, "type") || JSON_NODE_HOLDS_NULL (value))
+        continue;
+      json_object_set_member (data, l->data, json_node_copy (value));
+    }
+  if (json_object_get_size (data) > 0)
+    json_object_set_object_member (object, "data", data);
+  else
+    json_object_unref (data);
+  return object;
+}
+
+static void
+add_child (JsonObject *parent, JsonObject *child)
+{
+  if (!json_object_has_member (parent, "children"))
+    json_object_set_array_member (parent, "children", json_array_new ());
+  json_array_add_object_element (
+    json_object_get_array_member (parent, "children"), child);
+}
+
+/**
+ * agents_test_tracing_processor_fetch_normalized_spans:
+ * @self: a test processor
+ *
+ * Gives the traces and ended spans received so far as a tree without ids
+ * and times, like the reference SDK's `fetch_normalized_spans()`: an array
+ * of traces `{"workflow_name", "group_id"?, "metadata"?, "children"?}`
+ * whose children are spans `{"type", "error"?, "data"?, "children"?}`,
+ * nested under their parents in start order. A span's `data` is its span
+ * data without `type` and null members, left out when empty. Spans whose
+ * trace or parent was not received are left out.
+ *
+ * Returns: (transfer full): the normalized traces
+ */
+JsonArray *
+agents_test_tracing_processor_fetch_normalized_spans (
+  AgentsTestTracingProcessor *self)
+{
+  g_autoptr (GPtrArray) traces = NULL;
+  g_autoptr (GPtrArray) spans = NULL;
+  g_autoptr (GHashTable) nodes = NULL;
+  JsonArray *result;
+
+  g_return_val_if_fail (AGENTS_IS_TEST_TRACING_PROCESSOR (self), NULL);
+
+  g_mutex_lock (&self->lock);
+  traces = g_ptr_array_copy (self->traces, copy_ref, NULL);
+  spans = g_ptr_array_copy (self->spans, copy_ref, NULL);
+  g_mutex_unlock (&self->lock);
+  g_ptr_array_sort (spans, compare_span_start);
+
+  /* Values are borrowed: the tree in @result owns the nodes. */
+  nodes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  result = json_array_new ();
+  for (guint i = 0; i < traces->len; i++)
+    {
+      AgentsTrace *trace = traces->pdata[i];
+      JsonObject *node = normalize_trace (trace);
+
+      json_array_add_object_element (result, node);
+      g_hash_table_insert (nodes, node_key (trace->trace_id, NULL), node);
+    }
+  for (guint i = 0; i < spans->len; i++)
+    {
+      AgentsSpan *span = spans->pdata[i];
+      g_autofree char *parent_key = node_key (span->trace_id, span->parent_id);
+      JsonObject *parent = g_hash_table_lookup (nodes, parent_key);
+      JsonObject *node;
+
+      if (parent == NULL)
+        continue;
+      node = normalize_span (span);
+      add_child (parent, node);
+      g_hash_table_insert (nodes, node_key (span->trace_id, span->span_id),
+                           node);
+    }
+  return result;
+}
+
+/**
+ * agents_test_tracing_processor_get_events:
+ * @self: a test processor
+ *
+ * Gets what the processor was told, in order: `"trace_start"`,
+ * `"trace_end"`, `"span_start"` and `"span_end"`.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the events
+ */
+char **
+agents_test_tracing_processor_get_events (AgentsTestTracingProcessor *self)
+{
+  g_autoptr (GMutexLocker) locker = NULL;
+  GStrvBuilder *builder;
+  char **events;
+
+  g_return_val_if_fail (AGENTS_IS_TEST_TRACING_PROCESSOR (self), NULL);
+
+  locker = g_mutex_locker_new (&self->lock);
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < self->events->len; i++)
+    g_strv_builder_add (builder, self->events->pdata[i]);
+  events = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return events;
+}
+
+/**
+ * agents_test_tracing_processor_clear:
+ * @self: a test processor
+ *
+ * Forgets every trace, span and event received so far.
+ */
+void
+agents_test_tracing_processor_clear (AgentsTestTracingProcessor *self)
+{
+  g_autoptr (GMutexLocker) locker = NULL;
+
+  g_return_if_fail (AGENTS_IS_TEST_TRACING_PROCESSOR (self));
+
+  locker = g_mutex_locker_new (&self->lock);
+  g_ptr_array_set_size (self->traces, 0);
+  g_ptr_array_set_size (self->spans, 0);
+  g_ptr_array_set_size (self->events, 0);
+}

@@ -1,0 +1,98 @@
+/* agents-json-private.h - reading and writing the sandbox's JSON
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Every JSON document read by the sandbox is hostile: members are
+ * type-checked, and a wrong one is an %AGENTS_SANDBOX_ERROR_INVALID_JSON
+ * error whose context names the member (`member`) and, mostly, why it
+ * was refused (`reason`).
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* Sets an INVALID_JSON error with the context {member, reason}, or
+ * {member} alone when @reason is NULL. */
+void agents_json_set_error (GError **error,
+                            const char *member,
+                            const char *reason,
+                            const char *format,
+                            ...) G_GNUC_PRINTF (4, 5);
+/* "JSON member “MEMBER” must be EXPECTED", reason `wrong_type`. */
+void agents_json_set_wrong_type (GError **error,
+                                 const char *member,
+                                 const char *expected);
+/* "missing JSON member “MEMBER”", reason `missing`. */
+void agents_json_set_missing (GError **error, const char *member);
+
+/* ---- reading ----------------------------------------------------------- */
+
+/* Whether @node is a value of @type (G_TYPE_STRING, G_TYPE_INT64, …). */
+gboolean agents_json_holds (JsonNode *node, GType type);
+
+/* The object held by @node; a wrong-type error for @what otherwise. */
+JsonObject *
+agents_json_require_object (JsonNode *node, const char *what, GError **error);
+
+/* Looks @member up: *out is the node when it is a value of @type, NULL
+ * when it is absent. Returns FALSE (setting no error) when it is present
+ * with another type. */
+gboolean agents_json_lookup (JsonObject *object,
+                             const char *member,
+                             GType type,
+                             JsonNode **out);
+
+/* The string value of @member, or NULL when it is absent or not a
+ * string. */
+const char *agents_json_get_string (JsonObject *object, const char *member);
+
+/* Reads a string member into *out (borrowed from @object); *out is left
+ * alone when the member is absent and not @required. With @nullable, a
+ * JSON null reads as NULL. */
+gboolean agents_json_read_string (JsonObject *object,
+                                  const char *member,
+                                  gboolean nullable,
+                                  gboolean required,
+                                  const char **out,
+                                  GError **error);
+
+/* Reads an optional boolean member; *out is left alone when absent. */
+gboolean agents_json_read_boolean (JsonObject *object,
+                                   const char *member,
+                                   gboolean *out,
+                                   GError **error);
+
+/* Gets an optional member that must be an object or an array
+ * (@node_type) when present; *out is NULL when it is absent. */
+gboolean agents_json_read_container (JsonObject *object,
+                                     const char *member,
+                                     JsonNodeType node_type,
+                                     JsonNode **out,
+                                     GError **error);
+
+/* ---- writing ----------------------------------------------------------- */
+
+void agents_json_add_string (JsonBuilder *builder,
+                             const char *member,
+                             const char *value);
+/* Adds @value, or a JSON null when it is NULL. */
+void agents_json_add_nullable_string (JsonBuilder *builder,
+                                      const char *member,
+                                      const char *value);
+void agents_json_add_boolean (JsonBuilder *builder,
+                              const char *member,
+                              gboolean value);
+void
+agents_json_add_int (JsonBuilder *builder, const char *member, gint64 value);
+/* Adds @value (transfer full), or a JSON null when it is NULL. */
+void agents_json_add_node (JsonBuilder *builder,
+                           const char *member,
+                           JsonNode *value);
+
+G_END_DECLS
