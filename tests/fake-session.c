@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "fake-session.h"
+#include "fake-sandbox.h"
 #include "agents-sandbox-error-private.h"
 
 static void fake_session_iface_init (AgentsSandboxSessionInterface *iface);
@@ -43,11 +44,30 @@ fake_prepared (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 static void
+fake_start_gate_opened (GObject      *source,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr (GTask) task = user_data;
+
+  FAKE_SESSION (source)->running = TRUE;
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
 fake_start (AgentsSandboxSession *session, GTask *task)
 {
   FakeSession *self = FAKE_SESSION (session);
 
   self->start_calls++;
+  if (self->start_gate != NULL && !fake_gate_is_open (FAKE_GATE (self->start_gate)))
+    {
+      GTask *wait = g_task_new (session, NULL, fake_start_gate_opened, g_object_ref (task));
+
+      fake_gate_wait_task (FAKE_GATE (self->start_gate), wait);
+      g_object_unref (wait);
+      return;
+    }
   self->running = TRUE;
   if (self->generic_start)
     {
@@ -59,12 +79,39 @@ fake_start (AgentsSandboxSession *session, GTask *task)
 }
 
 static void
+fake_stop_gate_opened (GObject      *source,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  FakeSession *self = FAKE_SESSION (source);
+
+  if (self->persist_marker)
+    {
+      AgentsSnapshot *old = agents_sandbox_session_state_get_snapshot (self->state);
+      g_autoptr (AgentsSnapshot) persisted =
+        fake_marker_snapshot_new (agents_snapshot_get_id (old), "persisted");
+
+      agents_sandbox_session_state_set_snapshot (self->state, persisted);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
 fake_stop (AgentsSandboxSession *session, GTask *task)
 {
   FakeSession *self = FAKE_SESSION (session);
 
   self->stop_calls++;
   self->running = FALSE;
+  if (self->stop_gate != NULL)
+    {
+      GTask *wait = g_task_new (session, NULL, fake_stop_gate_opened, g_object_ref (task));
+
+      fake_gate_wait_task (FAKE_GATE (self->stop_gate), wait);
+      g_object_unref (wait);
+      return;
+    }
   if (self->fail_stop)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
                              "stop failed");
@@ -316,6 +363,57 @@ fake_rm (AgentsSandboxSession *session,
 }
 
 static void
+fake_apply_manifest (AgentsSandboxSession *session,
+                     gboolean              only_ephemeral,
+                     GTask                *task)
+{
+  FakeSession *self = FAKE_SESSION (session);
+
+  if (!self->delta_recorder)
+    {
+      default_iface ()->apply_manifest (session, only_ephemeral, task);
+      return;
+    }
+  self->apply_manifest_calls++;
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
+                           "apply_manifest() should not be used for running injected sessions");
+}
+
+static void
+fake_apply_entry_batch (AgentsSandboxSession *session,
+                        GPtrArray            *targets,
+                        const char           *base_dir,
+                        GTask                *task)
+{
+  FakeSession *self = FAKE_SESSION (session);
+  GPtrArray *batch;
+
+  if (!self->delta_recorder)
+    {
+      default_iface ()->apply_entry_batch (session, targets, base_dir, task);
+      return;
+    }
+  batch = g_ptr_array_new_with_free_func ((GDestroyNotify) agents_entry_target_free);
+  for (guint i = 0; i < targets->len; i++)
+    {
+      AgentsEntryTarget *target = g_ptr_array_index (targets, i);
+      g_autoptr (AgentsManifestEntry) copy = agents_manifest_entry_copy (target->entry);
+
+      g_ptr_array_add (batch, agents_entry_target_new (target->path, copy));
+    }
+  g_ptr_array_add (self->applied_entry_batches, batch);
+  if (self->fail_entry_batch_times > 0)
+    {
+      self->fail_entry_batch_times--;
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "delta apply failed");
+      return;
+    }
+  g_task_return_pointer (task,
+                         g_ptr_array_new_with_free_func ((GDestroyNotify) agents_materialized_file_free),
+                         (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
 fake_set_concurrency_limits (AgentsSandboxSession *session,
                              const AgentsConcurrencyLimits *limits)
 {
@@ -352,6 +450,8 @@ fake_session_iface_init (AgentsSandboxSessionInterface *iface)
   iface->clear_workspace_root_on_resume = fake_clear_workspace_root_on_resume;
   iface->ls = fake_ls;
   iface->rm = fake_rm;
+  iface->apply_manifest = fake_apply_manifest;
+  iface->apply_entry_batch = fake_apply_entry_batch;
   iface->set_concurrency_limits = fake_set_concurrency_limits;
   iface->set_archive_limits = fake_set_archive_limits;
 }
@@ -362,6 +462,9 @@ fake_session_finalize (GObject *object)
   FakeSession *self = FAKE_SESSION (object);
 
   g_clear_object (&self->state);
+  g_clear_object (&self->start_gate);
+  g_clear_object (&self->stop_gate);
+  g_clear_pointer (&self->applied_entry_batches, g_ptr_array_unref);
   g_free (self->helper_path);
   g_clear_pointer (&self->ls_results, g_hash_table_unref);
   g_ptr_array_unref (self->normalized_paths);
@@ -399,6 +502,8 @@ fake_session_init (FakeSession *self)
     (GDestroyNotify) agents_concurrency_limits_free);
   self->archive_limit_values =
     g_ptr_array_new_with_free_func (free_archive_limits);
+  self->applied_entry_batches =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
 }
 
 FakeSession *

@@ -1099,6 +1099,12 @@ test_agent_as_tool (void)
   add_turn (child_model, agents_testing_final_output_message ("child done"),
             NULL);
   agents_run_config_set_workflow_name (config, "as tool");
+  {
+    g_autoptr (AgentsModelSettings) settings = agents_model_settings_new ();
+
+    agents_model_settings_set_temperature (settings, 0.25);
+    agents_run_config_set_model_settings (config, settings);
+  }
   result = run_agent (runner, parent, "hello", config, NULL, &error);
   g_assert_no_error (error);
 
@@ -1111,6 +1117,12 @@ test_agent_as_tool (void)
   g_assert_cmpstr (agents_model_request_get_system_instructions (
                      agents_scripted_model_get_first_turn_args (child_model)),
                    ==, "Child instructions.");
+  /* The sub-run has the caller's run config. */
+  g_assert_cmpfloat (
+    agents_model_settings_get_temperature (
+      agents_model_request_get_model_settings (
+        agents_scripted_model_get_first_turn_args (child_model))),
+    ==, 0.25);
   assert_events (&rec, expected);
   recorder_clear (&rec);
 }
@@ -1202,6 +1214,17 @@ test_structured_output (void)
   add_turn (model, agents_testing_final_output_message ("not json"), NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_MODEL_BEHAVIOR);
+  g_clear_error (&error);
+
+  /* Hostile output nested 100,000 levels deep is refused, not parsed. */
+  {
+    g_autofree char *deep = g_strnfill (100000, '[');
+
+    add_turn (model, agents_testing_final_output_message (deep), NULL);
+    result = run_simple (agent, "hello", &error);
+    g_assert_null (result);
+    g_assert_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_MODEL_BEHAVIOR);
+  }
 }
 
 static void
@@ -2018,13 +2041,6 @@ test_tracing_tree (void)
   traces = agents_test_tracing_processor_fetch_normalized_spans (processor);
   g_assert_cmpuint (json_array_get_length (traces), ==, 1);
   trace = json_array_get_object_element (traces, 0);
-  if (g_getenv ("DUMP") != NULL)
-    {
-      g_autoptr (JsonNode) n =
-        json_node_init_array (json_node_alloc (), traces);
-      g_autofree char *t = json_to_string (n, TRUE);
-      g_printerr ("%s\n", t);
-    }
   g_assert_cmpstr (json_object_get_string_member (trace, "workflow_name"), ==,
                    "Agent workflow");
   g_assert_cmpuint (n_children (trace), ==, 1);
@@ -2057,6 +2073,51 @@ test_tracing_tree (void)
   g_assert_cmpstr (
     json_object_get_string_member (child_at (agent_span, 3), "type"), ==,
     "generation");
+}
+
+static void
+test_tracing_handoff (void)
+{
+  g_autoptr (AgentsTestTracingProcessor) processor =
+    agents_test_tracing_processor_new ();
+  g_autoptr (AgentsScriptedModel) triage_model = agents_scripted_model_new ();
+  g_autoptr (AgentsScriptedModel) worker_model = agents_scripted_model_new ();
+  g_autoptr (AgentsAgent) triage = new_agent ("triage", triage_model);
+  g_autoptr (AgentsAgent) worker = new_agent ("worker", worker_model);
+  g_autoptr (AgentsRunResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonArray) traces = NULL;
+  JsonObject *trace, *first, *handoff, *data;
+
+  agents_tracing_add_processor (AGENTS_TRACING_PROCESSOR (processor));
+  agents_agent_add_handoff (triage, G_OBJECT (worker));
+  add_turn (triage_model, agents_testing_handoff_tool_call (worker), NULL);
+  add_turn (worker_model, agents_testing_final_output_message ("done"), NULL);
+  result = run_simple (triage, "route", &error);
+  g_assert_no_error (error);
+  agents_tracing_remove_processor (AGENTS_TRACING_PROCESSOR (processor));
+
+  traces = agents_test_tracing_processor_fetch_normalized_spans (processor);
+  g_assert_cmpuint (json_array_get_length (traces), ==, 1);
+  trace = json_array_get_object_element (traces, 0);
+  g_assert_cmpuint (n_children (trace), ==, 2);
+  first = child_at (trace, 0);
+  data = json_object_get_object_member (first, "data");
+  g_assert_cmpstr (json_object_get_string_member (data, "name"), ==, "triage");
+  g_assert_cmpstr (json_array_get_string_element (
+                     json_object_get_array_member (data, "handoffs"), 0),
+                   ==, "worker");
+  g_assert_cmpuint (n_children (first), ==, 2);
+  handoff = child_at (first, 1);
+  g_assert_cmpstr (json_object_get_string_member (handoff, "type"), ==,
+                   "handoff");
+  data = json_object_get_object_member (handoff, "data");
+  g_assert_cmpstr (json_object_get_string_member (data, "from_agent"), ==,
+                   "triage");
+  g_assert_cmpstr (json_object_get_string_member (data, "to_agent"), ==,
+                   "worker");
+  data = json_object_get_object_member (child_at (trace, 1), "data");
+  g_assert_cmpstr (json_object_get_string_member (data, "name"), ==, "worker");
 }
 
 static void
@@ -2145,6 +2206,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/run/runner/sandbox-must-prepare",
                    test_sandbox_must_prepare);
   g_test_add_func ("/run/runner/tracing-tree", test_tracing_tree);
+  g_test_add_func ("/run/runner/tracing-handoff", test_tracing_handoff);
   g_test_add_func ("/run/runner/tracing-disabled", test_tracing_disabled);
 
   return g_test_run ();

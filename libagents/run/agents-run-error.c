@@ -49,7 +49,8 @@ agents_run_error_private_clear (AgentsRunErrorPrivate *priv)
  *
  * Returns: the quark
  */
-AGENTS_DEFINE_EXTENDED_ERROR (AgentsRunError, agents_run_error,
+AGENTS_DEFINE_EXTENDED_ERROR (AgentsRunError,
+                              agents_run_error,
                               "agents-run-error-quark")
 
 static GVariant *

@@ -123,7 +123,8 @@ G_BEGIN_DECLS
  *    the model input of the turn. Its task returns, through
  *    agents_run_preparer_return_prepared(), the *execution agent* and the
  *    processed input. The runner takes from the execution agent the model,
- *    model settings, tools, handoffs, output schema and system prompt
+ *    model settings, tools, handoffs (which must lead to public agents),
+ *    output schema and system prompt
  *    (agents_agent_get_system_prompt_async() on the execution agent: an
  *    execution agent whose instructions call user functions must pass
  *    them the public agent, as the reference's prepared sandbox agents
@@ -204,8 +205,8 @@ agents_run_preparation_get_starting_agent (AgentsRunPreparation *self);
 AgentsRunState *
 agents_run_preparation_get_resume_state (AgentsRunPreparation *self);
 AgentsRunResult *agents_run_preparation_get_result (AgentsRunPreparation *self);
-/* The run's trace and the span of the current agent (both NULL when
- * tracing is disabled): parents for the preparer's spans, through
+/* The run's trace and the span of the current agent (which do not record
+ * when tracing is disabled): parents for the preparer's spans, through
  * agents_trace_start_span(). Several runs may interleave on one thread,
  * so the thread's current span is not the run's. */
 AgentsTrace *agents_run_preparation_get_trace (AgentsRunPreparation *self);
@@ -254,7 +255,6 @@ void agents_run_private_result_append_item (AgentsRunResult *self,
 /* (element-type AgentsRunItem) replaces every new item. */
 void agents_run_private_result_set_items (AgentsRunResult *self,
                                           GPtrArray *items);
-GPtrArray *agents_run_private_result_dup_items (AgentsRunResult *self);
 void agents_run_private_result_append_response (AgentsRunResult *self,
                                                 AgentsModelResponse *response);
 void agents_run_private_result_set_interruptions (AgentsRunResult *self,
@@ -274,6 +274,10 @@ JsonObject *
 agents_run_private_result_get_sandbox_resume_state (AgentsRunResult *self);
 
 /* ---- Run states (read and filled by the runner) ------------------------ */
+
+/* The deepest nesting of brackets outside strings in a JSON text: checked
+ * before json-glib parses hostile documents (its parser recurses). */
+guint agents_run_private_json_depth (const char *json);
 
 void agents_run_private_state_set_progress (AgentsRunState *self,
                                             guint current_turn,

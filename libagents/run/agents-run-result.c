@@ -515,12 +515,6 @@ list_to_array (GListModel *list)
   return array;
 }
 
-GPtrArray *
-agents_run_private_result_dup_items (AgentsRunResult *self)
-{
-  return list_to_array (G_LIST_MODEL (self->new_items));
-}
-
 void
 agents_run_private_result_append_response (AgentsRunResult *self,
                                            AgentsModelResponse *response)

@@ -1219,13 +1219,11 @@ static gboolean G_GNUC_PRINTF (2, 3)
   return FALSE;
 }
 
-/* Refuses documents nested deeper than MAX_JSON_DEPTH, counting brackets
- * outside strings, before any parser recurses into them. */
-static gboolean
-check_depth (const char *json, GError **error)
+guint
+agents_run_private_json_depth (const char *json)
 {
   gboolean in_string = FALSE, escaped = FALSE;
-  guint depth = 0;
+  guint depth = 0, max_depth = 0;
 
   for (const char *p = json; *p != '\0'; p++)
     {
@@ -1242,16 +1240,21 @@ check_depth (const char *json, GError **error)
       if (*p == '"')
         in_string = TRUE;
       else if (*p == '[' || *p == '{')
-        {
-          if (++depth > MAX_JSON_DEPTH)
-            return invalid (error,
-                            _ ("The run state is nested deeper than %d "
-                               "levels"),
-                            MAX_JSON_DEPTH);
-        }
+        max_depth = MAX (max_depth, ++depth);
       else if ((*p == ']' || *p == '}') && depth > 0)
         depth--;
     }
+  return max_depth;
+}
+
+/* Refuses documents nested deeper than MAX_JSON_DEPTH before any parser
+ * recurses into them. */
+static gboolean
+check_depth (const char *json, GError **error)
+{
+  if (agents_run_private_json_depth (json) > MAX_JSON_DEPTH)
+    return invalid (error, _ ("The run state is nested deeper than %d levels"),
+                    MAX_JSON_DEPTH);
   return TRUE;
 }
 

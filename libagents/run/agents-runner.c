@@ -13,6 +13,8 @@
 
 /* The reference's texts, which the model reads: not translated. */
 #define REJECTION_MESSAGE "Tool execution was not approved."
+/* Structured outputs nested deeper are refused before parsing. */
+#define MAX_OUTPUT_DEPTH 256
 #define MULTIPLE_HANDOFFS_MESSAGE \
   "Multiple handoffs detected, ignoring this one."
 
@@ -101,14 +103,12 @@ struct _Run
   GCancellable *user_cancellable;
   gulong user_cancel_handler;
   gboolean cancel_after_turn;
-  gboolean cancelled_immediately;
 
   AgentsAgent *starting_agent;
   AgentsAgent *current_agent; /* public */
   gboolean agent_span_open;
   gboolean agent_started;
   JsonNode *input;            /* a string or items, history first */
-  JsonNode *given_input;      /* as the caller gave it */
   JsonArray *new_input_items; /* for the conversation session */
   GPtrArray *items;           /* generated items, earlier runs' too */
   GPtrArray *run_items;       /* those of this invocation */
@@ -207,7 +207,6 @@ run_clear (Run *run)
   g_clear_object (&run->starting_agent);
   g_clear_object (&run->current_agent);
   g_clear_pointer (&run->input, json_node_unref);
-  g_clear_pointer (&run->given_input, json_node_unref);
   g_clear_pointer (&run->new_input_items, json_array_unref);
   g_clear_pointer (&run->items, g_ptr_array_unref);
   g_clear_pointer (&run->run_items, g_ptr_array_unref);
@@ -935,19 +934,17 @@ guardrail_done (GObject *source, GAsyncResult *res, gpointer user_data)
   else
     result = agents_output_guardrail_run_finish (
       AGENTS_OUTPUT_GUARDRAIL (source), res, &error);
-  if (result != NULL)
-    {
-      gr->results->pdata[call->index] = result;
-      if (span != NULL)
-        span_set (span, "triggered",
-                  json_node_init_boolean (
-                    json_node_alloc (),
-                    agents_guardrail_result_get_tripwire_triggered (result)));
-    }
-  else if (gr->error == NULL)
-    gr->error = g_steal_pointer (&error);
+  if (result != NULL && span != NULL)
+    span_set (span, "triggered",
+              json_node_init_boolean (
+                json_node_alloc (),
+                agents_guardrail_result_get_tripwire_triggered (result)));
   if (span != NULL)
     agents_span_end (span, error);
+  if (result != NULL)
+    gr->results->pdata[call->index] = result;
+  else if (gr->error == NULL)
+    gr->error = g_steal_pointer (&error);
   g_free (call);
   if (--gr->pending == 0)
     guardrails_finish (gr);
@@ -1359,7 +1356,14 @@ parse_structured_output (const char *text, JsonObject *schema, GError **error)
   g_autoptr (GString) reason = g_string_new (NULL);
   JsonNode *root;
 
-  /* The model reads nothing of this; the messages are the reference's. */
+  if (agents_run_private_json_depth (text) > MAX_OUTPUT_DEPTH)
+    {
+      agents_run_error_set (error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
+                            _ ("Invalid JSON when parsing the final output: "
+                               "nested deeper than %d levels"),
+                            MAX_OUTPUT_DEPTH);
+      return NULL;
+    }
   if (!json_parser_load_from_data (parser, text, -1, &parse_error) ||
       (root = json_parser_get_root (parser)) == NULL)
     {
@@ -1448,7 +1452,6 @@ execute_handoff (Run *run, Turn *turn)
   g_autoptr (JsonObject) raw = NULL;
   g_autoptr (AgentsRunItem) item = NULL;
   g_autoptr (JsonNode) name = NULL;
-  g_autoptr (JsonObject) assistant = json_object_new ();
   g_autofree char *output = NULL;
   g_autofree char *quoted = NULL;
 
@@ -1699,6 +1702,14 @@ start_tool (Turn *turn, ToolRun *tool_run)
   turn->tools_running++;
   tool_run->span = span_start (run, run->agent_span, AGENTS_SPAN_KIND_FUNCTION,
                                function_span_data (tool_run));
+  if (g_cancellable_is_cancelled (run->cancellable))
+    {
+      GError *error = NULL;
+
+      g_cancellable_set_error_if_cancelled (run->cancellable, &error);
+      tool_finished (turn, tool_run, error);
+      return;
+    }
   if (tool_run->rejected)
     {
       tool_run->output = string_node (REJECTION_MESSAGE);
@@ -2532,7 +2543,6 @@ run_new (AgentsRunner *self,
 static void
 set_given_input (Run *run, JsonNode *input)
 {
-  run->given_input = json_node_copy (input);
   run->input = json_node_copy (input);
   run->new_input_items = input_to_list (input);
 }
@@ -2897,7 +2907,6 @@ streaming_cancel (AgentsCancelMode mode, gpointer data)
       run->cancel_after_turn = TRUE;
       return;
     }
-  run->cancelled_immediately = TRUE;
   g_cancellable_cancel (run->cancellable);
 }
 

@@ -40,12 +40,14 @@ deep_copy_json (JsonNode *node)
 }
 
 static void
-deep_copy_value (const GValue *src, GValue *dest, guint depth)
+deep_copy_value (const GValue *src, GValue *dest, guint depth, gboolean shared)
 {
   GType type = G_VALUE_TYPE (src);
 
   g_value_init (dest, type);
-  if (type == JSON_TYPE_NODE)
+  if (shared)
+    g_value_copy (src, dest);
+  else if (type == JSON_TYPE_NODE)
     g_value_take_boxed (dest, deep_copy_json (g_value_get_boxed (src)));
   else if (type == JSON_TYPE_OBJECT || type == JSON_TYPE_ARRAY)
     {
@@ -108,7 +110,9 @@ clone_object (GObject *object, guint depth)
         continue;
       g_value_init (&current, pspecs[i]->value_type);
       g_object_get_property (object, pspecs[i]->name, &current);
-      deep_copy_value (&current, &copied, depth);
+      deep_copy_value (&current, &copied, depth,
+                       (pspecs[i]->flags & AGENTS_CAPABILITY_PARAM_SHARED) !=
+                         0);
       g_value_unset (&current);
 
       g_ptr_array_add (names, (gpointer) pspecs[i]->name);

@@ -18,6 +18,16 @@
 
 G_BEGIN_DECLS
 
+/**
+ * AGENTS_CAPABILITY_PARAM_SHARED:
+ *
+ * A #GParamFlags bit for properties of a capability whose value keeps its
+ * identity when the capability is cloned (a synchronization object, a
+ * shared service), instead of being deep-copied like the rest of its
+ * state.
+ */
+#define AGENTS_CAPABILITY_PARAM_SHARED (1 << G_PARAM_USER_SHIFT)
+
 #define AGENTS_TYPE_CAPABILITY (agents_capability_get_type ())
 
 AGENTS_AVAILABLE_IN_1_0

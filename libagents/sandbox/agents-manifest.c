@@ -348,7 +348,8 @@ agents_manifest_resolve_path (AgentsManifest *self,
     {
       push_components (stack, 0, root);
       floor = stack->len;
-      if (*path != '\0' && push_components (stack, floor, path))
+      /* "" is the root, as Path("") is Path(".") in the reference. */
+      if (*path == '\0' || push_components (stack, floor, path))
         return join_stack (stack);
     }
   else

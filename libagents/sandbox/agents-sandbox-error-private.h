@@ -27,47 +27,47 @@ G_END_DECLS
  * libraries, their documentation and language bindings use
  * "<prefix>-error-quark".
  */
-#define AGENTS_DEFINE_EXTENDED_ERROR(ErrorType, error_type, domain_name)        \
-  static inline ErrorType##Private *error_type##_get_private (                  \
-    const GError *error)                                                        \
-  {                                                                             \
-    const gsize sa = 2 * sizeof (gsize);                                        \
-    const gsize as = (sizeof (ErrorType##Private) + (sa - 1)) & -sa;            \
-    g_return_val_if_fail (error != NULL, NULL);                                 \
-    g_return_val_if_fail (error->domain == error_type##_quark (), NULL);        \
-    return (ErrorType##Private *) (((guint8 *) error) - as);                    \
-  }                                                                             \
-                                                                                \
-  static void g_error_with_##error_type##_private_init (GError *error)          \
-  {                                                                             \
-    error_type##_private_init (error_type##_get_private (error));               \
-  }                                                                             \
-                                                                                \
-  static void g_error_with_##error_type##_private_copy (const GError *src,      \
-                                                        GError *dest)           \
-  {                                                                             \
-    error_type##_private_copy (error_type##_get_private (src),                  \
-                               error_type##_get_private (dest));                \
-  }                                                                             \
-                                                                                \
-  static void g_error_with_##error_type##_private_clear (GError *error)         \
-  {                                                                             \
-    error_type##_private_clear (error_type##_get_private (error));              \
-  }                                                                             \
-                                                                                \
-  GQuark error_type##_quark (void)                                              \
-  {                                                                             \
-    static GQuark q;                                                            \
-    static gsize initialized = 0;                                               \
-                                                                                \
-    if (g_once_init_enter (&initialized))                                       \
-      {                                                                         \
-        q = g_error_domain_register_static (                                    \
-          domain_name, sizeof (ErrorType##Private),                             \
-          g_error_with_##error_type##_private_init,                             \
-          g_error_with_##error_type##_private_copy,                             \
-          g_error_with_##error_type##_private_clear);                           \
-        g_once_init_leave (&initialized, 1);                                    \
-      }                                                                         \
-    return q;                                                                   \
+#define AGENTS_DEFINE_EXTENDED_ERROR(ErrorType, error_type, domain_name)   \
+  static inline ErrorType##Private *error_type##_get_private (             \
+    const GError *error)                                                   \
+  {                                                                        \
+    const gsize sa = 2 * sizeof (gsize);                                   \
+    const gsize as = (sizeof (ErrorType##Private) + (sa - 1)) & -sa;       \
+    g_return_val_if_fail (error != NULL, NULL);                            \
+    g_return_val_if_fail (error->domain == error_type##_quark (), NULL);   \
+    return (ErrorType##Private *) (((guint8 *) error) - as);               \
+  }                                                                        \
+                                                                           \
+  static void g_error_with_##error_type##_private_init (GError *error)     \
+  {                                                                        \
+    error_type##_private_init (error_type##_get_private (error));          \
+  }                                                                        \
+                                                                           \
+  static void g_error_with_##error_type##_private_copy (const GError *src, \
+                                                        GError *dest)      \
+  {                                                                        \
+    error_type##_private_copy (error_type##_get_private (src),             \
+                               error_type##_get_private (dest));           \
+  }                                                                        \
+                                                                           \
+  static void g_error_with_##error_type##_private_clear (GError *error)    \
+  {                                                                        \
+    error_type##_private_clear (error_type##_get_private (error));         \
+  }                                                                        \
+                                                                           \
+  GQuark error_type##_quark (void)                                         \
+  {                                                                        \
+    static GQuark q;                                                       \
+    static gsize initialized = 0;                                          \
+                                                                           \
+    if (g_once_init_enter (&initialized))                                  \
+      {                                                                    \
+        q = g_error_domain_register_static (                               \
+          domain_name, sizeof (ErrorType##Private),                        \
+          g_error_with_##error_type##_private_init,                        \
+          g_error_with_##error_type##_private_copy,                        \
+          g_error_with_##error_type##_private_clear);                      \
+        g_once_init_leave (&initialized, 1);                               \
+      }                                                                    \
+    return q;                                                              \
   }

@@ -47,7 +47,8 @@ agents_sandbox_error_private_clear (AgentsSandboxErrorPrivate *priv)
  *
  * Returns: the quark
  */
-AGENTS_DEFINE_EXTENDED_ERROR (AgentsSandboxError, agents_sandbox_error,
+AGENTS_DEFINE_EXTENDED_ERROR (AgentsSandboxError,
+                              agents_sandbox_error,
                               "agents-sandbox-error-quark")
 
 /*
@@ -250,7 +251,8 @@ agents_sandbox_error_get_context (const GError *error)
  *
  * ```js
  * } catch (e) {
- *     const ctx = Agents.sandbox_error_lookup_context(e.domain, e.code, e.message);
+ *     const ctx = Agents.sandbox_error_lookup_context(e.domain, e.code,
+ * e.message);
  * ```
  *
  * Python gives the domain as a string: use agents_error_lookup_context().
@@ -300,9 +302,7 @@ agents_sandbox_error_lookup_context (GQuark domain,
  *   known about the error
  */
 GVariant *
-agents_error_lookup_context (const char *domain,
-                             int         code,
-                             const char *message)
+agents_error_lookup_context (const char *domain, int code, const char *message)
 {
   GQuark quark = domain != NULL ? g_quark_try_string (domain) : 0;
 
@@ -339,7 +339,7 @@ agents_sandbox_error_get_reason (const GError *error)
 
 /* Commands may carry any bytes (hostile file names); contexts are UTF-8. */
 static char **
-valid_utf8_strv (const char * const *argv)
+valid_utf8_strv (const char *const *argv)
 {
   guint n = argv ? g_strv_length ((char **) argv) : 0;
   char **valid = g_new0 (char *, n + 1);
@@ -358,11 +358,11 @@ valid_utf8_strv (const char * const *argv)
  * Returns: (transfer floating): the `command` member of an error context
  */
 GVariant *
-agents_sandbox_error_argv_variant (const char * const *argv)
+agents_sandbox_error_argv_variant (const char *const *argv)
 {
   g_auto (GStrv) valid = valid_utf8_strv (argv);
 
-  return g_variant_new_strv ((const char * const *) valid, -1);
+  return g_variant_new_strv ((const char *const *) valid, -1);
 }
 
 /**
@@ -375,7 +375,7 @@ agents_sandbox_error_argv_variant (const char * const *argv)
  * Returns: (transfer full): the `command_str` member of an error context
  */
 char *
-agents_sandbox_error_argv_string (const char * const *argv)
+agents_sandbox_error_argv_string (const char *const *argv)
 {
   g_auto (GStrv) valid = valid_utf8_strv (argv);
 

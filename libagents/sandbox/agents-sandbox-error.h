@@ -106,9 +106,8 @@ GVariant *agents_sandbox_error_lookup_context (GQuark domain,
                                                const char *message);
 
 AGENTS_AVAILABLE_IN_1_0
-GVariant *agents_error_lookup_context (const char *domain,
-                                       int         code,
-                                       const char *message);
+GVariant *
+agents_error_lookup_context (const char *domain, int code, const char *message);
 
 AGENTS_AVAILABLE_IN_1_0
 const char *agents_sandbox_error_get_reason (const GError *error);

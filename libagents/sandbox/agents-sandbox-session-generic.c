@@ -368,6 +368,14 @@ typedef struct
   guint index;
 } BatchItem;
 
+/* A failed entry leaves its slot NULL. */
+static void
+unref_files_if_set (gpointer files)
+{
+  if (files != NULL)
+    g_ptr_array_unref (files);
+}
+
 static void
 batch_op_free (BatchOp *op)
 {
@@ -434,8 +442,7 @@ agents_sandbox_session_real_apply_entry_batch (Session *self,
 {
   BatchOp *op = g_new0 (BatchOp, 1);
 
-  op->results =
-    g_ptr_array_new_full (targets->len, (GDestroyNotify) g_ptr_array_unref);
+  op->results = g_ptr_array_new_full (targets->len, unref_files_if_set);
   g_ptr_array_set_size (op->results, targets->len);
   op->pending = targets->len;
   g_task_set_task_data (task, op, (GDestroyNotify) batch_op_free);
@@ -729,7 +736,9 @@ path_op_validated (GObject *source, GAsyncResult *result, gpointer user_data)
     {
     case PATH_OP_LS:
       g_ptr_array_add (argv, "ls");
-      g_ptr_array_add (argv, "-la");
+      /* -q (POSIX): non-printable characters in names print as '?', so
+       * a name holding a newline cannot forge listing lines. */
+      g_ptr_array_add (argv, "-laq");
       break;
     case PATH_OP_MKDIR:
       g_ptr_array_add (argv, "mkdir");

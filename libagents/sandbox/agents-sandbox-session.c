@@ -289,8 +289,7 @@ agents_sandbox_session_get_manifest (AgentsSandboxSession *self)
  * #GValue instead of the object.
  */
 void
-agents_task_return_object (GTask    *task,
-                           gpointer  object)
+agents_task_return_object (GTask *task, gpointer object)
 {
   g_return_if_fail (G_IS_TASK (task));
   g_return_if_fail (G_IS_OBJECT (object));
@@ -307,8 +306,7 @@ agents_task_return_object (GTask    *task,
  * returns a string; see agents_task_return_object().
  */
 void
-agents_task_return_string (GTask      *task,
-                           const char *string)
+agents_task_return_string (GTask *task, const char *string)
 {
   g_return_if_fail (G_IS_TASK (task));
   g_return_if_fail (string != NULL);

@@ -162,11 +162,9 @@ AgentsManifest *
 agents_sandbox_session_get_manifest (AgentsSandboxSession *self);
 
 AGENTS_AVAILABLE_IN_1_0
-void agents_task_return_object (GTask    *task,
-                                gpointer  object);
+void agents_task_return_object (GTask *task, gpointer object);
 AGENTS_AVAILABLE_IN_1_0
-void agents_task_return_string (GTask      *task,
-                                const char *string);
+void agents_task_return_string (GTask *task, const char *string);
 
 AGENTS_AVAILABLE_IN_1_0
 void agents_sandbox_session_start_async (AgentsSandboxSession *self,

@@ -1232,7 +1232,10 @@ kind_from_type_char (char type)
 static char *
 join_listing_path (const char *dir, const char *name)
 {
-  g_autofree char *joined = g_strconcat (dir, "/", name, NULL);
+  /* `ls -la FILE` prints the path as given: keep it, as Path joins do. */
+  g_autofree char *joined = g_path_is_absolute (name)
+                              ? g_strdup (name)
+                              : g_strconcat (dir, "/", name, NULL);
   GString *path = g_string_sized_new (strlen (joined));
 
   for (const char *p = joined; *p != '\0'; p++)
