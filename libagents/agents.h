@@ -46,6 +46,11 @@
 #include "run/agents-run-state.h"
 #include "run/agents-run-result.h"
 #include "run/agents-runner.h"
+#include "sandbox/agents-sandbox-instructions.h"
+#include "sandbox/agents-sandbox-agent.h"
+#include "sandbox/agents-sandbox-run-config.h"
+#include "sandbox/agents-sandbox-session-manager.h"
+#include "sandbox/agents-sandbox-runtime.h"
 #include "models/agents-scripted-model.h"
 #include "models/agents-testing.h"
 

@@ -8,8 +8,10 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -21,6 +23,7 @@
 #include "agents-sandbox-error-private.h"
 #include "agents-unix-local-client.h"
 #include "agents-unix-local-confine.h"
+#include "agents-unix-local-fs.h"
 #include "agents-unix-local-session.h"
 #include "test-utils.h"
 
@@ -1359,6 +1362,345 @@ test_file_io_symlinks (gconstpointer data)
   agents_test_rm_rf (tmp);
 }
 
+/* ---- ls, mkdir and rm on the host ----------------------------------- */
+
+static GListModel *
+ls_listing (AgentsSandboxSession *session, const char *path, GError **error)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+
+  agents_sandbox_session_ls_async (session, path, NULL, agents_test_async_cb,
+                                   &result);
+  return agents_sandbox_session_ls_finish (
+    session, agents_test_wait_result (&result), error);
+}
+
+static AgentsFileEntry *
+listing_entry (GListModel *listing, const char *path)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (listing); i++)
+    {
+      g_autoptr (AgentsFileEntry) entry = g_list_model_get_item (listing, i);
+
+      if (g_str_equal (agents_file_entry_get_path (entry), path))
+        return entry;
+    }
+  return NULL;
+}
+
+/* The error of the command the operation stands for: its argv, exit
+ * status and coreutils-like stderr. */
+static void
+assert_command_error (GError *error,
+                      const char *const *argv,
+                      int exit_code,
+                      const char *stderr_text)
+{
+  g_autoptr (GVariant) context = NULL;
+  g_autoptr (GVariant) expected = NULL;
+  g_autoptr (GVariant) command = NULL;
+  gint32 code = -1;
+
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_EXEC_NONZERO);
+  context = agents_sandbox_error_get_context (error);
+  command = g_variant_lookup_value (context, "command", NULL);
+  expected = g_variant_ref_sink (agents_sandbox_error_argv_variant (argv));
+  g_assert_nonnull (command);
+  g_assert_true (g_variant_equal (command, expected));
+  g_assert_true (g_variant_lookup (context, "exit_code", "i", &code));
+  g_assert_cmpint (code, ==, exit_code);
+  agents_test_assert_context_str (error, "stderr", stderr_text);
+}
+
+static char *
+current_user_name (void)
+{
+  struct passwd *pw = getpwuid (getuid ());
+
+  return pw != NULL ? g_strdup (pw->pw_name)
+                    : g_strdup_printf ("%u", (guint) getuid ());
+}
+
+/* ls lists exact names through descriptors: a name with a newline is one
+ * entry, a file lists as itself, nothing outside is ever listed. */
+static void
+test_host_ls (gconstpointer data)
+{
+  gboolean without_openat2 = GPOINTER_TO_INT (data);
+  g_autofree char *tmp = agents_test_make_tmp_dir ("unix-local-");
+  g_autofree char *root = g_build_filename (tmp, "ws", NULL);
+  g_autofree char *outside = g_build_filename (tmp, "outside", NULL);
+  g_autofree char *dir = g_build_filename (root, "dir", NULL);
+  g_autofree char *a = g_build_filename (dir, "a.txt", NULL);
+  g_autofree char *odd =
+    g_build_filename (dir, "x\n-rw-r--r-- 1 a b 9 forged", NULL);
+  g_autofree char *sub = g_build_filename (dir, "sub", NULL);
+  g_autofree char *link = g_build_filename (dir, "link", NULL);
+  g_autofree char *out = g_build_filename (root, "out", NULL);
+  g_autofree char *missing = g_build_filename (root, "missing", NULL);
+  g_autofree char *missing_stderr = g_strdup_printf (
+    "ls: cannot access '%s': No such file or directory\n", missing);
+  g_autofree char *user = current_user_name ();
+  const char *ls_missing[] = { "ls", "-la", "--", missing, NULL };
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (root);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GListModel) listing = NULL;
+  g_autoptr (GError) error = NULL;
+  AgentsFileEntry *entry;
+
+  agents_test_write_file (a, "12345");
+  agents_test_write_file (odd, "odd");
+  agents_test_write_file (g_build_filename (outside, "canary.txt", NULL),
+                          "canary");
+  g_assert_cmpint (g_mkdir (sub, 0750), ==, 0);
+  g_assert_cmpint (symlink ("a.txt", link), ==, 0);
+  g_assert_cmpint (symlink (outside, out), ==, 0);
+  session = session_from_state (manifest, "host-ls", NULL);
+  agents_unix_local_session_set_openat2_disabled_for_testing (without_openat2);
+
+  listing = ls_listing (session, "dir", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (listing), ==, 4);
+  entry = listing_entry (listing, a);
+  g_assert_nonnull (entry);
+  g_assert_cmpint (agents_file_entry_get_kind (entry), ==,
+                   AGENTS_ENTRY_KIND_FILE);
+  g_assert_cmpuint (agents_file_entry_get_size (entry), ==, 5);
+  g_assert_cmpstr (agents_file_entry_get_owner (entry), ==, user);
+  g_assert_nonnull (listing_entry (listing, odd));
+  entry = listing_entry (listing, sub);
+  g_assert_nonnull (entry);
+  g_assert_true (agents_file_entry_is_dir (entry));
+  g_assert_cmpuint (
+    agents_permissions_to_mode (agents_file_entry_get_permissions (entry)) &
+      0777,
+    ==, 0750);
+  entry = listing_entry (listing, link);
+  g_assert_nonnull (entry);
+  g_assert_cmpint (agents_file_entry_get_kind (entry), ==,
+                   AGENTS_ENTRY_KIND_SYMLINK);
+  g_clear_object (&listing);
+
+  /* A file lists as itself. */
+  listing = ls_listing (session, "dir/a.txt", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (listing), ==, 1);
+  g_assert_nonnull (listing_entry (listing, a));
+  g_clear_object (&listing);
+
+  g_assert_null (ls_listing (session, "missing", &error));
+  assert_command_error (error, ls_missing, 2, missing_stderr);
+  g_clear_error (&error);
+  g_assert_null (ls_listing (session, "out", &error));
+  assert_escape_error (error);
+  g_clear_error (&error);
+  g_assert_null (ls_listing (session, "out/canary.txt", &error));
+  assert_escape_error (error);
+
+  agents_unix_local_session_set_openat2_disabled_for_testing (FALSE);
+  agents_test_rm_rf (tmp);
+}
+
+static void
+test_host_mkdir_rm (gconstpointer data)
+{
+  gboolean without_openat2 = GPOINTER_TO_INT (data);
+  g_autofree char *tmp = agents_test_make_tmp_dir ("unix-local-");
+  g_autofree char *root = g_build_filename (tmp, "ws", NULL);
+  g_autofree char *outside = g_build_filename (tmp, "outside", NULL);
+  g_autofree char *canary = g_build_filename (outside, "canary.txt", NULL);
+  g_autofree char *abc = g_build_filename (root, "a", "b", "c", NULL);
+  g_autofree char *tree = g_build_filename (root, "tree", NULL);
+  g_autofree char *missing = g_build_filename (root, "missing", NULL);
+  g_autofree char *exists_stderr =
+    g_strdup_printf ("mkdir: cannot create directory '%s': File exists\n", abc);
+  g_autofree char *missing_stderr = g_strdup_printf (
+    "rm: cannot remove '%s': No such file or directory\n", missing);
+  g_autofree char *dir_stderr =
+    g_strdup_printf ("rm: cannot remove '%s': Is a directory\n", tree);
+  const char *mkdir_abc[] = { "mkdir", "--", abc, NULL };
+  const char *rm_missing[] = { "rm", "--", missing, NULL };
+  const char *rm_tree[] = { "rm", "--", tree, NULL };
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (root);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GListModel) listing = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_test_write_file (canary, "canary");
+  agents_test_write_file (g_build_filename (tree, "f.txt", NULL), "f");
+  agents_test_write_file (g_build_filename (tree, "d", "g.txt", NULL), "g");
+  g_assert_cmpint (symlink (outside, g_build_filename (tree, "dl", NULL)), ==,
+                   0);
+  g_assert_cmpint (symlink (canary, g_build_filename (tree, "fl", NULL)), ==,
+                   0);
+  g_assert_cmpint (symlink (outside, g_build_filename (root, "out", NULL)), ==,
+                   0);
+  session = session_from_state (manifest, "host-mkdir-rm", NULL);
+  agents_unix_local_session_set_openat2_disabled_for_testing (without_openat2);
+
+  g_assert_true (mkdir_path (session, "a/b/c", TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (abc, G_FILE_TEST_IS_DIR));
+  g_assert_true (mkdir_path (session, "a/b/c", TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_false (mkdir_path (session, "a/b/c", FALSE, &error));
+  assert_command_error (error, mkdir_abc, 1, exists_stderr);
+  g_clear_error (&error);
+  g_assert_false (mkdir_path (session, "out/new", TRUE, &error));
+  assert_escape_error (error);
+  g_clear_error (&error);
+  g_assert_false (mkdir_path (session, "out/new", FALSE, &error));
+  assert_escape_error (error);
+  g_clear_error (&error);
+  g_assert_false (
+    g_file_test (g_build_filename (outside, "new", NULL), G_FILE_TEST_EXISTS));
+
+  g_assert_false (rm_path (session, "missing", FALSE, &error));
+  assert_command_error (error, rm_missing, 1, missing_stderr);
+  g_clear_error (&error);
+  g_assert_false (rm_path (session, "tree", FALSE, &error));
+  assert_command_error (error, rm_tree, 1, dir_stderr);
+  g_clear_error (&error);
+  g_assert_false (rm_path (session, "out/canary.txt", TRUE, &error));
+  assert_escape_error (error);
+  g_clear_error (&error);
+
+  /* Symlinks in a removed tree are unlinked, never followed. */
+  g_assert_true (rm_path (session, "tree", TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (tree, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (canary, G_FILE_TEST_IS_REGULAR));
+
+  /* The root is emptied but stays. */
+  g_assert_true (rm_path (session, ".", TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (root, G_FILE_TEST_IS_DIR));
+  listing = ls_listing (session, ".", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (listing), ==, 0);
+  g_assert_true (g_file_test (canary, G_FILE_TEST_IS_REGULAR));
+
+  agents_unix_local_session_set_openat2_disabled_for_testing (FALSE);
+  agents_test_rm_rf (tmp);
+}
+
+static void
+test_host_ops_respect_read_only_grants (void)
+{
+  g_autofree char *tmp = agents_test_make_tmp_dir ("unix-local-");
+  g_autofree char *root = g_build_filename (tmp, "ws", NULL);
+  g_autofree char *ro = g_build_filename (tmp, "ro", NULL);
+  g_autofree char *file = g_build_filename (ro, "kept.txt", NULL);
+  g_autofree char *newdir = g_build_filename (ro, "new", NULL);
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (root);
+  g_autoptr (AgentsSandboxPathGrant) grant =
+    agents_sandbox_path_grant_new (ro, TRUE, NULL);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GListModel) listing = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_test_write_file (file, "kept");
+  agents_manifest_add_extra_path_grant (manifest, grant);
+  session = session_from_state (manifest, "host-ro-grant", NULL);
+
+  listing = ls_listing (session, ro, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (listing_entry (listing, file));
+  g_assert_false (mkdir_path (session, newdir, TRUE, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE);
+  agents_test_assert_context_str (error, "reason",
+                                  "read_only_extra_path_grant");
+  g_clear_error (&error);
+  g_assert_false (rm_path (session, file, TRUE, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE);
+  g_assert_false (g_file_test (newdir, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (file, G_FILE_TEST_IS_REGULAR));
+  agents_test_rm_rf (tmp);
+}
+
+typedef struct
+{
+  char *a;
+  char *b;
+  gint stop;
+} Renamer;
+
+static gpointer
+renamer_thread (gpointer data)
+{
+  Renamer *renamer = data;
+
+  while (!g_atomic_int_get (&renamer->stop))
+    if (g_rename (renamer->a, renamer->b) == 0)
+      g_rename (renamer->b, renamer->a);
+  return NULL;
+}
+
+/* openat2() fails with EAGAIN when any rename races with a lookup of
+ * "..": that must never pass for "missing", let alone "inside". */
+static void
+test_open_beneath_during_renames (void)
+{
+  g_autofree char *tmp = agents_test_make_tmp_dir ("unix-local-");
+  g_autofree char *root = g_build_filename (tmp, "ws", NULL);
+  g_autofree char *sub = g_build_filename (root, "sub", NULL);
+  g_autoptr (GString) target = g_string_new (NULL);
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (root);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  Renamer renamer = { 0 };
+  GThread *thread;
+  int root_fd;
+
+  agents_test_write_file (g_build_filename (tmp, "outside", "canary.txt", NULL),
+                          "canary");
+  agents_test_write_file (g_build_filename (root, "churn", "a", NULL), "a");
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  /* Many ".." below the root before it leaves. */
+  for (guint i = 0; i < 500; i++)
+    g_string_append (target, "../sub/");
+  g_string_append (target, "../../outside");
+  g_assert_cmpint (symlink (target->str, g_build_filename (sub, "esc", NULL)),
+                   ==, 0);
+  renamer.a = g_build_filename (root, "churn", "a", NULL);
+  renamer.b = g_build_filename (root, "churn", "b", NULL);
+  thread = g_thread_new ("renamer", renamer_thread, &renamer);
+
+  root_fd = open (root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  g_assert_cmpint (root_fd, >=, 0);
+  for (guint i = 0; i < 300; i++)
+    {
+      int fd = agents_unix_local_open_beneath (root_fd, "sub/esc/canary.txt",
+                                               O_RDONLY, 0);
+      int err = errno;
+
+      g_assert_cmpint (fd, <, 0);
+      g_assert_true (agents_unix_local_is_escape_errno (err));
+    }
+  close (root_fd);
+
+  session = session_from_state (manifest, "renames", NULL);
+  for (guint i = 0; i < 30; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *text = read_text (session, "sub/esc/canary.txt", &error);
+
+      g_assert_null (text);
+      assert_escape_error (error);
+      g_clear_error (&error);
+      g_assert_false (mkdir_path (session, "sub/esc/new", TRUE, &error));
+      assert_escape_error (error);
+    }
+
+  g_atomic_int_set (&renamer.stop, 1);
+  g_thread_join (thread);
+  g_free (renamer.a);
+  g_free (renamer.b);
+  agents_test_rm_rf (tmp);
+}
+
 /* A workspace persisted into a local snapshot comes back when a session
  * resumed from the serialized state starts. */
 static void
@@ -1420,6 +1762,72 @@ test_persist_and_resume (void)
   delete_session (client, resumed);
   agents_test_rm_rf (workspace_root);
   agents_test_rm_rf (snapshots);
+}
+
+/* What a session keeps between commands (bwrap arguments, a Landlock
+ * ruleset) never hides a directory made after the first command, with
+ * or without a read-only grant nested in the workspace. */
+static void
+check_exec_after_host_changes (const char *mechanism, gboolean nested_grant)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *root = agents_test_make_tmp_dir ("unix-local-exec-");
+  g_autofree char *ro = g_build_filename (root, "ro", NULL);
+  g_autofree char *kept = g_build_filename (ro, "kept.txt", NULL);
+  g_autoptr (GVariant) options = confinement_options (mechanism, FALSE);
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (root);
+  g_autoptr (AgentsSandboxPathGrant) grant =
+    agents_sandbox_path_grant_new (ro, TRUE, NULL);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_test_write_file (kept, "kept");
+  if (nested_grant)
+    agents_manifest_add_extra_path_grant (manifest, grant);
+  session = create_session (client, manifest, options);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *dir = g_strdup_printf ("later%u/deeper", i);
+      g_autofree char *script = g_strdup_printf (
+        "echo %u > %s/file.txt && cat %s/file.txt", i, dir, dir);
+      g_autofree char *expected = g_strdup_printf ("%u", i);
+      g_autoptr (AgentsExecResult) result = NULL;
+      g_autoptr (AgentsExecResult) denied = NULL;
+      g_autofree char *out = NULL;
+      g_autofree char *text = NULL;
+
+      g_assert_true (mkdir_path (session, dir, TRUE, &error));
+      g_assert_no_error (error);
+      result = exec_shell (session, script);
+      out = stdout_text (result);
+      g_assert_cmpstr (out, ==, expected);
+      g_assert_true (agents_exec_result_ok (result));
+
+      denied = exec_shell (session, "echo changed > ro/kept.txt");
+      text = agents_test_read_file (kept);
+      if (nested_grant && !g_str_equal (mechanism, "none"))
+        {
+          g_assert_false (agents_exec_result_ok (denied));
+          g_assert_cmpstr (text, ==, "kept");
+        }
+      agents_test_write_file (kept, "kept");
+    }
+
+  close_session (session);
+  delete_session (client, session);
+  agents_test_rm_rf (root);
+}
+
+static void
+test_exec_after_host_changes (Fixture *fixture, gconstpointer data)
+{
+  if (skip_unless_available (fixture->mechanism))
+    return;
+  check_exec_after_host_changes (fixture->mechanism, FALSE);
+  check_exec_after_host_changes (fixture->mechanism, TRUE);
 }
 
 static void
@@ -1510,6 +1918,8 @@ main (int argc, char *argv[])
       add_mechanism_tests ("output-cap", all[i], test_output_is_capped);
       add_mechanism_tests ("delete-leaves-nothing", all[i],
                            test_delete_leaves_nothing_behind);
+      add_mechanism_tests ("exec-after-host-changes", all[i],
+                           test_exec_after_host_changes);
     }
   add_mechanism_tests ("pid-namespace", "bwrap", test_pid_namespace);
   add_mechanism_tests ("confinement-none", "none", test_confinement_none);
@@ -1522,6 +1932,18 @@ main (int argc, char *argv[])
                         GINT_TO_POINTER (TRUE), test_file_io_symlinks);
   g_test_add_func ("/sandbox/unix-local/persist-and-resume",
                    test_persist_and_resume);
+  g_test_add_data_func ("/sandbox/unix-local/host-ls", GINT_TO_POINTER (FALSE),
+                        test_host_ls);
+  g_test_add_data_func ("/sandbox/unix-local/host-ls-without-openat2",
+                        GINT_TO_POINTER (TRUE), test_host_ls);
+  g_test_add_data_func ("/sandbox/unix-local/host-mkdir-rm",
+                        GINT_TO_POINTER (FALSE), test_host_mkdir_rm);
+  g_test_add_data_func ("/sandbox/unix-local/host-mkdir-rm-without-openat2",
+                        GINT_TO_POINTER (TRUE), test_host_mkdir_rm);
+  g_test_add_func ("/sandbox/unix-local/host-ops-respect-read-only-grants",
+                   test_host_ops_respect_read_only_grants);
+  g_test_add_func ("/sandbox/unix-local/open-beneath-during-renames",
+                   test_open_beneath_during_renames);
 
   return g_test_run ();
 }

@@ -8,6 +8,8 @@
 
 #include <agents.h>
 #include <glib/gi18n.h>
+
+#include "agents-cli.h"
 #include <locale.h>
 #include <stdlib.h>
 
@@ -33,14 +35,14 @@ cmd_plugins (int argc, char **argv)
   print_names (_ ("Capabilities"), AGENTS_REGISTRY_KIND_CAPABILITY);
   print_names (_ ("Manifest entry types"), AGENTS_REGISTRY_KIND_ENTRY_TYPE);
   print_names (_ ("Snapshot types"), AGENTS_REGISTRY_KIND_SNAPSHOT_TYPE);
-  return EXIT_SUCCESS;
+  return AGENTS_CLI_EXIT_OK;
 }
 
 static int
 cmd_version (int argc, char **argv)
 {
   g_print ("agents %s\n", AGENTS_VERSION_S);
-  return EXIT_SUCCESS;
+  return AGENTS_CLI_EXIT_OK;
 }
 
 static const struct
@@ -49,6 +51,11 @@ static const struct
   int (*run) (int argc, char **argv);
   const char *summary;
 } commands[] = {
+  { "run", agents_cli_run,
+    N_ ("Run an agent file on a prompt: agents run AGENT.json PROMPT") },
+  { "resume", agents_cli_resume,
+    N_ ("Continue a saved run: agents resume AGENT.json STATE_FILE "
+        "--approve|--reject") },
   { "plugins", cmd_plugins,
     N_ ("List the plugins and the names they registered") },
   { "version", cmd_version, N_ ("Print the version") },
@@ -60,7 +67,9 @@ usage (void)
   g_printerr ("%s\n\n", _ ("Usage: agents COMMAND [ARGS…]"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     g_printerr ("  %-10s %s\n", commands[i].name, _ (commands[i].summary));
-  return 2;
+  g_printerr ("\n%s\n", _ ("Run “agents COMMAND --help” for the options of "
+                           "a command."));
+  return AGENTS_CLI_EXIT_USAGE;
 }
 
 int

@@ -6,19 +6,205 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
 #include "agents-builtin-capabilities.h"
+#include "agents-sandbox-error-private.h"
+#include "run/agents-tool.h"
+
+/* ---- helpers of the model-facing tools -------------------------------- */
+
+/* Caps on what a tool hands back to the model: a command's output
+ * streams and a file read are cut (with a note) past these sizes. */
+#define MAX_STREAM_BYTES (16 * 1024)
+#define MAX_READ_BYTES (256 * 1024)
+#define DEFAULT_EXEC_TIMEOUT 60.0
+#define MAX_EXEC_TIMEOUT 3600.0
+
+/* Builds a strict JSON schema: an object of the given properties, all of
+ * them required (optional ones accept null), no others allowed. */
+static JsonObject *
+object_schema (const char *const *names, const char *const *types)
+{
+  JsonObject *schema = json_object_new ();
+  JsonObject *properties = json_object_new ();
+  JsonArray *required = json_array_new ();
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      JsonObject *property = json_object_new ();
+
+      if (g_str_has_suffix (types[i], "?"))
+        {
+          JsonArray *union_type = json_array_new ();
+
+          json_array_add_string_element (union_type, "number");
+          json_array_add_string_element (union_type, "null");
+          json_object_set_array_member (property, "type", union_type);
+        }
+      else
+        json_object_set_string_member (property, "type", types[i]);
+      json_object_set_object_member (properties, names[i], property);
+      json_array_add_string_element (required, names[i]);
+    }
+  json_object_set_string_member (schema, "type", "object");
+  json_object_set_object_member (schema, "properties", properties);
+  json_object_set_array_member (schema, "required", required);
+  json_object_set_boolean_member (schema, "additionalProperties", FALSE);
+  return schema;
+}
+
+static JsonObject *
+parse_arguments (const char *arguments, GError **error)
+{
+  g_autoptr (JsonNode) node = json_from_string (arguments, NULL);
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                                NULL,
+                                _ ("the arguments are not a JSON object"));
+      return NULL;
+    }
+  return json_object_ref (json_node_get_object (node));
+}
+
+static const char *
+get_string_argument (JsonObject *args, const char *name, GError **error)
+{
+  JsonNode *node = json_object_get_member (args, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                                NULL, _ ("the argument “%s” must be a string"),
+                                name);
+      return NULL;
+    }
+  return json_node_get_string (node);
+}
+
+static AgentsSandboxSession *
+bound_session (AgentsCapability *capability, GError **error)
+{
+  AgentsSandboxSession *session = agents_capability_get_session (capability);
+
+  if (session == NULL)
+    agents_sandbox_error_set (
+      error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT, NULL,
+      _ ("the %s capability is not bound to a sandbox session"),
+      agents_capability_get_capability_type (capability));
+  return session;
+}
+
+static const char *
+run_as_name (AgentsCapability *capability)
+{
+  AgentsUser *user = agents_capability_get_run_as (capability);
+
+  return user != NULL ? agents_user_get_name (user) : NULL;
+}
+
+/* The output a failing sandbox tool gives the model: the error itself,
+ * without the generic "please try again" of the default formatter (an
+ * escaping path will not work on a retry). Not translated: the model
+ * reads it. */
+static char *
+format_tool_error (AgentsRunContext *ctx,
+                   const GError *error,
+                   gpointer user_data)
+{
+  return g_strdup_printf ("error: %s", error->message);
+}
+
+static AgentsTool *
+new_sandbox_tool (AgentsCapability *capability,
+                  const char *name,
+                  const char *description,
+                  JsonObject *schema,
+                  AgentsFunctionToolAsyncFunc func)
+{
+  AgentsFunctionTool *tool = agents_function_tool_new_async (
+    name, description, schema, func, g_object_ref (capability), g_object_unref);
+
+  agents_function_tool_set_error_func (tool, format_tool_error, NULL, NULL);
+  return AGENTS_TOOL (tool);
+}
+
+static GPtrArray *
+tool_array (AgentsTool *first, ...)
+{
+  GPtrArray *tools = g_ptr_array_new_with_free_func (g_object_unref);
+  va_list args;
+
+  va_start (args, first);
+  for (AgentsTool *tool = first; tool != NULL;
+       tool = va_arg (args, AgentsTool *))
+    g_ptr_array_add (tools, tool);
+  va_end (args);
+  return tools;
+}
+
+static void
+return_instructions (GTask *task, const char *text)
+{
+  g_task_return_pointer (task, g_strdup (text), g_free);
+}
+
+/* Appends @len bytes of @data as valid UTF-8, cut at @max bytes with a
+ * note saying so; @len is the whole size when @len_is_total. */
+static void
+append_capped_text (
+  GString *out, const char *data, gsize len, gsize max, gboolean len_is_total)
+{
+  gsize shown = MIN (len, max);
+  g_autofree char *valid = NULL;
+  const char *end = NULL;
+
+  /* A cut in the middle of a character drops that character. */
+  if (shown < len && !g_utf8_validate_len (data, shown, &end) &&
+      (gsize) (end - data) + 4 > shown)
+    shown = end - data;
+  valid = g_utf8_make_valid (data, shown);
+  g_string_append (out, valid);
+  if (shown < len && len_is_total)
+    g_string_append_printf (out,
+                            "\n[output truncated: %" G_GSIZE_FORMAT
+                            " of %" G_GSIZE_FORMAT " bytes shown]",
+                            shown, len);
+  else if (shown < len)
+    g_string_append_printf (
+      out, "\n[file truncated: only its first %" G_GSIZE_FORMAT " bytes shown]",
+      shown);
+}
 
 /* ---- shell ------------------------------------------------------------ */
 
 /**
  * AgentsShellCapability:
  *
- * The `shell` capability: lets the model run commands in the sandbox.
+ * The `shell` capability: lets the model run commands in the sandbox
+ * with the `exec_command` tool (`{"cmd": "…", "timeout_seconds": N}`),
+ * through `sh -c` in the workspace root, as the run-as user. The tool
+ * returns the exit code, standard output and standard error.
  */
 struct _AgentsShellCapability
 {
   GObject parent_instance;
+
+  gboolean needs_approval;
 };
+
+enum
+{
+  SHELL_PROP_0,
+  SHELL_PROP_NEEDS_APPROVAL,
+  SHELL_N_PROPS
+};
+
+static GParamSpec *shell_properties[SHELL_N_PROPS];
 
 static const char *
 shell_get_capability_type (AgentsCapability *self)
@@ -26,10 +212,165 @@ shell_get_capability_type (AgentsCapability *self)
   return "shell";
 }
 
+/* "exit_code: N\nstdout:\n…stderr:\n…", each stream's text ending
+ * with a newline when it has any. */
+static char *
+format_exec_result (AgentsExecResult *result)
+{
+  GString *out = g_string_new (NULL);
+  GBytes *streams[] = { agents_exec_result_get_stdout (result),
+                        agents_exec_result_get_stderr (result) };
+  const char *labels[] = { "stdout", "stderr" };
+
+  g_string_append_printf (out, "exit_code: %d\n",
+                          agents_exec_result_get_exit_code (result));
+  for (guint i = 0; i < G_N_ELEMENTS (streams); i++)
+    {
+      gsize len = 0;
+      const char *data =
+        streams[i] ? g_bytes_get_data (streams[i], &len) : NULL;
+
+      g_string_append_printf (out, "%s:\n", labels[i]);
+      if (len == 0)
+        continue;
+      append_capped_text (out, data, len, MAX_STREAM_BYTES, TRUE);
+      if (out->str[out->len - 1] != '\n')
+        g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+exec_command_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsExecResult) exec = agents_sandbox_session_exec_finish (
+    AGENTS_SANDBOX_SESSION (source), result, &error);
+  g_autofree char *text = NULL;
+
+  if (exec == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  text = format_exec_result (exec);
+  agents_tool_return_text (task, text);
+}
+
+/* The timeout the model asked for: absent or null means the default. */
+static gboolean
+get_timeout_argument (JsonObject *args, double *timeout, GError **error)
+{
+  JsonNode *node = json_object_get_member (args, "timeout_seconds");
+  GType type = node && JSON_NODE_HOLDS_VALUE (node)
+                 ? json_node_get_value_type (node)
+                 : G_TYPE_INVALID;
+
+  *timeout = DEFAULT_EXEC_TIMEOUT;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
+    {
+      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                                NULL, _ ("the argument “%s” must be a number"),
+                                "timeout_seconds");
+      return FALSE;
+    }
+  *timeout = type == G_TYPE_INT64 ? (double) json_node_get_int (node)
+                                  : json_node_get_double (node);
+  if (!(*timeout > 0))
+    {
+      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                                NULL, _ ("the argument “%s” must be positive"),
+                                "timeout_seconds");
+      return FALSE;
+    }
+  *timeout = MIN (*timeout, MAX_EXEC_TIMEOUT);
+  return TRUE;
+}
+
+static void
+exec_command_tool (AgentsRunContext *ctx,
+                   const char *arguments,
+                   GTask *task,
+                   gpointer user_data)
+{
+  AgentsCapability *capability = user_data;
+  GError *error = NULL;
+  g_autoptr (JsonObject) args = parse_arguments (arguments, &error);
+  AgentsSandboxSession *session = NULL;
+  const char *cmd = NULL;
+  double timeout = 0;
+
+  if (args != NULL)
+    cmd = get_string_argument (args, "cmd", &error);
+  if (cmd != NULL && get_timeout_argument (args, &timeout, &error))
+    session = bound_session (capability, &error);
+  if (session == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  agents_sandbox_session_exec_async (
+    session, (const char *const[]){ cmd, NULL }, timeout, TRUE,
+    run_as_name (capability), g_task_get_cancellable (task), exec_command_done,
+    g_object_ref (task));
+}
+
+static GPtrArray *
+shell_get_tools (AgentsCapability *capability)
+{
+  AgentsShellCapability *self = AGENTS_SHELL_CAPABILITY (capability);
+  static const char *const names[] = { "cmd", "timeout_seconds", NULL };
+  static const char *const types[] = { "string", "number?" };
+  g_autoptr (JsonObject) schema = object_schema (names, types);
+  AgentsTool *tool = new_sandbox_tool (
+    capability, "exec_command",
+    "Runs a shell command (sh -c) in the sandbox, in the workspace root, "
+    "and returns its exit code, standard output and standard error. "
+    "timeout_seconds defaults to 60.",
+    schema, exec_command_tool);
+
+  agents_tool_set_needs_approval (tool, self->needs_approval);
+  return tool_array (tool, NULL);
+}
+
+static void
+shell_instructions (AgentsCapability *self,
+                    AgentsManifest *manifest,
+                    GTask *task)
+{
+  return_instructions (
+    task,
+    "Use the `exec_command` tool to run shell commands in the sandbox. "
+    "Commands run through `sh -c` with the workspace root as working "
+    "directory; the tool returns `exit_code`, `stdout` and `stderr` (long "
+    "outputs are truncated). Prefer short, non-interactive commands and "
+    "pass `timeout_seconds` for long ones.");
+}
+
+/* The default clone copies readable, writable properties: the
+ * write-only approval setting is carried over here. */
+static AgentsCapability *
+shell_clone (AgentsCapability *capability)
+{
+  AgentsCapabilityInterface *defaults =
+    g_type_default_interface_peek (AGENTS_TYPE_CAPABILITY);
+  AgentsCapability *copy = defaults->clone (capability);
+
+  AGENTS_SHELL_CAPABILITY (copy)->needs_approval =
+    AGENTS_SHELL_CAPABILITY (capability)->needs_approval;
+  return copy;
+}
+
 static void
 shell_capability_iface_init (AgentsCapabilityInterface *iface)
 {
   iface->get_capability_type = shell_get_capability_type;
+  iface->clone = shell_clone;
+  iface->get_tools = shell_get_tools;
+  iface->instructions = shell_instructions;
 }
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (
@@ -39,8 +380,48 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (
   G_IMPLEMENT_INTERFACE (AGENTS_TYPE_CAPABILITY, shell_capability_iface_init))
 
 static void
+shell_set_property (GObject *object,
+                    guint prop_id,
+                    const GValue *value,
+                    GParamSpec *pspec)
+{
+  AgentsShellCapability *self = AGENTS_SHELL_CAPABILITY (object);
+
+  switch (prop_id)
+    {
+    case SHELL_PROP_NEEDS_APPROVAL:
+      agents_shell_capability_set_needs_approval (self,
+                                                  g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 agents_shell_capability_class_init (AgentsShellCapabilityClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->set_property = shell_set_property;
+
+  /**
+   * AgentsShellCapability:needs-approval:
+   *
+   * Whether every `exec_command` call must be approved before it runs
+   * (the run stops with a tool approval interruption until it is).
+   *
+   * The property is write-only (read it with
+   * agents_shell_capability_get_needs_approval()): the capability's JSON
+   * (agents_capability_to_json()) holds its readable, writable
+   * properties, and a shell capability's JSON is `{"type": "shell"}`, as
+   * in the reference.
+   */
+  shell_properties[SHELL_PROP_NEEDS_APPROVAL] = g_param_spec_boolean (
+    "needs-approval", NULL, NULL, FALSE,
+    G_PARAM_WRITABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, SHELL_N_PROPS,
+                                     shell_properties);
 }
 
 static void
@@ -61,13 +442,53 @@ agents_shell_capability_new (void)
   return g_object_new (AGENTS_TYPE_SHELL_CAPABILITY, NULL);
 }
 
+/**
+ * agents_shell_capability_get_needs_approval:
+ * @self: a shell capability
+ *
+ * Gets whether `exec_command` calls need approval.
+ *
+ * Returns: whether `exec_command` calls need approval
+ */
+gboolean
+agents_shell_capability_get_needs_approval (AgentsShellCapability *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SHELL_CAPABILITY (self), FALSE);
+  return self->needs_approval;
+}
+
+/**
+ * agents_shell_capability_set_needs_approval:
+ * @self: a shell capability
+ * @needs_approval: whether `exec_command` calls need approval
+ *
+ * Sets #AgentsShellCapability:needs-approval.
+ */
+void
+agents_shell_capability_set_needs_approval (AgentsShellCapability *self,
+                                            gboolean needs_approval)
+{
+  g_return_if_fail (AGENTS_IS_SHELL_CAPABILITY (self));
+
+  needs_approval = !!needs_approval;
+  if (self->needs_approval == needs_approval)
+    return;
+  self->needs_approval = needs_approval;
+  g_object_notify_by_pspec (G_OBJECT (self),
+                            shell_properties[SHELL_PROP_NEEDS_APPROVAL]);
+}
+
 /* ---- filesystem ------------------------------------------------------- */
 
 /**
  * AgentsFilesystemCapability:
  *
  * The `filesystem` capability: lets the model read and edit files of the
- * workspace.
+ * workspace with the `read_file` (`{"path"}`, text files),
+ * `write_file` (`{"path", "content"}`) and `list_dir` (`{"path"}`) tools.
+ * Paths are relative to the workspace root and cannot leave it; a
+ * failure (a missing file, an escaping path) is reported to the model as
+ * the tool's output.
  */
 struct _AgentsFilesystemCapability
 {
@@ -80,10 +501,302 @@ filesystem_get_capability_type (AgentsCapability *self)
   return "filesystem";
 }
 
+/* read_file: reads at most MAX_READ_BYTES + 1 bytes, enough to tell that
+ * the file is longer, so a huge file is never held in memory. */
+typedef struct
+{
+  char *path;
+  GInputStream *stream;
+  char *buffer;
+} ReadFile;
+
+static void
+read_file_free (ReadFile *read)
+{
+  g_free (read->path);
+  g_clear_object (&read->stream);
+  g_free (read->buffer);
+  g_free (read);
+}
+
+static gboolean
+looks_binary (const char *data, gsize len)
+{
+  const char *end = NULL;
+
+  if (memchr (data, '\0', len) != NULL)
+    return TRUE;
+  /* A character cut by the size cap is not a sign of binary data. */
+  return !g_utf8_validate_len (data, len, &end) &&
+         (len <= MAX_READ_BYTES || (gsize) (end - data) + 4 <= len);
+}
+
+static void
+read_file_read_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  ReadFile *read = g_task_get_task_data (task);
+  GError *error = NULL;
+  gsize len = 0;
+  GString *out;
+
+  if (!g_input_stream_read_all_finish (G_INPUT_STREAM (source), result, &len,
+                                       &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (looks_binary (read->buffer, len))
+    {
+      g_autofree char *text = g_strdup_printf (
+        "%s is a binary file, not text; read_file only returns text.",
+        read->path);
+
+      agents_tool_return_text (task, text);
+      return;
+    }
+  out = g_string_new (NULL);
+  append_capped_text (out, read->buffer, len, MAX_READ_BYTES, FALSE);
+  agents_tool_return_text (task, out->str);
+  g_string_free (out, TRUE);
+}
+
+static void
+read_file_open_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  ReadFile *read = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  read->stream = agents_sandbox_session_read_finish (
+    AGENTS_SANDBOX_SESSION (source), result, &error);
+  if (read->stream == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  read->buffer = g_malloc (MAX_READ_BYTES + 1);
+  g_input_stream_read_all_async (
+    read->stream, read->buffer, MAX_READ_BYTES + 1, G_PRIORITY_DEFAULT,
+    g_task_get_cancellable (task), read_file_read_done, g_object_ref (task));
+}
+
+static void
+read_file_tool (AgentsRunContext *ctx,
+                const char *arguments,
+                GTask *task,
+                gpointer user_data)
+{
+  AgentsCapability *capability = user_data;
+  GError *error = NULL;
+  g_autoptr (JsonObject) args = parse_arguments (arguments, &error);
+  AgentsSandboxSession *session = NULL;
+  const char *path = NULL;
+  ReadFile *read;
+
+  if (args != NULL)
+    path = get_string_argument (args, "path", &error);
+  if (path != NULL)
+    session = bound_session (capability, &error);
+  if (session == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  read = g_new0 (ReadFile, 1);
+  read->path = g_strdup (path);
+  g_task_set_task_data (task, read, (GDestroyNotify) read_file_free);
+  agents_sandbox_session_read_async (session, path, run_as_name (capability),
+                                     g_task_get_cancellable (task),
+                                     read_file_open_done, g_object_ref (task));
+}
+
+static void
+write_file_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+  g_autofree char *text = NULL;
+
+  if (!agents_sandbox_session_write_bytes_finish (
+        AGENTS_SANDBOX_SESSION (source), result, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  text = g_strdup_printf (
+    "wrote %s bytes to %s",
+    (const char *) g_object_get_data (G_OBJECT (task), "agents-size"),
+    (const char *) g_task_get_task_data (task));
+  agents_tool_return_text (task, text);
+}
+
+static void
+write_file_tool (AgentsRunContext *ctx,
+                 const char *arguments,
+                 GTask *task,
+                 gpointer user_data)
+{
+  AgentsCapability *capability = user_data;
+  GError *error = NULL;
+  g_autoptr (JsonObject) args = parse_arguments (arguments, &error);
+  AgentsSandboxSession *session = NULL;
+  const char *path = NULL;
+  const char *content = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+
+  if (args != NULL)
+    path = get_string_argument (args, "path", &error);
+  if (path != NULL)
+    content = get_string_argument (args, "content", &error);
+  if (content != NULL)
+    session = bound_session (capability, &error);
+  if (session == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  bytes = g_bytes_new (content, strlen (content));
+  g_task_set_task_data (task, g_strdup (path), g_free);
+  g_object_set_data_full (
+    G_OBJECT (task), "agents-size",
+    g_strdup_printf ("%" G_GSIZE_FORMAT, g_bytes_get_size (bytes)), g_free);
+  agents_sandbox_session_write_bytes_async (
+    session, path, bytes, run_as_name (capability),
+    g_task_get_cancellable (task), write_file_done, g_object_ref (task));
+}
+
+static const char *
+entry_kind_label (AgentsFileEntry *entry)
+{
+  switch (agents_file_entry_get_kind (entry))
+    {
+    case AGENTS_ENTRY_KIND_DIRECTORY:
+      return "dir";
+    case AGENTS_ENTRY_KIND_FILE:
+      return "file";
+    case AGENTS_ENTRY_KIND_SYMLINK:
+      return "link";
+    case AGENTS_ENTRY_KIND_OTHER:
+    default:
+      return "other";
+    }
+}
+
+/* One line per entry: kind, size and name (a directory's with a
+ * trailing slash), e.g. "file       12  notes.txt". */
+static char *
+format_listing (GListModel *listing)
+{
+  GString *out = g_string_new (NULL);
+  guint n = g_list_model_get_n_items (listing);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (AgentsFileEntry) entry = g_list_model_get_item (listing, i);
+      g_autofree char *name =
+        g_path_get_basename (agents_file_entry_get_path (entry));
+
+      g_string_append_printf (out, "%s%-5s %10" G_GUINT64_FORMAT "  %s%s",
+                              i > 0 ? "\n" : "", entry_kind_label (entry),
+                              agents_file_entry_get_size (entry), name,
+                              agents_file_entry_is_dir (entry) ? "/" : "");
+    }
+  if (n == 0)
+    g_string_append (out, "(empty directory)");
+  return g_string_free (out, FALSE);
+}
+
+static void
+list_dir_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+  g_autoptr (GListModel) listing = agents_sandbox_session_ls_finish (
+    AGENTS_SANDBOX_SESSION (source), result, &error);
+  g_autofree char *text = NULL;
+
+  if (listing == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  text = format_listing (listing);
+  agents_tool_return_text (task, text);
+}
+
+static void
+list_dir_tool (AgentsRunContext *ctx,
+               const char *arguments,
+               GTask *task,
+               gpointer user_data)
+{
+  AgentsCapability *capability = user_data;
+  GError *error = NULL;
+  g_autoptr (JsonObject) args = parse_arguments (arguments, &error);
+  AgentsSandboxSession *session = NULL;
+  const char *path = NULL;
+
+  if (args != NULL)
+    path = get_string_argument (args, "path", &error);
+  if (path != NULL)
+    session = bound_session (capability, &error);
+  if (session == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  agents_sandbox_session_ls_async (session, *path != '\0' ? path : ".",
+                                   g_task_get_cancellable (task), list_dir_done,
+                                   g_object_ref (task));
+}
+
+static GPtrArray *
+filesystem_get_tools (AgentsCapability *capability)
+{
+  static const char *const path_names[] = { "path", NULL };
+  static const char *const path_types[] = { "string" };
+  static const char *const write_names[] = { "path", "content", NULL };
+  static const char *const write_types[] = { "string", "string" };
+  g_autoptr (JsonObject) path_schema = object_schema (path_names, path_types);
+  g_autoptr (JsonObject) write_schema =
+    object_schema (write_names, write_types);
+
+  return tool_array (
+    new_sandbox_tool (capability, "read_file",
+                      "Reads a text file of the workspace and returns its "
+                      "content. Paths are relative to the workspace root.",
+                      path_schema, read_file_tool),
+    new_sandbox_tool (capability, "write_file",
+                      "Creates or replaces a file of the workspace with the "
+                      "given text content.",
+                      write_schema, write_file_tool),
+    new_sandbox_tool (capability, "list_dir",
+                      "Lists a directory of the workspace (\".\" for the "
+                      "workspace root): kind, size and name of each entry.",
+                      path_schema, list_dir_tool),
+    NULL);
+}
+
+static void
+filesystem_instructions (AgentsCapability *self,
+                         AgentsManifest *manifest,
+                         GTask *task)
+{
+  return_instructions (
+    task,
+    "Use `read_file` to read a text file, `write_file` to create or "
+    "replace a file and `list_dir` to list a directory. Paths are relative "
+    "to the workspace root; paths that leave the workspace are refused. "
+    "Errors come back as the tool output, starting with `error:`.");
+}
+
 static void
 filesystem_capability_iface_init (AgentsCapabilityInterface *iface)
 {
   iface->get_capability_type = filesystem_get_capability_type;
+  iface->get_tools = filesystem_get_tools;
+  iface->instructions = filesystem_instructions;
 }
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (

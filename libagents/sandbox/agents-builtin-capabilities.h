@@ -25,6 +25,12 @@ G_DECLARE_FINAL_TYPE (AgentsShellCapability,
 
 AGENTS_AVAILABLE_IN_1_0
 AgentsCapability *agents_shell_capability_new (void);
+AGENTS_AVAILABLE_IN_1_0
+gboolean
+agents_shell_capability_get_needs_approval (AgentsShellCapability *self);
+AGENTS_AVAILABLE_IN_1_0
+void agents_shell_capability_set_needs_approval (AgentsShellCapability *self,
+                                                 gboolean needs_approval);
 
 #define AGENTS_TYPE_FILESYSTEM_CAPABILITY \
   (agents_filesystem_capability_get_type ())

@@ -611,10 +611,14 @@ collect_regions (const AgentsUnixLocalPolicy *policy,
     }
 }
 
+/* *@reusable stays TRUE when the rules will hold for later commands
+ * too: every region exists and none has holes, whose carving enumerates
+ * what the directories above them contain now. */
 static gboolean
 landlock_add_regions (int ruleset,
                       const AgentsUnixLocalPolicy *policy,
                       guint64 mask,
+                      gboolean *reusable,
                       GError **error)
 {
   g_autoptr (GArray) regions = g_array_new (FALSE, FALSE, sizeof (Region));
@@ -625,6 +629,7 @@ landlock_add_regions (int ruleset,
       Region *region = &g_array_index (regions, Region, i);
       g_autoptr (GPtrArray) holes = g_ptr_array_new ();
       TreeRules rules = { ruleset, mask, holes, LL_READ, FALSE };
+      struct stat st;
 
       /* A region nested in this one with fewer rights is a hole. */
       for (guint j = 0; j < regions->len; j++)
@@ -636,6 +641,8 @@ landlock_add_regions (int ruleset,
               (other->access & region->access) != region->access)
             g_ptr_array_add (holes, (gpointer) other->path);
         }
+      if (holes->len > 0 || stat (region->path, &st) < 0)
+        *reusable = FALSE;
       if (!landlock_allow_tree (&rules, region->path, region->access, TRUE,
                                 error))
         return FALSE;
@@ -675,10 +682,11 @@ landlock_add_system (int ruleset, guint64 mask, GError **error)
   return TRUE;
 }
 
-int
-agents_unix_local_landlock_ruleset (const AgentsUnixLocalPolicy *policy,
-                                    int abi,
-                                    GError **error)
+static int
+landlock_ruleset (const AgentsUnixLocalPolicy *policy,
+                  int abi,
+                  gboolean *reusable,
+                  GError **error)
 {
   struct agents_landlock_ruleset_attr attr = { 0 };
   guint64 mask = landlock_fs_mask (abi);
@@ -702,13 +710,24 @@ agents_unix_local_landlock_ruleset (const AgentsUnixLocalPolicy *policy,
       set_errno_error (error, "landlock_create_ruleset", NULL, errno);
       return -1;
     }
+  *reusable = TRUE;
   if (!landlock_add_system (ruleset, mask, error) ||
-      !landlock_add_regions (ruleset, policy, mask, error))
+      !landlock_add_regions (ruleset, policy, mask, reusable, error))
     {
       close (ruleset);
       return -1;
     }
   return ruleset;
+}
+
+int
+agents_unix_local_landlock_ruleset (const AgentsUnixLocalPolicy *policy,
+                                    int abi,
+                                    GError **error)
+{
+  gboolean reusable;
+
+  return landlock_ruleset (policy, abi, &reusable, error);
 }
 
 /* ---- seccomp -------------------------------------------------------- */
@@ -768,6 +787,22 @@ seccomp_no_network_program (GError **error)
                                "build has no libseccomp"));
   return NULL;
 #endif
+}
+
+/* The program never changes: built once per process. */
+static GBytes *
+seccomp_no_network_program_cached (GError **error)
+{
+  static GMutex lock;
+  static GBytes *cached;
+  GBytes *program;
+
+  g_mutex_lock (&lock);
+  if (cached == NULL)
+    cached = seccomp_no_network_program (error);
+  program = cached != NULL ? g_bytes_ref (cached) : NULL;
+  g_mutex_unlock (&lock);
+  return program;
 }
 
 #else /* !__linux__ */
@@ -986,12 +1021,11 @@ add_resolv_conf (GPtrArray *args)
     add_args (args, "--ro-bind-try", target, target, NULL);
 }
 
-char **
-agents_unix_local_bwrap_argv (const AgentsUnixLocalPolicy *policy,
-                              const char *bwrap_path,
-                              const char *const *argv)
+/* The bwrap arguments up to and including "--", before the command. */
+static GPtrArray *
+bwrap_prefix (const AgentsUnixLocalPolicy *policy, const char *bwrap_path)
 {
-  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *args = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) bound = bound_paths (policy);
   const char *tmp_dir = agents_unix_local_bwrap_tmp_dir (policy);
 
@@ -1009,10 +1043,31 @@ agents_unix_local_bwrap_argv (const AgentsUnixLocalPolicy *policy,
   add_binds (args, policy, bound);
   add_args (args, "--tmpfs", tmp_dir, "--chdir", policy->workspace_root,
             "--remount-ro", "/", "--", NULL);
+  return args;
+}
+
+static char **
+bwrap_argv_from_prefix (const char *const *prefix, const char *const *argv)
+{
+  GPtrArray *args = g_ptr_array_new ();
+
+  for (guint i = 0; prefix[i] != NULL; i++)
+    g_ptr_array_add (args, g_strdup (prefix[i]));
   for (guint i = 0; argv != NULL && argv[i] != NULL; i++)
     g_ptr_array_add (args, g_strdup (argv[i]));
   g_ptr_array_add (args, NULL);
-  return (char **) g_ptr_array_free (g_steal_pointer (&args), FALSE);
+  return (char **) g_ptr_array_free (args, FALSE);
+}
+
+char **
+agents_unix_local_bwrap_argv (const AgentsUnixLocalPolicy *policy,
+                              const char *bwrap_path,
+                              const char *const *argv)
+{
+  g_autoptr (GPtrArray) prefix = bwrap_prefix (policy, bwrap_path);
+
+  g_ptr_array_add (prefix, NULL);
+  return bwrap_argv_from_prefix ((const char *const *) prefix->pdata, argv);
 }
 
 /* An EXEC_TRANSPORT error whose message also tells what failed. */
@@ -1033,10 +1088,10 @@ set_transport_error (GError **error,
   g_variant_dict_insert (&extra, "detail", "s", detail);
   agents_sandbox_error_set_exec_transport (&base, argv, reason,
                                            g_variant_dict_end (&extra));
+  /* Not floating: the error takes a reference of its own. */
   context = agents_sandbox_error_get_context (base);
-  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT,
-                            g_steal_pointer (&context), "%s: %s", base->message,
-                            detail);
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT, context,
+                            "%s: %s", base->message, detail);
 }
 
 static void
@@ -1050,6 +1105,13 @@ set_unavailable (GError **error,
 }
 
 /* ---- spawning ------------------------------------------------------- */
+
+struct _AgentsUnixLocalSpawnCache
+{
+  GVariant *key; /* what the entries below were made for */
+  char **bwrap_prefix;
+  int landlock_ruleset;
+};
 
 #ifdef __linux__
 
@@ -1179,6 +1241,7 @@ spawn_with_setup (const char *const *argv,
 static GSubprocess *
 spawn_landlock (const AgentsUnixLocalProbe *probe,
                 const AgentsUnixLocalPolicy *policy,
+                AgentsUnixLocalSpawnCache *cache,
                 const char *const *argv,
                 char **envp,
                 GError **error)
@@ -1187,16 +1250,23 @@ spawn_landlock (const AgentsUnixLocalProbe *probe,
   g_autofree char *program_path = NULL;
   g_autofree char **args = NULL;
   ChildSetup setup = { 0 };
+  gboolean reusable = FALSE;
   GSubprocess *proc;
 
   if (!policy->network &&
-      (program = seccomp_no_network_program (error)) == NULL)
+      (program = seccomp_no_network_program_cached (error)) == NULL)
     return NULL;
   setup.restrict_self = TRUE;
-  setup.ruleset_fd =
-    agents_unix_local_landlock_ruleset (policy, probe->landlock_abi, error);
+  /* A ruleset may be enforced any number of times. */
+  if (cache != NULL && cache->landlock_ruleset >= 0)
+    setup.ruleset_fd = cache->landlock_ruleset;
+  else
+    setup.ruleset_fd =
+      landlock_ruleset (policy, probe->landlock_abi, &reusable, error);
   if (setup.ruleset_fd < 0)
     return NULL;
+  if (cache != NULL && reusable)
+    cache->landlock_ruleset = setup.ruleset_fd;
   if (program != NULL)
     {
       gsize size;
@@ -1214,7 +1284,8 @@ spawn_landlock (const AgentsUnixLocalProbe *probe,
   args[0] = program_path;
   proc =
     spawn_with_setup ((const char *const *) args, envp, policy, &setup, error);
-  close (setup.ruleset_fd);
+  if (cache == NULL || cache->landlock_ruleset != setup.ruleset_fd)
+    close (setup.ruleset_fd);
   return proc;
 }
 
@@ -1233,10 +1304,35 @@ ensure_host_tmp_dir (const AgentsUnixLocalPolicy *policy, GError **error)
 
 /* Spawns without wrapping errors: sandbox errors are confinement
  * failures, other domains spawn failures. */
+#ifdef __linux__
+
+static char **
+cached_bwrap_argv (const AgentsUnixLocalProbe *probe,
+                   const AgentsUnixLocalPolicy *policy,
+                   AgentsUnixLocalSpawnCache *cache,
+                   const char *const *argv)
+{
+  GPtrArray *prefix;
+
+  if (cache == NULL)
+    return agents_unix_local_bwrap_argv (policy, probe->bwrap_path, argv);
+  if (cache->bwrap_prefix == NULL)
+    {
+      prefix = bwrap_prefix (policy, probe->bwrap_path);
+      g_ptr_array_add (prefix, NULL);
+      cache->bwrap_prefix = (char **) g_ptr_array_free (prefix, FALSE);
+    }
+  return bwrap_argv_from_prefix ((const char *const *) cache->bwrap_prefix,
+                                 argv);
+}
+
+#endif
+
 static GSubprocess *
 confine_spawn (const AgentsUnixLocalProbe *probe,
                AgentsUnixLocalConfinement mechanism,
                const AgentsUnixLocalPolicy *policy,
+               AgentsUnixLocalSpawnCache *cache,
                const char *const *argv,
                GError **error)
 {
@@ -1254,8 +1350,7 @@ confine_spawn (const AgentsUnixLocalProbe *probe,
        * command line, which every user can read in /proc. */
       envp = agents_unix_local_confine_environ (
         policy, agents_unix_local_bwrap_tmp_dir (policy));
-      bwrap_argv =
-        agents_unix_local_bwrap_argv (policy, probe->bwrap_path, argv);
+      bwrap_argv = cached_bwrap_argv (probe, policy, cache, argv);
       return spawn_with_setup ((const char *const *) bwrap_argv, envp, policy,
                                &setup, error);
 
@@ -1263,7 +1358,7 @@ confine_spawn (const AgentsUnixLocalProbe *probe,
       if (!ensure_host_tmp_dir (policy, error))
         return NULL;
       envp = agents_unix_local_confine_environ (policy, policy->host_tmp_dir);
-      return spawn_landlock (probe, policy, argv, envp, error);
+      return spawn_landlock (probe, policy, cache, argv, envp, error);
 
     case AGENTS_UNIX_LOCAL_CONFINEMENT_NONE:
     case AGENTS_UNIX_LOCAL_CONFINEMENT_SANDBOX_EXEC:
@@ -1289,6 +1384,90 @@ confine_spawn (const AgentsUnixLocalProbe *probe,
 #endif
 }
 
+/* ---- the spawn cache ------------------------------------------------ */
+
+AgentsUnixLocalSpawnCache *
+agents_unix_local_spawn_cache_new (void)
+{
+  AgentsUnixLocalSpawnCache *cache = g_new0 (AgentsUnixLocalSpawnCache, 1);
+
+  cache->landlock_ruleset = -1;
+  return cache;
+}
+
+static void
+spawn_cache_clear (AgentsUnixLocalSpawnCache *cache)
+{
+  g_clear_pointer (&cache->key, g_variant_unref);
+  g_clear_pointer (&cache->bwrap_prefix, g_strfreev);
+  if (cache->landlock_ruleset >= 0)
+    close (cache->landlock_ruleset);
+  cache->landlock_ruleset = -1;
+}
+
+void
+agents_unix_local_spawn_cache_free (AgentsUnixLocalSpawnCache *cache)
+{
+  if (cache == NULL)
+    return;
+  spawn_cache_clear (cache);
+  g_free (cache);
+}
+
+static void
+add_identity (GVariantBuilder *identities, const char *path)
+{
+  struct stat st = { 0 };
+
+  if (path == NULL || stat (path, &st) < 0)
+    memset (&st, 0, sizeof st);
+  g_variant_builder_add (identities, "(tt)", (guint64) st.st_dev,
+                         (guint64) st.st_ino);
+}
+
+/* Everything the cached entries depend on, down to the identity of the
+ * directories (Landlock rules hold inodes, not paths). Paths are byte
+ * strings: they need not be UTF-8. */
+static GVariant *
+spawn_cache_key (const AgentsUnixLocalProbe *probe,
+                 AgentsUnixLocalConfinement mechanism,
+                 const AgentsUnixLocalPolicy *policy)
+{
+  GVariantBuilder grants;
+  GVariantBuilder identities;
+
+  g_variant_builder_init (&grants, G_VARIANT_TYPE ("a(ayb)"));
+  g_variant_builder_init (&identities, G_VARIANT_TYPE ("a(tt)"));
+  add_identity (&identities, policy->workspace_root);
+  add_identity (&identities, policy->host_tmp_dir);
+  for (guint i = 0; i < policy->grants->len; i++)
+    {
+      AgentsUnixLocalGrant *grant = g_ptr_array_index (policy->grants, i);
+
+      g_variant_builder_add (&grants, "(^ayb)", grant->path, grant->read_only);
+      add_identity (&identities, grant->path);
+    }
+  return g_variant_ref_sink (g_variant_new (
+    "(u^ay^aybi^aya(ayb)a(tt))", (guint32) mechanism,
+    probe->bwrap_path ? probe->bwrap_path : "", policy->workspace_root,
+    policy->network, probe->landlock_abi,
+    policy->host_tmp_dir ? policy->host_tmp_dir : "", &grants, &identities));
+}
+
+static void
+spawn_cache_update (AgentsUnixLocalSpawnCache *cache,
+                    const AgentsUnixLocalProbe *probe,
+                    AgentsUnixLocalConfinement mechanism,
+                    const AgentsUnixLocalPolicy *policy)
+{
+  g_autoptr (GVariant) key = spawn_cache_key (probe, mechanism, policy);
+
+  if (cache->key != NULL && g_variant_equal (cache->key, key))
+    return;
+  spawn_cache_clear (cache);
+  cache->key = g_steal_pointer (&key);
+}
+
 GSubprocess *
 agents_unix_local_confine_spawn (const AgentsUnixLocalProbe *probe,
                                  AgentsUnixLocalConfinement mechanism,
@@ -1296,12 +1475,26 @@ agents_unix_local_confine_spawn (const AgentsUnixLocalProbe *probe,
                                  const char *const *argv,
                                  GError **error)
 {
+  return agents_unix_local_confine_spawn_cached (probe, mechanism, policy, NULL,
+                                                 argv, error);
+}
+
+GSubprocess *
+agents_unix_local_confine_spawn_cached (const AgentsUnixLocalProbe *probe,
+                                        AgentsUnixLocalConfinement mechanism,
+                                        const AgentsUnixLocalPolicy *policy,
+                                        AgentsUnixLocalSpawnCache *cache,
+                                        const char *const *argv,
+                                        GError **error)
+{
   g_autoptr (GError) local_error = NULL;
   g_autofree char *detail = NULL;
   const char *name = agents_unix_local_confinement_to_string (mechanism);
   GSubprocess *proc;
 
-  proc = confine_spawn (probe, mechanism, policy, argv, &local_error);
+  if (cache != NULL)
+    spawn_cache_update (cache, probe, mechanism, policy);
+  proc = confine_spawn (probe, mechanism, policy, cache, argv, &local_error);
   if (proc != NULL)
     return proc;
 
@@ -1386,7 +1579,7 @@ probe_landlock (AgentsUnixLocalProbe *probe,
       return;
     }
   proc = confine_spawn (probe, AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK, policy,
-                        command, &error);
+                        NULL, command, &error);
   if (proc == NULL)
     probe->landlock_error = g_strdup_printf ("landlock: %s", error->message);
   else if (!g_subprocess_wait_check (proc, NULL, &error))
@@ -1472,6 +1665,17 @@ agents_unix_local_confine_probe (void)
       g_mutex_unlock (&probe_lock);
     }
   g_mutex_unlock (&run_lock);
+  return probe;
+}
+
+const AgentsUnixLocalProbe *
+agents_unix_local_confine_probe_peek (void)
+{
+  const AgentsUnixLocalProbe *probe;
+
+  g_mutex_lock (&probe_lock);
+  probe = probe_cache;
+  g_mutex_unlock (&probe_lock);
   return probe;
 }
 

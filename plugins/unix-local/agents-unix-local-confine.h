@@ -143,6 +143,8 @@ typedef struct
 /* Probes once per process (blocking: runs `bwrap … true` and a confined
  * `true`); later calls return the cached result. Thread-safe. */
 const AgentsUnixLocalProbe *agents_unix_local_confine_probe (void);
+/* The cached probe, or NULL when no probe ran yet; never blocks. */
+const AgentsUnixLocalProbe *agents_unix_local_confine_probe_peek (void);
 void agents_unix_local_confine_probe_async (GCancellable *cancellable,
                                             GAsyncReadyCallback callback,
                                             gpointer user_data);
@@ -192,6 +194,28 @@ agents_unix_local_confine_spawn (const AgentsUnixLocalProbe *probe,
                                  const AgentsUnixLocalPolicy *policy,
                                  const char *const *argv,
                                  GError **error);
+
+/* What one session keeps between its commands: the bwrap arguments and
+ * the Landlock ruleset of its policy (a ruleset only when it holds for
+ * later commands too). They are rebuilt whenever the mechanism, the
+ * probe or the paths, grants and network of the policy change. Used from
+ * one thread at a time. */
+typedef struct _AgentsUnixLocalSpawnCache AgentsUnixLocalSpawnCache;
+
+AgentsUnixLocalSpawnCache *agents_unix_local_spawn_cache_new (void);
+void agents_unix_local_spawn_cache_free (AgentsUnixLocalSpawnCache *cache);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentsUnixLocalSpawnCache,
+                               agents_unix_local_spawn_cache_free)
+
+/* agents_unix_local_confine_spawn() with what @cache (may be NULL) holds
+ * for @policy. */
+GSubprocess *
+agents_unix_local_confine_spawn_cached (const AgentsUnixLocalProbe *probe,
+                                        AgentsUnixLocalConfinement mechanism,
+                                        const AgentsUnixLocalPolicy *policy,
+                                        AgentsUnixLocalSpawnCache *cache,
+                                        const char *const *argv,
+                                        GError **error);
 
 /* ---- macOS ---------------------------------------------------------- */
 

@@ -16,10 +16,6 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#ifdef __linux__
-#include <linux/openat2.h>
-#endif
-
 #include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
 #include <glib/gi18n-lib.h>
@@ -30,6 +26,7 @@
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-session-private.h"
 #include "agents-unix-local-confine.h"
+#include "agents-unix-local-fs.h"
 #include "agents-unix-local-session.h"
 
 #define DEFAULT_OUTPUT_LIMIT (64 * 1024 * 1024)
@@ -224,6 +221,7 @@ struct _AgentsUnixLocalSession
   char *host_tmp_dir;
   GPtrArray *running; /* ExecOp, unowned */
   gsize output_limit;
+  AgentsUnixLocalSpawnCache *spawn_cache;
 };
 
 static void session_iface_init (AgentsSandboxSessionInterface *iface);
@@ -338,6 +336,7 @@ agents_unix_local_session_finalize (GObject *object)
   g_clear_object (&self->state);
   g_clear_error (&self->options_error);
   g_clear_pointer (&self->running, g_ptr_array_unref);
+  g_clear_pointer (&self->spawn_cache, agents_unix_local_spawn_cache_free);
 
   G_OBJECT_CLASS (agents_unix_local_session_parent_class)->finalize (object);
 }
@@ -353,6 +352,7 @@ agents_unix_local_session_init (AgentsUnixLocalSession *self)
 {
   self->running = g_ptr_array_new ();
   self->output_limit = DEFAULT_OUTPUT_LIMIT;
+  self->spawn_cache = agents_unix_local_spawn_cache_new ();
 }
 
 void
@@ -516,51 +516,10 @@ set_io_error (GError **error,
                               target->abs);
 }
 
-/* openat() without openat2(): no symlink may be crossed at all. */
-static int
-open_beneath_walk (int dirfd, const char *rel, int flags, mode_t mode)
-{
-  g_auto (GStrv) parts = g_strsplit (rel, "/", -1);
-  int cur = fcntl (dirfd, F_DUPFD_CLOEXEC, 3);
-  guint n = g_strv_length (parts);
-
-  for (guint i = 0; cur >= 0 && i < n; i++)
-    {
-      gboolean last = i + 1 == n;
-      struct stat st;
-      int next;
-
-      if (*parts[i] == '\0' || g_str_equal (parts[i], "."))
-        {
-          if (!last)
-            continue;
-          next = openat (cur, ".", flags | O_CLOEXEC, mode);
-        }
-      else if (g_str_equal (parts[i], "..") ||
-               (fstatat (cur, parts[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-                S_ISLNK (st.st_mode)))
-        {
-          close (cur);
-          errno = EXDEV;
-          return -1;
-        }
-      else
-        next = openat (cur, parts[i],
-                       last ? flags | O_CLOEXEC | O_NOFOLLOW
-                            : O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW,
-                       mode);
-      close (cur);
-      cur = next;
-    }
-  return cur;
-}
-
-static gboolean openat2_disabled;
-
 void
 agents_unix_local_session_set_openat2_disabled_for_testing (gboolean disabled)
 {
-  openat2_disabled = disabled;
+  agents_unix_local_set_openat2_disabled (disabled);
 }
 
 /* Opens @rel beneath @dirfd; nothing, not even a symlink, may lead out of
@@ -568,19 +527,7 @@ agents_unix_local_session_set_openat2_disabled_for_testing (gboolean disabled)
 static int
 open_beneath (int dirfd, const char *rel, int flags, mode_t mode)
 {
-#ifdef __linux__
-  struct open_how how = { 0 };
-  int fd;
-
-  how.flags = flags | O_CLOEXEC;
-  how.mode = (flags & O_CREAT) ? mode : 0;
-  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
-  fd =
-    openat2_disabled ? -1 : syscall (SYS_openat2, dirfd, rel, &how, sizeof how);
-  if (fd >= 0 || (errno != ENOSYS && !openat2_disabled))
-    return fd;
-#endif
-  return open_beneath_walk (dirfd, rel, flags, mode);
+  return agents_unix_local_open_beneath (dirfd, rel, flags, mode);
 }
 
 static int
@@ -592,7 +539,7 @@ open_base (const HostTarget *target)
 static gboolean
 is_escape_errno (int err)
 {
-  return err == EXDEV || err == ELOOP;
+  return agents_unix_local_is_escape_errno (err);
 }
 
 /* ---- read ----------------------------------------------------------- */
@@ -862,7 +809,9 @@ unix_local_write (AgentsSandboxSession *session,
 /* ---- validate_path_access ------------------------------------------- */
 
 /* Resolves the deepest existing ancestor of @target beneath its base:
- * a symlink leading out of it is an escape. */
+ * a symlink leading out of it is an escape. Only "missing" lets the
+ * check go on with the parent; any other failure proves nothing, so the
+ * path is refused. */
 static gboolean
 check_existing_prefix (const HostTarget *target,
                        const char *path,
@@ -870,32 +819,36 @@ check_existing_prefix (const HostTarget *target,
 {
   g_autofree char *rel = g_strdup (target->rel);
   int base = open_base (target);
+  int err = errno;
 
-  if (base < 0)
+  /* Nothing exists beneath a missing base, so nothing can lead out. */
+  if (base < 0 && err == ENOENT)
     return TRUE;
-  for (;;)
+  while (base >= 0)
     {
       int fd = open_beneath (base, rel, O_PATH, 0);
-      int err = errno;
       char *parent;
 
+      err = errno;
       if (fd >= 0)
-        close (fd);
-      if (fd < 0 && is_escape_errno (err))
         {
+          close (fd);
           close (base);
-          set_escape_error (error, path);
-          return FALSE;
+          return TRUE;
         }
-      if (fd >= 0 || (err != ENOENT && err != ENOTDIR) ||
-          g_str_equal (rel, "."))
+      if ((err != ENOENT && err != ENOTDIR) || g_str_equal (rel, "."))
         break;
       parent = g_path_get_dirname (rel);
       g_free (rel);
       rel = parent;
     }
-  close (base);
-  return TRUE;
+  if (base >= 0)
+    close (base);
+  if (is_escape_errno (err))
+    set_escape_error (error, path);
+  else
+    agents_sandbox_error_set_invalid_path (error, path, "unverifiable_path");
+  return FALSE;
 }
 
 static void
@@ -930,6 +883,119 @@ unix_local_validate_path_access (AgentsSandboxSession *session,
   g_task_set_task_data (task, g_strdup (path), g_free);
   g_object_set_data (G_OBJECT (task), "for-write", GINT_TO_POINTER (for_write));
   g_task_run_in_thread (task, validate_thread);
+}
+
+/* ---- ls, mkdir, rm -------------------------------------------------- */
+
+/* Done on the host through directory descriptors rather than by running
+ * `ls`, `mkdir` and `rm` on a checked path: a directory swapped for a
+ * symlink between the check and the command would redirect them. */
+
+typedef enum
+{
+  HOST_OP_LS,
+  HOST_OP_MKDIR,
+  HOST_OP_RM,
+} HostOpKind;
+
+typedef struct
+{
+  HostOpKind kind;
+  char *path;
+  gboolean flag; /* parents / recursive */
+} HostOp;
+
+static void
+host_op_free (HostOp *op)
+{
+  g_free (op->path);
+  g_free (op);
+}
+
+static gboolean
+run_host_op (HostOp *op,
+             const HostTarget *target,
+             GCancellable *cancellable,
+             GListModel **listing,
+             GError **error)
+{
+  switch (op->kind)
+    {
+    case HOST_OP_LS:
+      *listing = agents_unix_local_fs_ls (target->base, target->rel,
+                                          target->abs, op->path, error);
+      return *listing != NULL;
+    case HOST_OP_MKDIR:
+      /* The root and grants are the configured directories: made as
+       * `mkdir -p` would have made them. */
+      if (op->flag)
+        g_mkdir_with_parents (target->base, 0755);
+      return agents_unix_local_fs_mkdir (target->base, target->rel, target->abs,
+                                         op->path, op->flag, error);
+    case HOST_OP_RM:
+      return agents_unix_local_fs_rm (target->base, target->rel, target->abs,
+                                      op->path, op->flag, cancellable, error);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+host_op_thread (GTask *task,
+                gpointer source_object,
+                gpointer task_data,
+                GCancellable *cancellable)
+{
+  AgentsUnixLocalSession *self = AGENTS_UNIX_LOCAL_SESSION (source_object);
+  HostOp *op = task_data;
+  g_auto (HostTarget) target = { 0 };
+  GListModel *listing = NULL;
+  GError *error = NULL;
+
+  if (!resolve_target (self, op->path, &target, &error) ||
+      (op->kind != HOST_OP_LS && !check_writable (&target, &error)) ||
+      !run_host_op (op, &target, cancellable, &listing, &error))
+    g_task_return_error (task, error);
+  else if (op->kind == HOST_OP_LS)
+    g_task_return_pointer (task, listing, g_object_unref);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+start_host_op (GTask *task, HostOpKind kind, const char *path, gboolean flag)
+{
+  HostOp *op = g_new0 (HostOp, 1);
+
+  op->kind = kind;
+  op->path = g_strdup (path);
+  op->flag = flag;
+  g_task_set_task_data (task, op, (GDestroyNotify) host_op_free);
+  g_task_run_in_thread (task, host_op_thread);
+}
+
+static void
+unix_local_ls (AgentsSandboxSession *session, const char *path, GTask *task)
+{
+  start_host_op (task, HOST_OP_LS, path, FALSE);
+}
+
+static void
+unix_local_mkdir (AgentsSandboxSession *session,
+                  const char *path,
+                  gboolean parents,
+                  GTask *task)
+{
+  start_host_op (task, HOST_OP_MKDIR, path, parents);
+}
+
+static void
+unix_local_rm (AgentsSandboxSession *session,
+               const char *path,
+               gboolean recursive,
+               GTask *task)
+{
+  start_host_op (task, HOST_OP_RM, path, recursive);
 }
 
 /* ---- exec ----------------------------------------------------------- */
@@ -1296,8 +1362,9 @@ exec_spawn (ExecOp *op, const AgentsUnixLocalProbe *probe, GError **error)
   if (policy == NULL)
     return NULL;
   if (op->mechanism != AGENTS_UNIX_LOCAL_CONFINEMENT_SANDBOX_EXEC)
-    return agents_unix_local_confine_spawn (
-      probe, op->mechanism, policy, (const char *const *) op->argv, error);
+    return agents_unix_local_confine_spawn_cached (
+      probe, op->mechanism, policy, op->session->spawn_cache,
+      (const char *const *) op->argv, error);
 
   argv = agents_unix_local_confined_exec_command (
     probe->platform, NULL, NULL, (const char *const *) op->argv,
@@ -1331,13 +1398,8 @@ exec_start (ExecOp *op, const AgentsUnixLocalProbe *probe)
 }
 
 static void
-exec_probed (GObject *source, GAsyncResult *result, gpointer user_data)
+exec_with_probe (ExecOp *op, const AgentsUnixLocalProbe *probe, GError *error)
 {
-  g_autoptr (ExecOp) op = user_data;
-  const AgentsUnixLocalProbe *probe;
-  GError *error = NULL;
-
-  probe = agents_unix_local_confine_probe_finish (result, &error);
   if (probe == NULL ||
       !agents_unix_local_confine_select (probe, op->session->confinement,
                                          (const char *const *) op->argv,
@@ -1351,12 +1413,24 @@ exec_probed (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 static void
+exec_probed (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (ExecOp) op = user_data;
+  const AgentsUnixLocalProbe *probe;
+  GError *error = NULL;
+
+  probe = agents_unix_local_confine_probe_finish (result, &error);
+  exec_with_probe (op, probe, error);
+}
+
+static void
 unix_local_exec (AgentsSandboxSession *session,
                  const char *const *argv,
                  double timeout,
                  GTask *task)
 {
   AgentsUnixLocalSession *self = AGENTS_UNIX_LOCAL_SESSION (session);
+  const AgentsUnixLocalProbe *probe;
   ExecOp *op;
 
   if (return_options_error (self, task))
@@ -1372,8 +1446,15 @@ unix_local_exec (AgentsSandboxSession *session,
 
   /* The probe runs once per process, in a worker thread; the spawn
    * happens here, on the owner thread, which the command dies with. */
-  agents_unix_local_confine_probe_async (g_task_get_cancellable (task),
-                                         exec_probed, op);
+  probe = agents_unix_local_confine_probe_peek ();
+  if (probe == NULL)
+    {
+      agents_unix_local_confine_probe_async (g_task_get_cancellable (task),
+                                             exec_probed, op);
+      return;
+    }
+  exec_with_probe (op, probe, NULL);
+  exec_op_unref (op);
 }
 
 void
@@ -1384,6 +1465,8 @@ agents_unix_local_session_cleanup (AgentsUnixLocalSession *self)
   for (guint i = 0; i < self->running->len; i++)
     exec_op_kill (g_ptr_array_index (self->running, i));
   remove_host_tmp_dir (self);
+  agents_unix_local_spawn_cache_free (self->spawn_cache);
+  self->spawn_cache = agents_unix_local_spawn_cache_new ();
 }
 
 /* ---- lifecycle ------------------------------------------------------ */
@@ -1587,4 +1670,7 @@ session_iface_init (AgentsSandboxSessionInterface *iface)
   iface->persist_workspace = unix_local_persist_workspace;
   iface->hydrate_workspace = unix_local_hydrate_workspace;
   iface->validate_path_access = unix_local_validate_path_access;
+  iface->ls = unix_local_ls;
+  iface->mkdir = unix_local_mkdir;
+  iface->rm = unix_local_rm;
 }

@@ -1,0 +1,21 @@
+/* agents-cli.h - the commands of the agents program
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <agents.h>
+
+G_BEGIN_DECLS
+
+/* Exit statuses of the program. */
+#define AGENTS_CLI_EXIT_OK 0
+#define AGENTS_CLI_EXIT_FAILED 1
+#define AGENTS_CLI_EXIT_USAGE 2
+
+int agents_cli_run (int argc, char **argv);
+int agents_cli_resume (int argc, char **argv);
+
+G_END_DECLS

@@ -1,0 +1,735 @@
+/* agents-run.c - `agents run` and `agents resume`
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Runs a sandbox agent described by an agent file (docs/agent-file.md),
+ * streamed: each item is printed as the run produces it, as text or as
+ * one JSON object per line. A run that stops for a tool approval is saved
+ * to a state file and continued by `agents resume`.
+ */
+
+#include "config.h"
+
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "agents-agent-file.h"
+#include "agents-cli.h"
+
+typedef struct
+{
+  char *backend;
+  char *state_file;
+  gboolean json;
+  int max_turns;
+  gboolean approve;
+  gboolean reject;
+} Options;
+
+static void
+options_clear (Options *options)
+{
+  g_free (options->backend);
+  g_free (options->state_file);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
+
+/* ---- waiting on async calls ------------------------------------------ */
+
+static void
+on_ready (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* Spins the default main context until the call whose callback is
+ * on_ready with @slot as data completes. */
+static GAsyncResult *
+wait_for (GAsyncResult **slot)
+{
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return *slot;
+}
+
+/* ---- printing events -------------------------------------------------- */
+
+typedef struct
+{
+  gboolean json;
+  GHashTable *tool_names; /* call id → tool name */
+} Printer;
+
+static void
+print_json_line (JsonObject *object)
+{
+  g_autoptr (JsonNode) node =
+    json_node_init_object (json_node_alloc (), object);
+  g_autofree char *text = json_to_string (node, FALSE);
+
+  g_print ("%s\n", text);
+}
+
+/* Prints @text with every line indented, so that multi-line outputs stay
+ * visibly attached to the event they belong to. */
+static void
+print_indented (const char *text)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  guint n = g_strv_length (lines);
+
+  /* A final newline does not make an empty last line. */
+  if (n > 1 && *lines[n - 1] == '\0')
+    n--;
+  for (guint i = 0; i < n; i++)
+    g_print ("    %s\n", lines[i]);
+}
+
+static char *
+node_to_text (JsonNode *node)
+{
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return g_strdup ("");
+  if (JSON_NODE_HOLDS_VALUE (node) &&
+      json_node_get_value_type (node) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (node));
+  return json_to_string (node, TRUE);
+}
+
+static const char *
+agent_name (AgentsAgent *agent)
+{
+  return agent != NULL ? agents_agent_get_name (agent) : "";
+}
+
+static const char *
+raw_string (AgentsRunItem *item, const char *member)
+{
+  JsonObject *raw = agents_run_item_get_raw_item (item);
+
+  return raw ? json_object_get_string_member_with_default (raw, member, NULL)
+             : NULL;
+}
+
+/* The arguments of a call as the model gave them: a function call's
+ * `arguments`, a local shell call's `action`. */
+static char *
+call_arguments (AgentsRunItem *item)
+{
+  JsonObject *raw = agents_run_item_get_raw_item (item);
+  JsonNode *action = raw ? json_object_get_member (raw, "action") : NULL;
+
+  if (raw_string (item, "arguments") != NULL)
+    return g_strdup (raw_string (item, "arguments"));
+  return action ? json_to_string (action, FALSE) : g_strdup ("");
+}
+
+static const char *
+output_tool_name (Printer *printer, AgentsRunItem *item)
+{
+  const char *call_id = agents_run_item_get_call_id (item);
+  const char *name =
+    call_id ? g_hash_table_lookup (printer->tool_names, call_id) : NULL;
+
+  if (name == NULL)
+    name = agents_run_item_get_tool_name (item);
+  return name ? name : call_id ? call_id : "?";
+}
+
+static void
+print_item_text (Printer *printer, const char *event, AgentsRunItem *item)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *arguments = NULL;
+
+  switch (agents_run_item_get_kind (item))
+    {
+    case AGENTS_RUN_ITEM_KIND_MESSAGE_OUTPUT:
+      text = agents_run_item_get_text (item);
+      g_print ("[assistant] %s\n", text ? text : "");
+      break;
+    case AGENTS_RUN_ITEM_KIND_TOOL_CALL:
+      arguments = call_arguments (item);
+      g_print ("[tool call] %s %s\n", agents_run_item_get_tool_name (item),
+               arguments);
+      break;
+    case AGENTS_RUN_ITEM_KIND_TOOL_CALL_OUTPUT:
+      text = node_to_text (agents_run_item_get_output (item));
+      g_print ("[tool output] %s\n", output_tool_name (printer, item));
+      print_indented (text);
+      break;
+    case AGENTS_RUN_ITEM_KIND_HANDOFF_CALL:
+      g_print ("[handoff call] %s\n", agents_run_item_get_tool_name (item));
+      break;
+    case AGENTS_RUN_ITEM_KIND_HANDOFF_OUTPUT:
+      g_print ("[handoff] %s -> %s\n",
+               agent_name (agents_run_item_get_source_agent (item)),
+               agent_name (agents_run_item_get_target_agent (item)));
+      break;
+    case AGENTS_RUN_ITEM_KIND_REASONING:
+      g_print ("[reasoning]\n");
+      break;
+    case AGENTS_RUN_ITEM_KIND_TOOL_APPROVAL:
+      arguments = call_arguments (item);
+      g_print ("[approval needed] %s %s\n",
+               agents_run_item_get_tool_name (item), arguments);
+      break;
+    default:
+      g_print ("[%s]\n", event);
+    }
+}
+
+static void
+print_item_json (Printer *printer, const char *event, AgentsRunItem *item)
+{
+  g_autoptr (JsonObject) object = json_object_new ();
+  JsonObject *raw = agents_run_item_get_raw_item (item);
+  JsonNode *output = agents_run_item_get_output (item);
+
+  json_object_set_string_member (object, "type", "run_item");
+  json_object_set_string_member (object, "name", event);
+  json_object_set_string_member (object, "agent",
+                                 agent_name (agents_run_item_get_agent (item)));
+  if (agents_run_item_get_kind (item) == AGENTS_RUN_ITEM_KIND_TOOL_CALL_OUTPUT)
+    json_object_set_string_member (object, "tool",
+                                   output_tool_name (printer, item));
+  else if (agents_run_item_get_tool_name (item) != NULL)
+    json_object_set_string_member (object, "tool",
+                                   agents_run_item_get_tool_name (item));
+  if (raw != NULL)
+    json_object_set_object_member (object, "item", json_object_ref (raw));
+  if (output != NULL)
+    json_object_set_member (object, "output", json_node_copy (output));
+  if (agents_run_item_get_kind (item) == AGENTS_RUN_ITEM_KIND_HANDOFF_OUTPUT)
+    {
+      json_object_set_string_member (
+        object, "source", agent_name (agents_run_item_get_source_agent (item)));
+      json_object_set_string_member (
+        object, "target", agent_name (agents_run_item_get_target_agent (item)));
+    }
+  print_json_line (object);
+}
+
+static void
+print_event (Printer *printer, AgentsStreamEvent *event)
+{
+  AgentsRunItem *item = agents_stream_event_get_item (event);
+  const char *name = agents_stream_event_get_name (event);
+
+  switch (agents_stream_event_get_kind (event))
+    {
+    case AGENTS_STREAM_EVENT_KIND_AGENT_UPDATED:
+      if (printer->json)
+        {
+          g_autoptr (JsonObject) object = json_object_new ();
+
+          json_object_set_string_member (object, "type", "agent_updated");
+          json_object_set_string_member (
+            object, "agent",
+            agent_name (agents_stream_event_get_agent (event)));
+          print_json_line (object);
+        }
+      else
+        g_print ("[agent] %s\n",
+                 agent_name (agents_stream_event_get_agent (event)));
+      break;
+    case AGENTS_STREAM_EVENT_KIND_RUN_ITEM:
+      if (item == NULL)
+        break;
+      if (agents_run_item_get_kind (item) == AGENTS_RUN_ITEM_KIND_TOOL_CALL &&
+          agents_run_item_get_call_id (item) != NULL)
+        g_hash_table_replace (printer->tool_names,
+                              g_strdup (agents_run_item_get_call_id (item)),
+                              g_strdup (agents_run_item_get_tool_name (item)));
+      if (printer->json)
+        print_item_json (printer, name ? name : "", item);
+      else
+        print_item_text (printer, name ? name : "", item);
+      break;
+    case AGENTS_STREAM_EVENT_KIND_RAW_RESPONSE:
+    default:
+      /* Token deltas: the items above already carry their content. */
+      break;
+    }
+  fflush (stdout);
+}
+
+static void
+print_final_output (Printer *printer, AgentsAgent *agent, JsonNode *output)
+{
+  g_autofree char *text = NULL;
+
+  if (printer->json)
+    {
+      g_autoptr (JsonObject) object = json_object_new ();
+
+      json_object_set_string_member (object, "type", "final_output");
+      json_object_set_string_member (object, "agent", agent_name (agent));
+      json_object_set_member (object, "output",
+                              output ? json_node_copy (output)
+                                     : json_node_new (JSON_NODE_NULL));
+      print_json_line (object);
+      return;
+    }
+  text = node_to_text (output);
+  g_print ("[final output]\n%s\n", text);
+}
+
+/* ---- interruptions and state files ------------------------------------- */
+
+static gboolean
+save_state (AgentsRunResultStreaming *streaming,
+            const char *state_file,
+            GError **error)
+{
+  g_autoptr (AgentsRunState) state =
+    agents_run_result_streaming_to_state (streaming);
+  g_autofree char *json = agents_run_state_to_json (state);
+
+  /* The state holds the conversation: readable by its owner only. */
+  return g_file_set_contents_full (state_file, json, -1,
+                                   G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+}
+
+static void
+print_interruptions_json (GListModel *interruptions, const char *state_file)
+{
+  g_autoptr (JsonObject) object = json_object_new ();
+  JsonArray *items = json_array_new ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (interruptions); i++)
+    {
+      g_autoptr (AgentsRunItem) item = g_list_model_get_item (interruptions, i);
+      JsonObject *raw = agents_run_item_get_raw_item (item);
+
+      if (raw != NULL)
+        json_array_add_object_element (items, json_object_ref (raw));
+    }
+  json_object_set_string_member (object, "type", "interrupted");
+  json_object_set_array_member (object, "interruptions", items);
+  if (state_file != NULL)
+    json_object_set_string_member (object, "state_file", state_file);
+  print_json_line (object);
+}
+
+/* The run stopped for approvals: saves it when a state file was given. */
+static int
+handle_interruptions (AgentsRunResultStreaming *streaming,
+                      GListModel *interruptions,
+                      const Options *options,
+                      const char *agent_file)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (options->json)
+    print_interruptions_json (interruptions, options->state_file);
+  if (options->state_file == NULL)
+    {
+      g_printerr (
+        _ ("agents: the run stopped for a tool approval; run it "
+           "again with --state FILE to save it and resume it later\n"));
+      return AGENTS_CLI_EXIT_FAILED;
+    }
+  if (!save_state (streaming, options->state_file, &error))
+    {
+      g_printerr (_ ("agents: cannot save the run state: %s\n"),
+                  error->message);
+      return AGENTS_CLI_EXIT_FAILED;
+    }
+  if (!options->json)
+    {
+      g_print (_ ("The run is waiting for approval; its state is saved in "
+                  "%s.\n"),
+               options->state_file);
+      g_print (_ ("Continue it with:\n  agents resume %s %s --approve   (or "
+                  "--reject)\n"),
+               agent_file, options->state_file);
+    }
+  return AGENTS_CLI_EXIT_OK;
+}
+
+/* ---- running ---------------------------------------------------------- */
+
+static gboolean interrupted;
+
+/* A first Ctrl-C cancels the run (its sandbox is still cleaned up);
+ * another one exits at once. */
+static gboolean
+on_interrupt (gpointer user_data)
+{
+  AgentsRunResultStreaming *streaming = user_data;
+
+  if (interrupted)
+    exit (130);
+  interrupted = TRUE;
+  g_printerr (_ ("agents: interrupted, stopping the run (again to quit at "
+                 "once)\n"));
+  agents_run_result_streaming_cancel (streaming, AGENTS_CANCEL_MODE_IMMEDIATE);
+  return G_SOURCE_CONTINUE;
+}
+
+/* Pulls events until the stream ends, then waits for the run's own end
+ * (sandbox cleanup included). */
+static gboolean
+drain_stream (AgentsRunResultStreaming *streaming,
+              Printer *printer,
+              GError **error)
+{
+  g_autoptr (GError) wait_error = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+
+  for (;;)
+    {
+      g_autoptr (AgentsStreamEvent) event = NULL;
+
+      agents_run_result_streaming_next_event_async (streaming, NULL, on_ready,
+                                                    &result);
+      event = agents_run_result_streaming_next_event_finish (
+        streaming, wait_for (&result), error);
+      g_clear_object (&result);
+      if (event == NULL)
+        break;
+      print_event (printer, event);
+    }
+
+  agents_run_result_streaming_wait_async (streaming, NULL, on_ready, &result);
+  if (!agents_run_result_streaming_wait_finish (streaming, wait_for (&result),
+                                                &wait_error) &&
+      (error == NULL || *error == NULL))
+    g_propagate_error (error, g_steal_pointer (&wait_error));
+  return error == NULL || *error == NULL;
+}
+
+static void
+remember_tool_names (GHashTable *tool_names, GListModel *items)
+{
+  guint n = items ? g_list_model_get_n_items (items) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (AgentsRunItem) item = g_list_model_get_item (items, i);
+      const char *call_id = agents_run_item_get_call_id (item);
+      const char *name = agents_run_item_get_tool_name (item);
+
+      if (call_id != NULL && name != NULL)
+        g_hash_table_replace (tool_names, g_strdup (call_id), g_strdup (name));
+    }
+}
+
+/* Streams the run; @state is the saved run a resumed one continues, whose
+ * calls the outputs to come may answer. */
+static int
+stream_run (AgentsRunResultStreaming *streaming,
+            AgentsRunState *state,
+            const Options *options,
+            const char *agent_file)
+{
+  Printer printer = { options->json, NULL };
+  g_autoptr (GError) error = NULL;
+  GListModel *interruptions;
+  guint sigint, sigterm;
+  gboolean ok;
+
+  printer.tool_names =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (state != NULL)
+    {
+      remember_tool_names (printer.tool_names,
+                           agents_run_state_get_generated_items (state));
+      remember_tool_names (printer.tool_names,
+                           agents_run_state_get_interruptions (state));
+    }
+  sigint = g_unix_signal_add (SIGINT, on_interrupt, streaming);
+  sigterm = g_unix_signal_add (SIGTERM, on_interrupt, streaming);
+  ok = drain_stream (streaming, &printer, &error);
+  g_source_remove (sigint);
+  g_source_remove (sigterm);
+  g_hash_table_unref (printer.tool_names);
+
+  if (!ok)
+    {
+      g_printerr (_ ("agents: the run failed: %s\n"), error->message);
+      return AGENTS_CLI_EXIT_FAILED;
+    }
+  interruptions = agents_run_result_streaming_get_interruptions (streaming);
+  if (interruptions != NULL && g_list_model_get_n_items (interruptions) > 0)
+    return handle_interruptions (streaming, interruptions, options, agent_file);
+  print_final_output (&printer,
+                      agents_run_result_streaming_get_current_agent (streaming),
+                      agents_run_result_streaming_get_final_output (streaming));
+  return AGENTS_CLI_EXIT_OK;
+}
+
+static gboolean
+on_release_timeout (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Drops the last reference the program holds on a streamed run. A
+ * cancelled run cleans its sandbox up after its stream ended; the run
+ * releases the streamed result when that is done, so this waits for it
+ * (for a while) before the program exits. */
+static int
+release_run (AgentsRunResultStreaming *streaming, int status)
+{
+  gpointer weak = streaming;
+  gboolean timed_out = FALSE;
+  guint timeout;
+
+  if (!interrupted)
+    {
+      g_object_unref (streaming);
+      return status;
+    }
+  g_object_add_weak_pointer (weak, &weak);
+  g_object_unref (streaming);
+  timeout = g_timeout_add_seconds (60, on_release_timeout, &timed_out);
+  while (weak != NULL && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (weak != NULL)
+    g_object_remove_weak_pointer (weak, &weak);
+  if (!timed_out)
+    g_source_remove (timeout);
+  return status;
+}
+
+static AgentsRunConfig *
+build_run_config (const Options *options, GError **error)
+{
+  g_autoptr (GObject) client = agents_registry_new_sandbox_client (
+    options->backend ? options->backend : "unix_local", error);
+  g_autoptr (AgentsSandboxRunConfig) sandbox = NULL;
+  g_autoptr (AgentsRunConfig) config = NULL;
+
+  if (client == NULL)
+    return NULL;
+  sandbox = agents_sandbox_run_config_new ();
+  agents_sandbox_run_config_set_client (sandbox,
+                                        AGENTS_SANDBOX_CLIENT (client));
+  config = agents_run_config_new ();
+  agents_run_config_set_sandbox (config, G_OBJECT (sandbox));
+  agents_run_config_set_workflow_name (config, "agents run");
+  if (options->max_turns > 0)
+    agents_run_config_set_max_turns (config, options->max_turns);
+  return g_steal_pointer (&config);
+}
+
+/* ---- command lines ------------------------------------------------------ */
+
+static gboolean
+check_options (const char *command, const Options *options)
+{
+  if (options->max_turns < 0)
+    {
+      g_printerr (_ ("agents %s: --max-turns must be positive\n"), command);
+      return FALSE;
+    }
+  if (options->approve && options->reject)
+    {
+      g_printerr (_ ("agents %s: --approve and --reject exclude each other\n"),
+                  command);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_options (const char *command,
+               const char *parameters,
+               gboolean resume,
+               int *argc,
+               char ***argv,
+               Options *options)
+{
+  const GOptionEntry common[] = {
+    { "backend", 'b', 0, G_OPTION_ARG_STRING, &options->backend,
+      N_ ("The sandbox backend (default: unix_local)"), N_ ("NAME") },
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &options->json,
+      N_ ("Print one JSON object per event line"), NULL },
+    { "max-turns", 0, 0, G_OPTION_ARG_INT, &options->max_turns,
+      N_ ("Stop after N model turns (default: 10)"), N_ ("N") },
+    G_OPTION_ENTRY_NULL
+  };
+  const GOptionEntry run_only[] = {
+    { "state", 's', 0, G_OPTION_ARG_FILENAME, &options->state_file,
+      N_ ("Save the run state to FILE when it stops for an approval"),
+      N_ ("FILE") },
+    G_OPTION_ENTRY_NULL
+  };
+  const GOptionEntry resume_only[] = {
+    { "approve", 0, 0, G_OPTION_ARG_NONE, &options->approve,
+      N_ ("Approve the pending tool calls"), NULL },
+    { "reject", 0, 0, G_OPTION_ARG_NONE, &options->reject,
+      N_ ("Reject the pending tool calls"), NULL },
+    G_OPTION_ENTRY_NULL
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (parameters);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *prgname = g_strdup_printf ("agents %s", command);
+
+  g_set_prgname (prgname);
+  g_option_context_add_main_entries (context, common, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, resume ? resume_only : run_only,
+                                     GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      g_printerr ("agents %s: %s\n", command, error->message);
+      return FALSE;
+    }
+  return check_options (command, options);
+}
+
+/**
+ * agents_cli_run:
+ *
+ * `agents run AGENT.json PROMPT [--backend NAME] [--json] [--state FILE]
+ * [--max-turns N]`
+ */
+int
+agents_cli_run (int argc, char **argv)
+{
+  g_auto (Options) options = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsAgent) agent = NULL;
+  g_autoptr (AgentsRunConfig) config = NULL;
+  g_autoptr (AgentsRunner) runner = NULL;
+  AgentsRunResultStreaming *streaming;
+  g_autoptr (JsonNode) input = NULL;
+  int status;
+
+  if (!parse_options ("run", _ ("AGENT.json PROMPT"), FALSE, &argc, &argv,
+                      &options))
+    return AGENTS_CLI_EXIT_USAGE;
+  if (argc != 3)
+    {
+      g_printerr (_ ("Usage: agents run AGENT.json PROMPT [OPTION…]\n"));
+      return AGENTS_CLI_EXIT_USAGE;
+    }
+
+  agent = agents_cli_load_agent_file (argv[1], &error);
+  if (agent != NULL)
+    config = build_run_config (&options, &error);
+  if (config == NULL)
+    {
+      g_printerr ("agents: %s\n", error->message);
+      return AGENTS_CLI_EXIT_FAILED;
+    }
+
+  input = json_node_init_string (json_node_alloc (), argv[2]);
+  runner = agents_runner_new ();
+  streaming =
+    agents_runner_run_streamed (runner, agent, input, config, NULL, NULL);
+  status =
+    release_run (streaming, stream_run (streaming, NULL, &options, argv[1]));
+  agents_cli_release_models (agent, 0);
+  return status;
+}
+
+static AgentsRunState *
+load_state (AgentsAgent *agent, const char *path, GError **error)
+{
+  g_autofree char *json = NULL;
+  g_autoptr (GError) local_error = NULL;
+  AgentsRunState *state;
+
+  if (!g_file_get_contents (path, &json, NULL, error))
+    return NULL;
+  state = agents_run_state_new_from_json (agent, json, &local_error);
+  if (state == NULL)
+    g_set_error (error, local_error->domain, local_error->code, "%s: %s", path,
+                 local_error->message);
+  return state;
+}
+
+/* Approves or rejects every pending call; with neither option given,
+ * pending calls are an error that says what is pending. */
+static gboolean
+decide_interruptions (AgentsRunState *state,
+                      const Options *options,
+                      GError **error)
+{
+  GListModel *pending = agents_run_state_get_interruptions (state);
+  guint n = pending ? g_list_model_get_n_items (pending) : 0;
+
+  if (n > 0 && !options->approve && !options->reject)
+    {
+      g_autoptr (AgentsRunItem) first = g_list_model_get_item (pending, 0);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   _ ("the run waits for an approval of “%s”: pass --approve "
+                      "or --reject"),
+                   agents_run_item_get_tool_name (first));
+      return FALSE;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (AgentsRunItem) item = g_list_model_get_item (pending, i);
+
+      if (options->approve)
+        agents_run_state_approve (state, item, FALSE);
+      else
+        agents_run_state_reject (state, item, FALSE);
+    }
+  return TRUE;
+}
+
+/**
+ * agents_cli_resume:
+ *
+ * `agents resume AGENT.json STATE_FILE [--approve|--reject] [--backend
+ * NAME] [--json] [--max-turns N]`; a new interruption is saved to
+ * STATE_FILE again.
+ */
+int
+agents_cli_resume (int argc, char **argv)
+{
+  g_auto (Options) options = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsAgent) agent = NULL;
+  g_autoptr (AgentsRunState) state = NULL;
+  g_autoptr (AgentsRunConfig) config = NULL;
+  g_autoptr (AgentsRunner) runner = NULL;
+  AgentsRunResultStreaming *streaming;
+  int status;
+
+  if (!parse_options ("resume", _ ("AGENT.json STATE_FILE"), TRUE, &argc, &argv,
+                      &options))
+    return AGENTS_CLI_EXIT_USAGE;
+  if (argc != 3)
+    {
+      g_printerr (_ ("Usage: agents resume AGENT.json STATE_FILE "
+                     "[--approve|--reject] [OPTION…]\n"));
+      return AGENTS_CLI_EXIT_USAGE;
+    }
+
+  options.state_file = g_strdup (argv[2]);
+  agent = agents_cli_load_agent_file (argv[1], &error);
+  if (agent != NULL)
+    state = load_state (agent, argv[2], &error);
+  if (state != NULL && decide_interruptions (state, &options, &error))
+    config = build_run_config (&options, &error);
+  if (config != NULL)
+    agents_cli_skip_scripted_turns (
+      agent,
+      g_list_model_get_n_items (agents_run_state_get_model_responses (state)));
+  if (config == NULL)
+    {
+      g_printerr ("agents: %s\n", error->message);
+      return AGENTS_CLI_EXIT_FAILED;
+    }
+
+  runner = agents_runner_new ();
+  streaming =
+    agents_runner_resume_streamed (runner, agent, state, config, NULL);
+  status =
+    release_run (streaming, stream_run (streaming, state, &options, argv[1]));
+  agents_cli_release_models (agent, 0);
+  return status;
+}
