@@ -12,9 +12,9 @@
 
 struct _FakeGate
 {
-  GObject    parent_instance;
-  gboolean   open;
-  GPtrArray *waiting;   /* of GTask */
+  GObject parent_instance;
+  gboolean open;
+  GPtrArray *waiting; /* of GTask */
 };
 
 G_DEFINE_FINAL_TYPE (FakeGate, fake_gate, G_TYPE_OBJECT)
@@ -63,8 +63,7 @@ fake_gate_open (FakeGate *self)
 }
 
 void
-fake_gate_wait_task (FakeGate *self,
-                     GTask    *task)
+fake_gate_wait_task (FakeGate *self, GTask *task)
 {
   if (self->open)
     g_task_return_boolean (task, TRUE);
@@ -76,9 +75,11 @@ fake_gate_wait_task (FakeGate *self,
 
 static void fake_client_iface_init (AgentsSandboxClientInterface *iface);
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (FakeClient, fake_client, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SANDBOX_CLIENT,
-                                                      fake_client_iface_init))
+G_DEFINE_FINAL_TYPE_WITH_CODE (
+  FakeClient,
+  fake_client,
+  G_TYPE_OBJECT,
+  G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SANDBOX_CLIENT, fake_client_iface_init))
 
 static const char *
 fake_client_backend_id (AgentsSandboxClient *client)
@@ -88,14 +89,16 @@ fake_client_backend_id (AgentsSandboxClient *client)
 
 static void
 fake_client_create (AgentsSandboxClient *client,
-                    AgentsManifest      *manifest,
-                    GVariant            *options,
-                    GObject             *snapshot,
-                    GTask               *task)
+                    AgentsManifest *manifest,
+                    GVariant *options,
+                    GObject *snapshot,
+                    GTask *task)
 {
   FakeClient *self = FAKE_CLIENT (client);
-  AgentsManifest *base = manifest ? manifest : agents_sandbox_session_get_manifest (
-    AGENTS_SANDBOX_SESSION (self->inner_session));
+  AgentsManifest *base = manifest
+                           ? manifest
+                           : agents_sandbox_session_get_manifest (
+                               AGENTS_SANDBOX_SESSION (self->inner_session));
 
   self->created = TRUE;
   g_set_object (&self->create_snapshot, snapshot);
@@ -103,25 +106,27 @@ fake_client_create (AgentsSandboxClient *client,
   g_clear_pointer (&self->create_options, g_variant_unref);
   self->create_options = options ? g_variant_ref (options) : NULL;
   agents_sandbox_session_state_set_manifest (self->inner_session->state, base);
-  g_task_return_pointer (task, g_object_ref (self->inner_session), g_object_unref);
+  g_task_return_pointer (task, g_object_ref (self->inner_session),
+                         g_object_unref);
 }
 
 static void
-fake_client_resume (AgentsSandboxClient       *client,
+fake_client_resume (AgentsSandboxClient *client,
                     AgentsSandboxSessionState *state,
-                    GTask                     *task)
+                    GTask *task)
 {
   FakeClient *self = FAKE_CLIENT (client);
 
   g_set_object (&self->resume_state, state);
   g_set_object (&self->inner_session->state, state);
-  g_task_return_pointer (task, g_object_ref (self->inner_session), g_object_unref);
+  g_task_return_pointer (task, g_object_ref (self->inner_session),
+                         g_object_unref);
 }
 
 static void
-fake_client_delete (AgentsSandboxClient  *client,
+fake_client_delete (AgentsSandboxClient *client,
                     AgentsSandboxSession *session,
-                    GTask                *task)
+                    GTask *task)
 {
   FAKE_CLIENT (client)->delete_calls++;
   g_task_return_boolean (task, TRUE);
@@ -171,11 +176,15 @@ fake_client_new (FakeSession *session)
 
 /* ---- FakeManifestClient ------------------------------------------------ */
 
-static void fake_manifest_client_iface_init (AgentsSandboxClientInterface *iface);
+static void
+fake_manifest_client_iface_init (AgentsSandboxClientInterface *iface);
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (FakeManifestClient, fake_manifest_client, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SANDBOX_CLIENT,
-                                                      fake_manifest_client_iface_init))
+G_DEFINE_FINAL_TYPE_WITH_CODE (
+  FakeManifestClient,
+  fake_manifest_client,
+  G_TYPE_OBJECT,
+  G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SANDBOX_CLIENT,
+                         fake_manifest_client_iface_init))
 
 static const char *
 manifest_client_backend_id (AgentsSandboxClient *client)
@@ -191,26 +200,27 @@ manifest_client_supports_default_options (AgentsSandboxClient *client)
 
 static void
 manifest_client_create (AgentsSandboxClient *client,
-                        AgentsManifest      *manifest,
-                        GVariant            *options,
-                        GObject             *snapshot,
-                        GTask               *task)
+                        AgentsManifest *manifest,
+                        GVariant *options,
+                        GObject *snapshot,
+                        GTask *task)
 {
   FakeManifestClient *self = FAKE_MANIFEST_CLIENT (client);
 
-  g_ptr_array_add (self->created_manifests, manifest ? g_object_ref (manifest) : NULL);
+  g_ptr_array_add (self->created_manifests,
+                   manifest ? g_object_ref (manifest) : NULL);
   g_assert_nonnull (manifest);
   g_task_return_pointer (task, fake_session_new (manifest), g_object_unref);
 }
 
 static void
-manifest_client_resume (AgentsSandboxClient       *client,
+manifest_client_resume (AgentsSandboxClient *client,
                         AgentsSandboxSessionState *state,
-                        GTask                     *task)
+                        GTask *task)
 {
-  g_task_return_pointer (task,
-                         fake_session_new (agents_sandbox_session_state_get_manifest (state)),
-                         g_object_unref);
+  g_task_return_pointer (
+    task, fake_session_new (agents_sandbox_session_state_get_manifest (state)),
+    g_object_unref);
 }
 
 static void
@@ -259,8 +269,8 @@ fake_manifest_client_new (void)
 struct _FakeMarkerSnapshot
 {
   GObject parent_instance;
-  char   *id;
-  char   *marker;
+  char *id;
+  char *marker;
 };
 
 static const char *
@@ -276,45 +286,41 @@ marker_id (AgentsSnapshot *snapshot)
 }
 
 static void
-marker_persist (AgentsSnapshot *snapshot,
-                GInputStream   *data,
-                GTask          *task)
+marker_persist (AgentsSnapshot *snapshot, GInputStream *data, GTask *task)
 {
   g_task_return_boolean (task, TRUE);
 }
 
 static void
-marker_restore (AgentsSnapshot *snapshot,
-                GTask          *task)
+marker_restore (AgentsSnapshot *snapshot, GTask *task)
 {
   g_task_return_pointer (task, g_memory_input_stream_new (), g_object_unref);
 }
 
 static void
-marker_restorable (AgentsSnapshot *snapshot,
-                   GTask          *task)
+marker_restorable (AgentsSnapshot *snapshot, GTask *task)
 {
   g_task_return_boolean (task, FALSE);
 }
 
 static void
-marker_serialize (AgentsSnapshot *snapshot,
-                  JsonBuilder    *builder)
+marker_serialize (AgentsSnapshot *snapshot, JsonBuilder *builder)
 {
   json_builder_set_member_name (builder, "marker");
-  json_builder_add_string_value (builder, FAKE_MARKER_SNAPSHOT (snapshot)->marker);
+  json_builder_add_string_value (builder,
+                                 FAKE_MARKER_SNAPSHOT (snapshot)->marker);
 }
 
 static gboolean
 marker_deserialize (AgentsSnapshot *snapshot,
-                    JsonObject     *object,
-                    GError        **error)
+                    JsonObject *object,
+                    GError **error)
 {
   FakeMarkerSnapshot *self = FAKE_MARKER_SNAPSHOT (snapshot);
 
   g_free (self->marker);
-  self->marker = g_strdup (json_object_get_string_member_with_default (object, "marker",
-                                                                       "initial"));
+  self->marker = g_strdup (
+    json_object_get_string_member_with_default (object, "marker", "initial"));
   return TRUE;
 }
 
@@ -330,8 +336,11 @@ marker_iface_init (AgentsSnapshotInterface *iface)
   iface->deserialize_fields = marker_deserialize;
 }
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (FakeMarkerSnapshot, fake_marker_snapshot, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SNAPSHOT, marker_iface_init))
+G_DEFINE_FINAL_TYPE_WITH_CODE (FakeMarkerSnapshot,
+                               fake_marker_snapshot,
+                               G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SNAPSHOT,
+                                                      marker_iface_init))
 
 enum
 {
@@ -340,19 +349,19 @@ enum
 };
 
 static void
-marker_get_property (GObject    *object,
-                     guint       prop_id,
-                     GValue     *value,
+marker_get_property (GObject *object,
+                     guint prop_id,
+                     GValue *value,
                      GParamSpec *pspec)
 {
   g_value_set_string (value, FAKE_MARKER_SNAPSHOT (object)->id);
 }
 
 static void
-marker_set_property (GObject      *object,
-                     guint         prop_id,
+marker_set_property (GObject *object,
+                     guint prop_id,
                      const GValue *value,
-                     GParamSpec   *pspec)
+                     GParamSpec *pspec)
 {
   FakeMarkerSnapshot *self = FAKE_MARKER_SNAPSHOT (object);
 
@@ -378,11 +387,11 @@ fake_marker_snapshot_class_init (FakeMarkerSnapshotClass *klass)
   object_class->finalize = fake_marker_snapshot_finalize;
   object_class->get_property = marker_get_property;
   object_class->set_property = marker_set_property;
-  g_object_class_install_property (object_class, MARKER_PROP_ID,
-                                   g_param_spec_string ("id", NULL, NULL, NULL,
-                                                        G_PARAM_READWRITE |
-                                                          G_PARAM_CONSTRUCT_ONLY |
-                                                          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (
+    object_class, MARKER_PROP_ID,
+    g_param_spec_string ("id", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                           G_PARAM_STATIC_STRINGS));
 }
 
 static void
@@ -392,10 +401,10 @@ fake_marker_snapshot_init (FakeMarkerSnapshot *self)
 }
 
 AgentsSnapshot *
-fake_marker_snapshot_new (const char *id,
-                          const char *marker)
+fake_marker_snapshot_new (const char *id, const char *marker)
 {
-  FakeMarkerSnapshot *self = g_object_new (FAKE_TYPE_MARKER_SNAPSHOT, "id", id, NULL);
+  FakeMarkerSnapshot *self =
+    g_object_new (FAKE_TYPE_MARKER_SNAPSHOT, "id", id, NULL);
 
   g_free (self->marker);
   self->marker = g_strdup (marker);
@@ -413,10 +422,11 @@ fake_sandbox_register_types (void)
 {
   g_autoptr (GError) error = NULL;
 
-  agents_registry_register_snapshot_type ("marker", FAKE_TYPE_MARKER_SNAPSHOT, &error);
-  g_assert_no_error (error);
-  agents_registry_register_snapshot_type ("restorable", FAKE_TYPE_RESTORABLE_SNAPSHOT,
+  agents_registry_register_snapshot_type ("marker", FAKE_TYPE_MARKER_SNAPSHOT,
                                           &error);
+  g_assert_no_error (error);
+  agents_registry_register_snapshot_type (
+    "restorable", FAKE_TYPE_RESTORABLE_SNAPSHOT, &error);
   g_assert_no_error (error);
 }
 
@@ -424,9 +434,11 @@ fake_sandbox_register_types (void)
 
 static void fake_capability_iface_init (AgentsCapabilityInterface *iface);
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (FakeCapability, fake_capability, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (AGENTS_TYPE_CAPABILITY,
-                                                      fake_capability_iface_init))
+G_DEFINE_FINAL_TYPE_WITH_CODE (
+  FakeCapability,
+  fake_capability,
+  G_TYPE_OBJECT,
+  G_IMPLEMENT_INTERFACE (AGENTS_TYPE_CAPABILITY, fake_capability_iface_init))
 
 enum
 {
@@ -449,8 +461,15 @@ static const char *
 default_type_name (FakeCapabilityKind kind)
 {
   static const char *names[] = {
-    "recording", "manifest-instructions", "manifest-mutation", "manifest-users",
-    "process-context-session", "session-files", "awaitable-session", "mutable", "noop",
+    "recording",
+    "manifest-instructions",
+    "manifest-mutation",
+    "manifest-users",
+    "process-context-session",
+    "session-files",
+    "awaitable-session",
+    "mutable",
+    "noop",
   };
 
   return names[kind];
@@ -474,7 +493,8 @@ static char *
 readme_text (AgentsSandboxSession *session)
 {
   AgentsManifest *manifest = agents_sandbox_session_get_manifest (session);
-  AgentsManifestEntry *readme = agents_manifest_get_entry (manifest, "README.md");
+  AgentsManifestEntry *readme =
+    agents_manifest_get_entry (manifest, "README.md");
   GBytes *content;
   gsize size;
   const char *data;
@@ -486,8 +506,7 @@ readme_text (AgentsSandboxSession *session)
 }
 
 static void
-cap_bind (AgentsCapability     *capability,
-          AgentsSandboxSession *session)
+cap_bind (AgentsCapability *capability, AgentsSandboxSession *session)
 {
   FakeCapability *self = FAKE_CAPABILITY (capability);
 
@@ -508,28 +527,24 @@ cap_bind (AgentsCapability     *capability,
 typedef struct
 {
   GTask *task;
-  char  *text;
+  char *text;
 } FileToolOp;
 
 static void
-file_tool_written (GObject      *source,
-                   GAsyncResult *result,
-                   gpointer      user_data)
+file_tool_written (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (GTask) task = user_data;
   GError *error = NULL;
 
-  if (!agents_sandbox_session_write_bytes_finish (AGENTS_SANDBOX_SESSION (source), result,
-                                                  &error))
+  if (!agents_sandbox_session_write_bytes_finish (
+        AGENTS_SANDBOX_SESSION (source), result, &error))
     g_task_return_error (task, error);
   else
     agents_tool_return_text (task, "wrote");
 }
 
 static void
-file_tool_read (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
+file_tool_read (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (GTask) task = user_data;
   g_autoptr (GBytes) bytes = NULL;
@@ -537,8 +552,8 @@ file_tool_read (GObject      *source,
   GError *error = NULL;
   gsize size;
 
-  bytes = agents_sandbox_session_read_bytes_finish (AGENTS_SANDBOX_SESSION (source), result,
-                                                    &error);
+  bytes = agents_sandbox_session_read_bytes_finish (
+    AGENTS_SANDBOX_SESSION (source), result, &error);
   if (bytes == NULL)
     {
       g_task_return_error (task, error);
@@ -559,9 +574,9 @@ arguments_object (const char *arguments)
 
 static void
 write_file_tool (AgentsRunContext *ctx,
-                 const char       *arguments,
-                 GTask            *task,
-                 gpointer          user_data)
+                 const char *arguments,
+                 GTask *task,
+                 gpointer user_data)
 {
   AgentsSandboxSession *session = agents_capability_get_session (user_data);
   g_autoptr (JsonObject) args = arguments_object (arguments);
@@ -569,30 +584,28 @@ write_file_tool (AgentsRunContext *ctx,
   g_autoptr (GBytes) bytes = g_bytes_new (content, strlen (content));
 
   g_assert_nonnull (session);
-  agents_sandbox_session_write_bytes_async (session,
-                                            json_object_get_string_member (args, "path"),
-                                            bytes, NULL, NULL, file_tool_written,
-                                            g_object_ref (task));
+  agents_sandbox_session_write_bytes_async (
+    session, json_object_get_string_member (args, "path"), bytes, NULL, NULL,
+    file_tool_written, g_object_ref (task));
 }
 
 static void
 read_file_tool (AgentsRunContext *ctx,
-                const char       *arguments,
-                GTask            *task,
-                gpointer          user_data)
+                const char *arguments,
+                GTask *task,
+                gpointer user_data)
 {
   AgentsSandboxSession *session = agents_capability_get_session (user_data);
   g_autoptr (JsonObject) args = arguments_object (arguments);
 
   g_assert_nonnull (session);
-  agents_sandbox_session_read_bytes_async (session,
-                                           json_object_get_string_member (args, "path"),
-                                           NULL, NULL, file_tool_read, g_object_ref (task));
+  agents_sandbox_session_read_bytes_async (
+    session, json_object_get_string_member (args, "path"), NULL, NULL,
+    file_tool_read, g_object_ref (task));
 }
 
 static JsonObject *
-string_params (const char *first,
-               ...)
+string_params (const char *first, ...)
 {
   g_autoptr (JsonBuilder) builder = json_builder_new ();
   g_autoptr (JsonNode) root = NULL;
@@ -600,7 +613,8 @@ string_params (const char *first,
   va_list args;
 
   va_start (args, first);
-  for (const char *name = first; name != NULL; name = va_arg (args, const char *))
+  for (const char *name = first; name != NULL;
+       name = va_arg (args, const char *))
     g_ptr_array_add (names, (gpointer) name);
   va_end (args);
 
@@ -639,28 +653,28 @@ cap_get_tools (AgentsCapability *capability)
 
   if (self->kind == FAKE_CAPABILITY_SESSION_FILES)
     {
-      g_autoptr (JsonObject) write_params = string_params ("path", "content", NULL);
+      g_autoptr (JsonObject) write_params =
+        string_params ("path", "content", NULL);
       g_autoptr (JsonObject) read_params = string_params ("path", NULL);
 
-      g_ptr_array_add (tools, agents_function_tool_new_async ("write_file", "Write a file.",
-                                                              write_params, write_file_tool,
-                                                              g_object_ref (self),
-                                                              g_object_unref));
-      g_ptr_array_add (tools, agents_function_tool_new_async ("read_file", "Read a file.",
-                                                              read_params, read_file_tool,
-                                                              g_object_ref (self),
-                                                              g_object_unref));
+      g_ptr_array_add (tools,
+                       agents_function_tool_new_async (
+                         "write_file", "Write a file.", write_params,
+                         write_file_tool, g_object_ref (self), g_object_unref));
+      g_ptr_array_add (tools,
+                       agents_function_tool_new_async (
+                         "read_file", "Read a file.", read_params,
+                         read_file_tool, g_object_ref (self), g_object_unref));
     }
   else if (self->tools != NULL)
     for (guint i = 0; i < self->tools->len; i++)
-      g_ptr_array_add (tools, g_object_ref (g_ptr_array_index (self->tools, i)));
+      g_ptr_array_add (tools,
+                       g_object_ref (g_ptr_array_index (self->tools, i)));
   return tools;
 }
 
 static void
-awaitable_released (GObject      *source,
-                    GAsyncResult *result,
-                    gpointer      user_data)
+awaitable_released (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (GTask) task = user_data;
   char *text = g_object_steal_data (G_OBJECT (task), "text");
@@ -670,8 +684,8 @@ awaitable_released (GObject      *source,
 
 static void
 cap_instructions (AgentsCapability *capability,
-                  AgentsManifest   *manifest,
-                  GTask            *task)
+                  AgentsManifest *manifest,
+                  GTask *task)
 {
   FakeCapability *self = FAKE_CAPABILITY (capability);
   AgentsSandboxSession *session = agents_capability_get_session (capability);
@@ -705,8 +719,7 @@ cap_instructions (AgentsCapability *capability,
 }
 
 static AgentsManifest *
-cap_process_manifest (AgentsCapability *capability,
-                      AgentsManifest   *manifest)
+cap_process_manifest (AgentsCapability *capability, AgentsManifest *manifest)
 {
   FakeCapability *self = FAKE_CAPABILITY (capability);
 
@@ -726,8 +739,7 @@ cap_process_manifest (AgentsCapability *capability,
 }
 
 static JsonArray *
-cap_process_context (AgentsCapability *capability,
-                     JsonArray        *context)
+cap_process_context (AgentsCapability *capability, JsonArray *context)
 {
   FakeCapability *self = FAKE_CAPABILITY (capability);
   JsonArray *processed;
@@ -741,7 +753,8 @@ cap_process_context (AgentsCapability *capability,
   self->process_calls++;
   processed = json_array_new ();
   for (guint i = 0; i < json_array_get_length (context); i++)
-    json_array_add_element (processed, json_node_copy (json_array_get_element (context, i)));
+    json_array_add_element (
+      processed, json_node_copy (json_array_get_element (context, i)));
   item = json_object_new ();
   content = g_strdup_printf ("process_calls=%d", self->process_calls);
   json_object_set_string_member (item, "role", "user");
@@ -762,42 +775,70 @@ fake_capability_iface_init (AgentsCapabilityInterface *iface)
 }
 
 static void
-cap_get_property (GObject    *object,
-                  guint       prop_id,
-                  GValue     *value,
+cap_get_property (GObject *object,
+                  guint prop_id,
+                  GValue *value,
                   GParamSpec *pspec)
 {
   FakeCapability *self = FAKE_CAPABILITY (object);
 
   switch (prop_id)
     {
-    case CAP_PROP_KIND: g_value_set_int (value, self->kind); break;
-    case CAP_PROP_TYPE_NAME: g_value_set_string (value, self->type_name); break;
-    case CAP_PROP_INSTRUCTION_TEXT: g_value_set_string (value, self->instruction_text); break;
-    case CAP_PROP_TOOLS: g_value_set_boxed (value, self->tools); break;
-    case CAP_PROP_REL_PATH: g_value_set_string (value, self->rel_path); break;
-    case CAP_PROP_CONTENT: g_value_set_boxed (value, self->content); break;
-    case CAP_PROP_PROCESS_CALLS: g_value_set_int (value, self->process_calls); break;
-    case CAP_PROP_BOUND_LABELS: g_value_set_boxed (value, self->bound_labels); break;
-    case CAP_PROP_RELEASE_GATE: g_value_set_object (value, self->release_gate); break;
-    case CAP_PROP_FIRST_STARTED: g_value_set_object (value, self->first_started); break;
-    case CAP_PROP_SECOND_STARTED: g_value_set_object (value, self->second_started); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    case CAP_PROP_KIND:
+      g_value_set_int (value, self->kind);
+      break;
+    case CAP_PROP_TYPE_NAME:
+      g_value_set_string (value, self->type_name);
+      break;
+    case CAP_PROP_INSTRUCTION_TEXT:
+      g_value_set_string (value, self->instruction_text);
+      break;
+    case CAP_PROP_TOOLS:
+      g_value_set_boxed (value, self->tools);
+      break;
+    case CAP_PROP_REL_PATH:
+      g_value_set_string (value, self->rel_path);
+      break;
+    case CAP_PROP_CONTENT:
+      g_value_set_boxed (value, self->content);
+      break;
+    case CAP_PROP_PROCESS_CALLS:
+      g_value_set_int (value, self->process_calls);
+      break;
+    case CAP_PROP_BOUND_LABELS:
+      g_value_set_boxed (value, self->bound_labels);
+      break;
+    case CAP_PROP_RELEASE_GATE:
+      g_value_set_object (value, self->release_gate);
+      break;
+    case CAP_PROP_FIRST_STARTED:
+      g_value_set_object (value, self->first_started);
+      break;
+    case CAP_PROP_SECOND_STARTED:
+      g_value_set_object (value, self->second_started);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
 static void
-cap_set_property (GObject      *object,
-                  guint         prop_id,
+cap_set_property (GObject *object,
+                  guint prop_id,
                   const GValue *value,
-                  GParamSpec   *pspec)
+                  GParamSpec *pspec)
 {
   FakeCapability *self = FAKE_CAPABILITY (object);
 
   switch (prop_id)
     {
-    case CAP_PROP_KIND: self->kind = g_value_get_int (value); break;
-    case CAP_PROP_TYPE_NAME: g_free (self->type_name); self->type_name = g_value_dup_string (value); break;
+    case CAP_PROP_KIND:
+      self->kind = g_value_get_int (value);
+      break;
+    case CAP_PROP_TYPE_NAME:
+      g_free (self->type_name);
+      self->type_name = g_value_dup_string (value);
+      break;
     case CAP_PROP_INSTRUCTION_TEXT:
       g_free (self->instruction_text);
       self->instruction_text = g_value_dup_string (value);
@@ -806,20 +847,32 @@ cap_set_property (GObject      *object,
       g_clear_pointer (&self->tools, g_ptr_array_unref);
       self->tools = g_value_dup_boxed (value);
       break;
-    case CAP_PROP_REL_PATH: g_free (self->rel_path); self->rel_path = g_value_dup_string (value); break;
+    case CAP_PROP_REL_PATH:
+      g_free (self->rel_path);
+      self->rel_path = g_value_dup_string (value);
+      break;
     case CAP_PROP_CONTENT:
       g_clear_pointer (&self->content, g_bytes_unref);
       self->content = g_value_dup_boxed (value);
       break;
-    case CAP_PROP_PROCESS_CALLS: self->process_calls = g_value_get_int (value); break;
+    case CAP_PROP_PROCESS_CALLS:
+      self->process_calls = g_value_get_int (value);
+      break;
     case CAP_PROP_BOUND_LABELS:
       g_strfreev (self->bound_labels);
       self->bound_labels = g_value_dup_boxed (value);
       break;
-    case CAP_PROP_RELEASE_GATE: g_set_object (&self->release_gate, g_value_get_object (value)); break;
-    case CAP_PROP_FIRST_STARTED: g_set_object (&self->first_started, g_value_get_object (value)); break;
-    case CAP_PROP_SECOND_STARTED: g_set_object (&self->second_started, g_value_get_object (value)); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    case CAP_PROP_RELEASE_GATE:
+      g_set_object (&self->release_gate, g_value_get_object (value));
+      break;
+    case CAP_PROP_FIRST_STARTED:
+      g_set_object (&self->first_started, g_value_get_object (value));
+      break;
+    case CAP_PROP_SECOND_STARTED:
+      g_set_object (&self->second_started, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -852,34 +905,39 @@ fake_capability_class_init (FakeCapabilityClass *klass)
   object_class->get_property = cap_get_property;
   object_class->set_property = cap_set_property;
 
-  g_object_class_install_property (object_class, CAP_PROP_KIND,
-                                   g_param_spec_int ("kind", NULL, NULL, 0, 100, 0, RW));
-  g_object_class_install_property (object_class, CAP_PROP_TYPE_NAME,
-                                   g_param_spec_string ("type-name", NULL, NULL, NULL, RW));
-  g_object_class_install_property (object_class, CAP_PROP_INSTRUCTION_TEXT,
-                                   g_param_spec_string ("instruction-text", NULL, NULL, NULL, RW));
-  g_object_class_install_property (object_class, CAP_PROP_TOOLS,
-                                   g_param_spec_boxed ("tools", NULL, NULL, G_TYPE_PTR_ARRAY,
-                                                       SHARED));
-  g_object_class_install_property (object_class, CAP_PROP_REL_PATH,
-                                   g_param_spec_string ("rel-path", NULL, NULL, NULL, RW));
-  g_object_class_install_property (object_class, CAP_PROP_CONTENT,
-                                   g_param_spec_boxed ("content", NULL, NULL, G_TYPE_BYTES, RW));
-  g_object_class_install_property (object_class, CAP_PROP_PROCESS_CALLS,
-                                   g_param_spec_int ("process-calls", NULL, NULL, 0, G_MAXINT,
-                                                     0, RW));
-  g_object_class_install_property (object_class, CAP_PROP_BOUND_LABELS,
-                                   g_param_spec_boxed ("bound-labels", NULL, NULL, G_TYPE_STRV,
-                                                       RW));
-  g_object_class_install_property (object_class, CAP_PROP_RELEASE_GATE,
-                                   g_param_spec_object ("release-gate", NULL, NULL,
-                                                        FAKE_TYPE_GATE, SHARED));
-  g_object_class_install_property (object_class, CAP_PROP_FIRST_STARTED,
-                                   g_param_spec_object ("first-started", NULL, NULL,
-                                                        FAKE_TYPE_GATE, SHARED));
-  g_object_class_install_property (object_class, CAP_PROP_SECOND_STARTED,
-                                   g_param_spec_object ("second-started", NULL, NULL,
-                                                        FAKE_TYPE_GATE, SHARED));
+  g_object_class_install_property (
+    object_class, CAP_PROP_KIND,
+    g_param_spec_int ("kind", NULL, NULL, 0, 100, 0, RW));
+  g_object_class_install_property (
+    object_class, CAP_PROP_TYPE_NAME,
+    g_param_spec_string ("type-name", NULL, NULL, NULL, RW));
+  g_object_class_install_property (
+    object_class, CAP_PROP_INSTRUCTION_TEXT,
+    g_param_spec_string ("instruction-text", NULL, NULL, NULL, RW));
+  g_object_class_install_property (
+    object_class, CAP_PROP_TOOLS,
+    g_param_spec_boxed ("tools", NULL, NULL, G_TYPE_PTR_ARRAY, SHARED));
+  g_object_class_install_property (
+    object_class, CAP_PROP_REL_PATH,
+    g_param_spec_string ("rel-path", NULL, NULL, NULL, RW));
+  g_object_class_install_property (
+    object_class, CAP_PROP_CONTENT,
+    g_param_spec_boxed ("content", NULL, NULL, G_TYPE_BYTES, RW));
+  g_object_class_install_property (
+    object_class, CAP_PROP_PROCESS_CALLS,
+    g_param_spec_int ("process-calls", NULL, NULL, 0, G_MAXINT, 0, RW));
+  g_object_class_install_property (
+    object_class, CAP_PROP_BOUND_LABELS,
+    g_param_spec_boxed ("bound-labels", NULL, NULL, G_TYPE_STRV, RW));
+  g_object_class_install_property (
+    object_class, CAP_PROP_RELEASE_GATE,
+    g_param_spec_object ("release-gate", NULL, NULL, FAKE_TYPE_GATE, SHARED));
+  g_object_class_install_property (
+    object_class, CAP_PROP_FIRST_STARTED,
+    g_param_spec_object ("first-started", NULL, NULL, FAKE_TYPE_GATE, SHARED));
+  g_object_class_install_property (
+    object_class, CAP_PROP_SECOND_STARTED,
+    g_param_spec_object ("second-started", NULL, NULL, FAKE_TYPE_GATE, SHARED));
 }
 
 static void
@@ -891,7 +949,8 @@ fake_capability_init (FakeCapability *self)
 AgentsCapability *
 fake_capability_new (FakeCapabilityKind kind)
 {
-  FakeCapability *self = g_object_new (FAKE_TYPE_CAPABILITY, "kind", kind, NULL);
+  FakeCapability *self =
+    g_object_new (FAKE_TYPE_CAPABILITY, "kind", kind, NULL);
 
   if (kind == FAKE_CAPABILITY_MANIFEST_MUTATION)
     {
@@ -906,13 +965,15 @@ fake_recording_capability_new (const char *instruction_text,
                                AgentsTool *first_tool,
                                ...)
 {
-  FakeCapability *self = FAKE_CAPABILITY (fake_capability_new (FAKE_CAPABILITY_RECORDING));
+  FakeCapability *self =
+    FAKE_CAPABILITY (fake_capability_new (FAKE_CAPABILITY_RECORDING));
   va_list args;
 
   self->instruction_text = g_strdup (instruction_text);
   self->tools = g_ptr_array_new_with_free_func (g_object_unref);
   va_start (args, first_tool);
-  for (AgentsTool *tool = first_tool; tool != NULL; tool = va_arg (args, AgentsTool *))
+  for (AgentsTool *tool = first_tool; tool != NULL;
+       tool = va_arg (args, AgentsTool *))
     g_ptr_array_add (self->tools, g_object_ref (tool));
   va_end (args);
   return AGENTS_CAPABILITY (self);
@@ -923,10 +984,7 @@ fake_awaitable_capability_new (FakeGate *release_gate,
                                FakeGate *first_started,
                                FakeGate *second_started)
 {
-  return g_object_new (FAKE_TYPE_CAPABILITY,
-                       "kind", FAKE_CAPABILITY_AWAITABLE,
-                       "release-gate", release_gate,
-                       "first-started", first_started,
-                       "second-started", second_started,
-                       NULL);
+  return g_object_new (FAKE_TYPE_CAPABILITY, "kind", FAKE_CAPABILITY_AWAITABLE,
+                       "release-gate", release_gate, "first-started",
+                       first_started, "second-started", second_started, NULL);
 }

@@ -44,9 +44,9 @@ fake_prepared (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 static void
-fake_start_gate_opened (GObject      *source,
+fake_start_gate_opened (GObject *source,
                         GAsyncResult *result,
-                        gpointer      user_data)
+                        gpointer user_data)
 {
   g_autoptr (GTask) task = user_data;
 
@@ -60,9 +60,11 @@ fake_start (AgentsSandboxSession *session, GTask *task)
   FakeSession *self = FAKE_SESSION (session);
 
   self->start_calls++;
-  if (self->start_gate != NULL && !fake_gate_is_open (FAKE_GATE (self->start_gate)))
+  if (self->start_gate != NULL &&
+      !fake_gate_is_open (FAKE_GATE (self->start_gate)))
     {
-      GTask *wait = g_task_new (session, NULL, fake_start_gate_opened, g_object_ref (task));
+      GTask *wait =
+        g_task_new (session, NULL, fake_start_gate_opened, g_object_ref (task));
 
       fake_gate_wait_task (FAKE_GATE (self->start_gate), wait);
       g_object_unref (wait);
@@ -79,16 +81,17 @@ fake_start (AgentsSandboxSession *session, GTask *task)
 }
 
 static void
-fake_stop_gate_opened (GObject      *source,
+fake_stop_gate_opened (GObject *source,
                        GAsyncResult *result,
-                       gpointer      user_data)
+                       gpointer user_data)
 {
   g_autoptr (GTask) task = user_data;
   FakeSession *self = FAKE_SESSION (source);
 
   if (self->persist_marker)
     {
-      AgentsSnapshot *old = agents_sandbox_session_state_get_snapshot (self->state);
+      AgentsSnapshot *old =
+        agents_sandbox_session_state_get_snapshot (self->state);
       g_autoptr (AgentsSnapshot) persisted =
         fake_marker_snapshot_new (agents_snapshot_get_id (old), "persisted");
 
@@ -106,7 +109,8 @@ fake_stop (AgentsSandboxSession *session, GTask *task)
   self->running = FALSE;
   if (self->stop_gate != NULL)
     {
-      GTask *wait = g_task_new (session, NULL, fake_stop_gate_opened, g_object_ref (task));
+      GTask *wait =
+        g_task_new (session, NULL, fake_stop_gate_opened, g_object_ref (task));
 
       fake_gate_wait_task (FAKE_GATE (self->stop_gate), wait);
       g_object_unref (wait);
@@ -364,8 +368,8 @@ fake_rm (AgentsSandboxSession *session,
 
 static void
 fake_apply_manifest (AgentsSandboxSession *session,
-                     gboolean              only_ephemeral,
-                     GTask                *task)
+                     gboolean only_ephemeral,
+                     GTask *task)
 {
   FakeSession *self = FAKE_SESSION (session);
 
@@ -375,15 +379,16 @@ fake_apply_manifest (AgentsSandboxSession *session,
       return;
     }
   self->apply_manifest_calls++;
-  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
-                           "apply_manifest() should not be used for running injected sessions");
+  g_task_return_new_error (
+    task, G_IO_ERROR, G_IO_ERROR_FAILED,
+    "apply_manifest() should not be used for running injected sessions");
 }
 
 static void
 fake_apply_entry_batch (AgentsSandboxSession *session,
-                        GPtrArray            *targets,
-                        const char           *base_dir,
-                        GTask                *task)
+                        GPtrArray *targets,
+                        const char *base_dir,
+                        GTask *task)
 {
   FakeSession *self = FAKE_SESSION (session);
   GPtrArray *batch;
@@ -393,11 +398,13 @@ fake_apply_entry_batch (AgentsSandboxSession *session,
       default_iface ()->apply_entry_batch (session, targets, base_dir, task);
       return;
     }
-  batch = g_ptr_array_new_with_free_func ((GDestroyNotify) agents_entry_target_free);
+  batch =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) agents_entry_target_free);
   for (guint i = 0; i < targets->len; i++)
     {
       AgentsEntryTarget *target = g_ptr_array_index (targets, i);
-      g_autoptr (AgentsManifestEntry) copy = agents_manifest_entry_copy (target->entry);
+      g_autoptr (AgentsManifestEntry) copy =
+        agents_manifest_entry_copy (target->entry);
 
       g_ptr_array_add (batch, agents_entry_target_new (target->path, copy));
     }
@@ -405,11 +412,13 @@ fake_apply_entry_batch (AgentsSandboxSession *session,
   if (self->fail_entry_batch_times > 0)
     {
       self->fail_entry_batch_times--;
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "delta apply failed");
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
+                               "delta apply failed");
       return;
     }
   g_task_return_pointer (task,
-                         g_ptr_array_new_with_free_func ((GDestroyNotify) agents_materialized_file_free),
+                         g_ptr_array_new_with_free_func (
+                           (GDestroyNotify) agents_materialized_file_free),
                          (GDestroyNotify) g_ptr_array_unref);
 }
 

@@ -36,11 +36,13 @@ struct _FakeSession
   guint hydrate_calls;
 
   /* behaviour */
-  GObject     *start_gate;         /* FakeGate: start waits for it (_FakeSession(start_gate=)) */
-  GObject     *stop_gate;          /* FakeGate: stop waits for it (_BlockingStopSession) */
-  gboolean     persist_marker;     /* _PersistingStopSession: stop sets marker "persisted" */
-  gboolean     delta_recorder;     /* _LiveSessionDeltaRecorder */
-  guint        fail_entry_batch_times;
+  GObject
+    *start_gate; /* FakeGate: start waits for it (_FakeSession(start_gate=)) */
+  GObject *stop_gate; /* FakeGate: stop waits for it (_BlockingStopSession) */
+  gboolean
+    persist_marker; /* _PersistingStopSession: stop sets marker "persisted" */
+  gboolean delta_recorder; /* _LiveSessionDeltaRecorder */
+  guint fail_entry_batch_times;
   FakeExecMode exec_mode;
   gboolean fail_stop;     /* _FailingStopSession */
   gboolean guard_paths;   /* _PathGuardingSession */
@@ -51,8 +53,9 @@ struct _FakeSession
     *ls_results; /* path -> GPtrArray of AgentsFileEntry; overrides ls/rm */
 
   /* observations */
-  guint      apply_manifest_calls;
-  GPtrArray *applied_entry_batches;   /* of GPtrArray of AgentsEntryTarget (copies) */
+  guint apply_manifest_calls;
+  GPtrArray
+    *applied_entry_batches;    /* of GPtrArray of AgentsEntryTarget (copies) */
   GPtrArray *normalized_paths; /* of char* */
   GPtrArray *exec_commands;    /* of GStrv */
   GPtrArray *ls_calls;         /* of char* */
