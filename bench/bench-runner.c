@@ -829,6 +829,7 @@ main (int argc, char **argv)
   g_autoptr (JsonNode) root = NULL;
   g_autofree char *text = NULL;
 
+  setvbuf (stdout, NULL, _IOLBF, 0); /* progress shows when redirected */
   g_setenv ("AGENTS_DISABLE_PLUGINS", "1", TRUE);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))

@@ -656,8 +656,17 @@ agents_function_tool_finalize (GObject *object)
   G_OBJECT_CLASS (agents_function_tool_parent_class)->finalize (object);
 }
 
-/* The reference's default_tool_error_function. The model reads it, so it
- * is not translated. */
+/**
+ * agents_function_tool_default_error_message:
+ * @error: the error a function tool failed with
+ *
+ * Formats a tool failure the way function tools report it to the model by
+ * default (the reference's `default_tool_error_function`): "An error
+ * occurred while running the tool. Please try again. Error: MESSAGE". The
+ * model reads it, so it is not translated.
+ *
+ * Returns: (transfer full): the text for the model
+ */
 char *
 agents_function_tool_default_error_message (const GError *error)
 {
