@@ -885,6 +885,69 @@ check_payload_backend (AgentsSandboxSessionManager *self, GError **error)
   return FALSE;
 }
 
+/* The run state's `sandbox` payload comes from a file: a member of the
+ * wrong type is an error, not a reason to quietly start afresh. */
+static gboolean
+payload_member_ok (JsonObject *object,
+                   const char *member,
+                   JsonNodeType type,
+                   const char *path,
+                   GError **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node) ||
+      (type == JSON_NODE_OBJECT && JSON_NODE_HOLDS_OBJECT (node)) ||
+      (type == JSON_NODE_VALUE && JSON_NODE_HOLDS_VALUE (node) &&
+       json_node_get_value_type (node) == G_TYPE_STRING))
+    return TRUE;
+  g_set_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_INVALID_RUN_STATE,
+               type == JSON_NODE_OBJECT
+                 ? _ ("The run state’s sandbox payload is malformed: “%s” "
+                      "is not an object")
+                 : _ ("The run state’s sandbox payload is malformed: “%s” "
+                      "is not a string"),
+               path);
+  return FALSE;
+}
+
+static gboolean
+check_payload_shape (AgentsSandboxSessionManager *self, GError **error)
+{
+  JsonObject *payload = incoming_payload (self);
+  JsonObject *sessions;
+  g_autoptr (GList) keys = NULL;
+
+  if (payload == NULL)
+    return TRUE;
+  if (!payload_member_ok (payload, "backend_id", JSON_NODE_VALUE, "backend_id",
+                          error) ||
+      !payload_member_ok (payload, "current_agent_key", JSON_NODE_VALUE,
+                          "current_agent_key", error) ||
+      !payload_member_ok (payload, "session_state", JSON_NODE_OBJECT,
+                          "session_state", error) ||
+      !payload_member_ok (payload, "sessions_by_agent", JSON_NODE_OBJECT,
+                          "sessions_by_agent", error))
+    return FALSE;
+  sessions = object_member (payload, "sessions_by_agent");
+  keys = sessions ? json_object_get_members (sessions) : NULL;
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      g_autofree char *path =
+        g_strdup_printf ("sessions_by_agent.%s", (const char *) l->data);
+      g_autofree char *state_path = g_strconcat (path, ".session_state", NULL);
+
+      if (!payload_member_ok (sessions, l->data, JSON_NODE_OBJECT, path,
+                              error) ||
+          (object_member (sessions, l->data) != NULL &&
+           !payload_member_ok (object_member (sessions, l->data),
+                               "session_state", JSON_NODE_OBJECT, state_path,
+                               error)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 resume_from_payload (GTask *task, JsonNode *payload)
 {
@@ -919,6 +982,7 @@ acquire_session (GTask *task)
   AgentsSandboxSessionState *state =
     agents_sandbox_run_config_get_session_state (self->config);
   g_autoptr (JsonNode) payload = NULL;
+  GError *error = NULL;
 
   if (injected != NULL)
     {
@@ -934,6 +998,11 @@ acquire_session (GTask *task)
                      _ ("SandboxAgent “%s” needs a sandbox client or session: "
                         "set AgentsSandboxRunConfig:client"),
                      agents_agent_get_name (AGENTS_AGENT (op->agent))));
+      return;
+    }
+  if (op->is_resumed_state && !check_payload_shape (self, &error))
+    {
+      ensure_fail (task, error);
       return;
     }
   if (op->is_resumed_state)
