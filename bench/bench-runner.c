@@ -20,6 +20,11 @@
  * the same point of its loop), so the model's queue never holds more than
  * one turn and memory reflects what the run keeps.
  *
+ * With --lean-model, both sides use instead a minimal model defined here,
+ * which answers the queued items and records nothing: the scripted model
+ * deep-copies every request (for get_last_turn_args()), a cost that grows
+ * with the history and hides the runner's own.
+ *
  * Then, in child processes (this program re-executed with --phase rss),
  * the peak RSS and the heap kept after runs of 100, 1,000 and 5,000
  * turns.
@@ -53,6 +58,7 @@ static char *opt_rss_turns;
 static gboolean opt_quick;
 static gboolean opt_skip_rss;
 static gboolean opt_only_runner;
+static gboolean opt_lean_model;
 /* internal: the child phase */
 static char *opt_phase;
 static char *opt_variant;
@@ -70,6 +76,9 @@ static GOptionEntry entries[] = {
     NULL },
   { "only-runner", 0, 0, G_OPTION_ARG_NONE, &opt_only_runner,
     "Time only the runner with the default config (for profiling)", NULL },
+  { "lean-model", 0, 0, G_OPTION_ARG_NONE, &opt_lean_model,
+    "Use a minimal model that copies nothing instead of the scripted model",
+    NULL },
   { "phase", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &opt_phase, NULL,
     NULL },
   { "variant", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &opt_variant, NULL,
@@ -210,6 +219,67 @@ waiter_wait (Waiter *waiter)
   return g_steal_pointer (&waiter->result);
 }
 
+/* ---- a lean model ------------------------------------------------------ */
+
+/* Answers the queued turns, in order; keeps nothing of the requests. */
+#define BENCH_TYPE_LEAN_MODEL (bench_lean_model_get_type ())
+G_DECLARE_FINAL_TYPE (
+  BenchLeanModel, bench_lean_model, BENCH, LEAN_MODEL, GObject)
+
+struct _BenchLeanModel
+{
+  GObject parent_instance;
+  GQueue turns; /* of JsonArray */
+};
+
+static void bench_lean_model_iface_init (AgentsModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (
+  BenchLeanModel,
+  bench_lean_model,
+  G_TYPE_OBJECT,
+  G_IMPLEMENT_INTERFACE (AGENTS_TYPE_MODEL, bench_lean_model_iface_init))
+
+static void
+bench_lean_model_finalize (GObject *object)
+{
+  BenchLeanModel *self = BENCH_LEAN_MODEL (object);
+
+  g_queue_clear_full (&self->turns, (GDestroyNotify) json_array_unref);
+  G_OBJECT_CLASS (bench_lean_model_parent_class)->finalize (object);
+}
+
+static void
+bench_lean_model_class_init (BenchLeanModelClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = bench_lean_model_finalize;
+}
+
+static void
+bench_lean_model_init (BenchLeanModel *self)
+{
+  g_queue_init (&self->turns);
+}
+
+static void
+lean_get_response (AgentsModel *model, AgentsModelRequest *request, GTask *task)
+{
+  BenchLeanModel *self = BENCH_LEAN_MODEL (model);
+  g_autoptr (JsonArray) items = g_queue_pop_head (&self->turns);
+  g_autoptr (AgentsModelResponse) response = NULL;
+
+  if (items == NULL)
+    items = json_array_new ();
+  response = agents_model_response_new (items, NULL, "resp");
+  agents_model_return_response (task, response);
+}
+
+static void
+bench_lean_model_iface_init (AgentsModelInterface *iface)
+{
+  iface->get_response = lean_get_response;
+}
+
 /* ---- the script -------------------------------------------------------- */
 
 /* One run's script and clock: turn i (0-based) of @turns is a call of the
@@ -218,8 +288,8 @@ typedef struct
 {
   guint turns;
   guint queued;
-  AgentsScriptedModel *model;
-  gint64 *stamps; /* start of each turn */
+  AgentsModel *model; /* scripted, or lean */
+  gint64 *stamps;     /* start of each turn */
   guint n_stamps;
   gint64 end;
 } Script;
@@ -229,7 +299,8 @@ script_init (Script *script, guint turns, gboolean timed)
 {
   memset (script, 0, sizeof *script);
   script->turns = turns;
-  script->model = agents_scripted_model_new ();
+  script->model = opt_lean_model ? g_object_new (BENCH_TYPE_LEAN_MODEL, NULL)
+                                 : AGENTS_MODEL (agents_scripted_model_new ());
   if (timed)
     script->stamps = g_new0 (gint64, turns);
 }
@@ -262,7 +333,12 @@ script_turn (Script *script)
   else
     json_array_add_object_element (
       items, agents_testing_final_output_message ("done"));
-  agents_scripted_model_set_next_output (script->model, items);
+  if (BENCH_IS_LEAN_MODEL (script->model))
+    g_queue_push_tail (&BENCH_LEAN_MODEL (script->model)->turns,
+                       g_steal_pointer (&items));
+  else
+    agents_scripted_model_set_next_output (
+      AGENTS_SCRIPTED_MODEL (script->model), items);
 }
 
 static char *
@@ -314,7 +390,7 @@ run_runner (Script *script,
   guint n_items;
 
   agents_agent_set_instructions (agent, "Take steps.");
-  agents_agent_set_model (agent, AGENTS_MODEL (script->model));
+  agents_agent_set_model (agent, script->model);
   agents_agent_add_tool (agent, tool);
   agents_run_config_set_max_turns (config, script->turns);
   agents_run_config_set_tracing_disabled (config, tracing_disabled);
@@ -442,11 +518,11 @@ run_baseline (Script *script, JsonArray **out_history)
       agents_model_request_set_system_instructions (request, "Take steps.");
       agents_model_request_set_input (request, history);
       agents_model_request_set_tools (request, tool_list);
-      agents_model_get_response_async (AGENTS_MODEL (script->model), request,
-                                       NULL, waiter_cb, &waiter);
+      agents_model_get_response_async (script->model, request, NULL, waiter_cb,
+                                       &waiter);
       result = waiter_wait (&waiter);
-      response = agents_model_get_response_finish (AGENTS_MODEL (script->model),
-                                                   result, &error);
+      response =
+        agents_model_get_response_finish (script->model, result, &error);
       check (error, "model");
       final = baseline_handle (response, tools, ctx, history);
     }
@@ -760,7 +836,12 @@ spawn_rss (guint turns, const char *variant)
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *turns_arg = g_strdup_printf ("--turns=%u", turns);
   g_autofree char *variant_arg = g_strdup_printf ("--variant=%s", variant);
-  const char *argv[] = { self, "--phase=rss", turns_arg, variant_arg, NULL };
+  const char *argv[] = { self,
+                         "--phase=rss",
+                         turns_arg,
+                         variant_arg,
+                         opt_lean_model ? "--lean-model" : NULL,
+                         NULL };
   g_autofree char *out = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (JsonNode) node = NULL;
@@ -849,13 +930,17 @@ main (int argc, char **argv)
     die ("unknown phase %s", opt_phase);
 
   printf ("bench-runner: %d turns (each a function-tool call, the last a "
-          "final message), %d runs per variant; load average %.2f\n",
-          opt_turns, opt_reps, load_average ());
+          "final message), %d runs per variant, %s model; load average "
+          "%.2f\n",
+          opt_turns, opt_reps, opt_lean_model ? "lean" : "scripted",
+          load_average ());
   json_builder_begin_object (json);
   json_builder_set_member_name (json, "turns");
   json_builder_add_int_value (json, opt_turns);
   json_builder_set_member_name (json, "reps");
   json_builder_add_int_value (json, opt_reps);
+  json_builder_set_member_name (json, "model");
+  json_builder_add_string_value (json, opt_lean_model ? "lean" : "scripted");
   add_double (json, "load_before", load_average ());
   bench_time (json, opt_turns, opt_reps);
   printf ("\nload average after the timed runs: %.2f\n", load_average ());
