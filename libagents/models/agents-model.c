@@ -253,13 +253,38 @@ agents_model_request_new (void)
   return g_object_new (AGENTS_TYPE_MODEL_REQUEST, NULL);
 }
 
+/* Sealed items cannot change, so the copy shares them. */
+static JsonArray *
+copy_input (JsonArray *input)
+{
+  JsonArray *copy = json_array_sized_new (json_array_get_length (input));
+
+  for (guint i = 0; i < json_array_get_length (input); i++)
+    {
+      JsonNode *node = json_array_get_element (input, i);
+      g_autoptr (JsonArray) single = NULL;
+      g_autoptr (JsonArray) copied = NULL;
+
+      if (json_node_is_immutable (node))
+        {
+          json_array_add_element (copy, json_node_ref (node));
+          continue;
+        }
+      single = json_array_new ();
+      json_array_add_element (single, json_node_ref (node));
+      copied = agents_run_private_json_array_copy (single);
+      json_array_add_element (copy, json_array_dup_element (copied, 0));
+    }
+  return copy;
+}
+
 /**
  * agents_model_request_copy:
  * @self: a request
  *
  * Copies a request: the input items are deep-copied (later changes of the
- * original's do not show), the settings copied, tools and handoffs
- * shared.
+ * original's do not show) except sealed ones, which cannot change and are
+ * shared; the settings copied, tools and handoffs shared.
  *
  * Returns: (transfer full): the copy
  */
@@ -274,7 +299,7 @@ agents_model_request_copy (AgentsModelRequest *self)
 
   copy = agents_model_request_new ();
   copy->system_instructions = g_strdup (self->system_instructions);
-  input = agents_run_private_json_array_copy (self->input);
+  input = copy_input (self->input);
   agents_model_request_set_input (copy, input);
   settings = agents_model_settings_copy (self->model_settings);
   agents_model_request_set_model_settings (copy, settings);

@@ -419,12 +419,77 @@ agents_run_private_json_string (JsonObject *object, const char *member)
   return json_node_get_string (node);
 }
 
+static JsonNode *deep_copy_node (JsonNode *node);
+
+static void
+copy_member (JsonObject *object,
+             const char *name,
+             JsonNode *member,
+             gpointer user_data)
+{
+  json_object_set_member (user_data, name, deep_copy_node (member));
+}
+
+static void
+copy_element (JsonArray *array,
+              guint index,
+              JsonNode *element,
+              gpointer user_data)
+{
+  json_array_add_element (user_data, deep_copy_node (element));
+}
+
+/* A structural copy: nothing is shared with @node, and values keep their
+ * exact types (no text round trip). */
 static JsonNode *
 deep_copy_node (JsonNode *node)
 {
-  g_autofree char *text = json_to_string (node, FALSE);
+  JsonNode *copy;
 
-  return json_from_string (text, NULL);
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_object_new ();
+        JsonNode *result;
+
+        json_object_foreach_member (json_node_get_object (node), copy_member,
+                                    object);
+        result = json_node_init_object (json_node_alloc (), object);
+        json_object_unref (object);
+        return result;
+      }
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_array_new ();
+        JsonNode *result;
+
+        json_array_foreach_element (json_node_get_array (node), copy_element,
+                                    array);
+        result = json_node_init_array (json_node_alloc (), array);
+        json_array_unref (array);
+        return result;
+      }
+    case JSON_NODE_NULL:
+      return json_node_init_null (json_node_alloc ());
+    default:
+      break;
+    }
+  /* Values are copied, not shared: setters on a node may reuse its value. */
+  copy = json_node_alloc ();
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_INT64:
+      return json_node_init_int (copy, json_node_get_int (node));
+    case G_TYPE_DOUBLE:
+      return json_node_init_double (copy, json_node_get_double (node));
+    case G_TYPE_BOOLEAN:
+      return json_node_init_boolean (copy, json_node_get_boolean (node));
+    case G_TYPE_STRING:
+      return json_node_init_string (copy, json_node_get_string (node));
+    default:
+      return json_node_init_null (copy);
+    }
 }
 
 JsonObject *

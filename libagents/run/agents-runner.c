@@ -2081,14 +2081,38 @@ build_request (Run *run, Turn *turn, JsonObject *prompt)
   return request;
 }
 
+/* Copies the model input; sealed items cannot change, so they are shared. */
+static JsonArray *
+copy_input (JsonArray *input)
+{
+  JsonArray *copy = json_array_sized_new (json_array_get_length (input));
+
+  for (guint i = 0; i < json_array_get_length (input); i++)
+    {
+      JsonNode *node = json_array_get_element (input, i);
+      g_autoptr (JsonArray) single = NULL;
+      g_autoptr (JsonArray) copied = NULL;
+
+      if (json_node_is_immutable (node))
+        {
+          json_array_add_element (copy, json_node_ref (node));
+          continue;
+        }
+      single = json_array_new ();
+      json_array_add_element (single, json_node_ref (node));
+      copied = agents_run_private_json_array_copy (single);
+      json_array_add_element (copy, json_array_dup_element (copied, 0));
+    }
+  return copy;
+}
+
 static JsonObject *
 generation_span_data (Turn *turn, AgentsModel *model)
 {
   JsonObject *data = json_object_new ();
   const char *model_name = agents_agent_get_model_name (turn->execution_agent);
 
-  json_object_set_array_member (
-    data, "input", agents_run_private_json_array_copy (turn->input));
+  json_object_set_array_member (data, "input", copy_input (turn->input));
   json_object_set_null_member (data, "output");
   json_object_set_string_member (
     data, "model", model_name ? model_name : G_OBJECT_TYPE_NAME (model));
@@ -2297,12 +2321,44 @@ prepare_done (GObject *source, GAsyncResult *result, gpointer user_data)
   turn_prepared (run, turn);
 }
 
+static GQuark
+input_node_quark (void)
+{
+  return g_quark_from_static_string ("agents-runner-input-node");
+}
+
+/* The item as model input, copied once and sealed so that every later turn
+ * shares it instead of copying the whole history again. */
+static JsonNode *
+item_input_node (AgentsRunItem *item)
+{
+  JsonNode *node = g_object_get_qdata (G_OBJECT (item), input_node_quark ());
+
+  if (node == NULL)
+    {
+      node = json_node_alloc ();
+      json_node_take_object (json_node_init (node, JSON_NODE_OBJECT),
+                             agents_run_item_to_input_item (item));
+      json_node_seal (node);
+      g_object_set_qdata_full (G_OBJECT (item), input_node_quark (), node,
+                               (GDestroyNotify) json_node_unref);
+    }
+  return json_node_ref (node);
+}
+
 static JsonArray *
 model_input (Run *run)
 {
   JsonArray *input = input_to_list (run->input);
 
-  append_items_as_input (input, run->items);
+  for (guint i = 0; i < run->items->len; i++)
+    {
+      AgentsRunItem *item = run->items->pdata[i];
+
+      if (agents_run_item_get_kind (item) == AGENTS_RUN_ITEM_KIND_TOOL_APPROVAL)
+        continue;
+      json_array_add_element (input, item_input_node (item));
+    }
   return input;
 }
 
