@@ -4,13 +4,14 @@
 # unix-local sandbox, through the `agents` program.
 #
 #   sh scripts/demo.sh                       the demo agent
-#   sh scripts/demo.sh [PROMPT] [OPTION…]    e.g. --json
+#   sh scripts/demo.sh [PROMPT] [OPTION…]    e.g. --json, or in a container:
+#     --backend docker -o image=libagents-test:busybox
 #   sh scripts/demo.sh --sandbox-demo [MANIFEST] [COMMAND]
 #                                            the sandbox without an agent
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/build.sh
-AGENTS_PLUGIN_PATH="$PWD/build/plugins/unix-local:$PWD/build/plugins/s3mount"
+AGENTS_PLUGIN_PATH="$PWD/build/plugins/unix-local:$PWD/build/plugins/s3mount:$PWD/build/plugins/docker"
 export AGENTS_PLUGIN_PATH
 
 if [ "${1:-}" = "--sandbox-demo" ]; then

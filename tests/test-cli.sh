@@ -146,6 +146,18 @@ else
   fail "usage errors exit with status 2"
 fi
 
+if run_agents 2 run "$demo" "x" -o novalue &&
+  has "--sandbox-option “novalue”: expected KEY=VALUE" "$tmp/err" &&
+  run_agents 2 run "$demo" "x" --sandbox-option =v &&
+  has "--sandbox-option “=v”: expected KEY=VALUE" "$tmp/err" &&
+  run_agents 2 run "$demo" "x" -o exposed_ports=1.5 &&
+  has "“exposed_ports” takes a comma-separated list of integers" "$tmp/err" &&
+  no_sandbox_left; then
+  pass "a malformed --sandbox-option is a usage error naming it"
+else
+  fail "a malformed --sandbox-option is a usage error naming it"
+fi
+
 # ---- bad agent files --------------------------------------------------------
 
 printf '{"name": "Broken", "model": ' >"$tmp/malformed.json"
@@ -309,6 +321,15 @@ else
   fail "an approval interruption saves the run state"
 fi
 cp "$tmp/state.json" "$tmp/state-copy.json"
+
+if run_agents 1 resume "$tmp/approval.json" "$tmp/state.json" --approve \
+  --backend docker &&
+  has "saved with the “unix_local” sandbox backend, not “docker”" "$tmp/err" &&
+  has "leave --backend out or pass --backend unix_local" "$tmp/err"; then
+  pass "resume refuses a --backend other than the saved one"
+else
+  fail "resume refuses a --backend other than the saved one"
+fi
 
 if run_agents 1 resume "$tmp/approval.json" "$tmp/state.json" &&
   has "--approve or --reject" "$tmp/err"; then

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "agents-agent-file.h"
 #include "agents-cli.h"
@@ -28,6 +29,8 @@ typedef struct
   int max_turns;
   gboolean approve;
   gboolean reject;
+  char **sandbox_options;    /* KEY=VALUE, as given */
+  GVariant *sandbox_variant; /* a{sv} made of them; NULL when none */
 } Options;
 
 static void
@@ -35,6 +38,8 @@ options_clear (Options *options)
 {
   g_free (options->backend);
   g_free (options->state_file);
+  g_strfreev (options->sandbox_options);
+  g_clear_pointer (&options->sandbox_variant, g_variant_unref);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
@@ -500,19 +505,37 @@ release_run (AgentsRunResultStreaming *streaming, int status)
   return status;
 }
 
+/* The options given to the sandbox client: those of the command line;
+ * without any, none for a backend that has defaults, and an empty
+ * dictionary for one that has not, so that the backend itself says
+ * which option is required. */
+static GVariant *
+client_options (AgentsSandboxClient *client, const Options *options)
+{
+  if (options->sandbox_variant != NULL)
+    return g_variant_ref (options->sandbox_variant);
+  if (agents_sandbox_client_supports_default_options (client))
+    return NULL;
+  return g_variant_ref_sink (g_variant_new ("a{sv}", NULL));
+}
+
 static AgentsRunConfig *
-build_run_config (const Options *options, GError **error)
+build_run_config (const Options *options, const char *backend, GError **error)
 {
   g_autoptr (GObject) client = agents_registry_new_sandbox_client (
-    options->backend ? options->backend : "unix_local", error);
+    backend ? backend : "unix_local", error);
   g_autoptr (AgentsSandboxRunConfig) sandbox = NULL;
   g_autoptr (AgentsRunConfig) config = NULL;
+  g_autoptr (GVariant) sandbox_options = NULL;
 
   if (client == NULL)
     return NULL;
   sandbox = agents_sandbox_run_config_new ();
   agents_sandbox_run_config_set_client (sandbox,
                                         AGENTS_SANDBOX_CLIENT (client));
+  sandbox_options = client_options (AGENTS_SANDBOX_CLIENT (client), options);
+  if (sandbox_options != NULL)
+    agents_sandbox_run_config_set_options (sandbox, sandbox_options);
   config = agents_run_config_new ();
   agents_run_config_set_sandbox (config, G_OBJECT (sandbox));
   agents_run_config_set_workflow_name (config, "agents run");
@@ -521,10 +544,120 @@ build_run_config (const Options *options, GError **error)
   return g_steal_pointer (&config);
 }
 
+/* ---- sandbox options ---------------------------------------------------- */
+
+/* [-+]DIGITS */
+static gboolean
+is_integer_literal (const char *text)
+{
+  if (*text == '-' || *text == '+')
+    text++;
+  if (*text == '\0')
+    return FALSE;
+  for (; *text != '\0'; text++)
+    if (!g_ascii_isdigit (*text))
+      return FALSE;
+  return TRUE;
+}
+
+/* [-+]DIGITS.DIGITS */
+static gboolean
+is_decimal_literal (const char *text)
+{
+  g_autofree char *copy = g_strdup (text);
+  char *point = strchr (copy, '.');
+
+  if (point == NULL)
+    return FALSE;
+  *point = '\0';
+  return is_integer_literal (copy) && g_ascii_isdigit (point[1]) &&
+         is_integer_literal (point + 1);
+}
+
+/* A comma-separated list of integers, as an `ai`. */
+static GVariant *
+parse_int_list (const char *text)
+{
+  g_auto (GStrv) parts = g_strsplit (text, ",", -1);
+  g_auto (GVariantBuilder) builder =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("ai"));
+  gint64 v;
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_strstrip (parts[i]);
+      if (!is_integer_literal (parts[i]) ||
+          !g_ascii_string_to_signed (parts[i], 10, G_MININT32, G_MAXINT32, &v,
+                                     NULL))
+        return NULL;
+      g_variant_builder_add (&builder, "i", (gint32) v);
+    }
+  return g_variant_builder_end (&builder);
+}
+
+/* The value of one KEY=VALUE, typed by its look (docs/agent-file.md):
+ * a key ending in "ports" takes a list of integers (`ai`); otherwise an
+ * integer is an `x`, a decimal a `d`, true and false a `b`, anything
+ * else a string. Returns a floating reference, or NULL when the value
+ * does not fit. */
+static GVariant *
+parse_option_value (const char *key, const char *value)
+{
+  gint64 v;
+
+  if (g_str_has_suffix (key, "ports"))
+    return parse_int_list (value);
+  if (is_integer_literal (value))
+    return g_ascii_string_to_signed (value, 10, G_MININT64, G_MAXINT64, &v,
+                                     NULL)
+             ? g_variant_new_int64 (v)
+             : NULL;
+  if (is_decimal_literal (value))
+    return g_variant_new_double (g_ascii_strtod (value, NULL));
+  if (g_str_equal (value, "true") || g_str_equal (value, "false"))
+    return g_variant_new_boolean (g_str_equal (value, "true"));
+  return g_variant_new_string (value);
+}
+
+/* Builds the a{sv} of the --sandbox-option arguments; a later KEY
+ * replaces an earlier one. */
+static gboolean
+parse_sandbox_options (const char *command, Options *options)
+{
+  g_autoptr (GVariantDict) dict = NULL;
+
+  if (options->sandbox_options == NULL)
+    return TRUE;
+  dict = g_variant_dict_new (NULL);
+  for (guint i = 0; options->sandbox_options[i] != NULL; i++)
+    {
+      const char *arg = options->sandbox_options[i];
+      const char *eq = strchr (arg, '=');
+      g_autofree char *key = eq ? g_strndup (arg, eq - arg) : NULL;
+      GVariant *value = key && *key ? parse_option_value (key, eq + 1) : NULL;
+
+      if (value == NULL)
+        {
+          if (key == NULL || *key == '\0')
+            g_printerr (_ ("agents %s: --sandbox-option “%s”: expected "
+                           "KEY=VALUE with a non-empty KEY\n"),
+                        command, arg);
+          else
+            g_printerr (_ ("agents %s: --sandbox-option “%s”: “%s” takes a "
+                           "comma-separated list of integers\n"),
+                        command, arg, key);
+          return FALSE;
+        }
+      g_variant_dict_insert_value (dict, key, value);
+    }
+  options->sandbox_variant = g_variant_ref_sink (g_variant_dict_end (dict));
+  return TRUE;
+}
+
 /* ---- command lines ------------------------------------------------------ */
 
 static gboolean
-check_options (const char *command, const Options *options)
+check_options (const char *command, Options *options)
 {
   if (options->max_turns < 0)
     {
@@ -537,7 +670,7 @@ check_options (const char *command, const Options *options)
                   command);
       return FALSE;
     }
-  return TRUE;
+  return parse_sandbox_options (command, options);
 }
 
 static gboolean
@@ -550,7 +683,13 @@ parse_options (const char *command,
 {
   const GOptionEntry common[] = {
     { "backend", 'b', 0, G_OPTION_ARG_STRING, &options->backend,
-      N_ ("The sandbox backend (default: unix_local)"), N_ ("NAME") },
+      N_ ("The sandbox backend (default: unix_local; for resume, the "
+          "saved run's)"),
+      N_ ("NAME") },
+    { "sandbox-option", 'o', 0, G_OPTION_ARG_STRING_ARRAY,
+      &options->sandbox_options,
+      N_ ("Give the sandbox backend an option, e.g. image=IMAGE (repeatable)"),
+      N_ ("KEY=VALUE") },
     { "json", 'j', 0, G_OPTION_ARG_NONE, &options->json,
       N_ ("Print one JSON object per event line"), NULL },
     { "max-turns", 0, 0, G_OPTION_ARG_INT, &options->max_turns,
@@ -575,6 +714,15 @@ parse_options (const char *command,
   g_autofree char *prgname = g_strdup_printf ("agents %s", command);
 
   g_set_prgname (prgname);
+  g_option_context_set_description (
+    context,
+    _ ("Sandbox options (-o KEY=VALUE) are typed by their look: an integer "
+       "is an int64,\na decimal (1.5) a double, true and false booleans, "
+       "anything else a string;\na KEY ending in “ports” takes a "
+       "comma-separated list of integers (ai).\nThe docker backend: "
+       "-o image=IMAGE (required), network=none|bridge|NAME,\n"
+       "exposed_ports=8080,8443, memory=BYTES, cpus=1.5, pids_limit=N, "
+       "host=URL\n(tcp://HOST:2376 or unix:///PATH; default $DOCKER_HOST)."));
   g_option_context_add_main_entries (context, common, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, resume ? resume_only : run_only,
                                      GETTEXT_PACKAGE);
@@ -589,8 +737,8 @@ parse_options (const char *command,
 /**
  * agents_cli_run:
  *
- * `agents run AGENT.json PROMPT [--backend NAME] [--json] [--state FILE]
- * [--max-turns N]`
+ * `agents run AGENT.json PROMPT [--backend NAME] [-o KEY=VALUE…] [--json]
+ * [--state FILE] [--max-turns N]`
  */
 int
 agents_cli_run (int argc, char **argv)
@@ -615,7 +763,7 @@ agents_cli_run (int argc, char **argv)
 
   agent = agents_cli_load_agent_file (argv[1], &error);
   if (agent != NULL)
-    config = build_run_config (&options, &error);
+    config = build_run_config (&options, options.backend, &error);
   if (config == NULL)
     {
       g_printerr ("agents: %s\n", error->message);
@@ -680,11 +828,38 @@ decide_interruptions (AgentsRunState *state,
   return TRUE;
 }
 
+/* The backend a resumed run uses: the one its sandbox sessions were
+ * saved by. --backend may repeat it but not name another. */
+static gboolean
+resume_backend (AgentsRunState *state,
+                const char *path,
+                const Options *options,
+                const char **backend,
+                GError **error)
+{
+  JsonObject *sandbox = agents_run_state_get_sandbox (state);
+  const char *saved =
+    sandbox
+      ? json_object_get_string_member_with_default (sandbox, "backend_id", NULL)
+      : NULL;
+
+  *backend = options->backend ? options->backend : saved;
+  if (options->backend == NULL || saved == NULL ||
+      g_str_equal (options->backend, saved))
+    return TRUE;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+               _ ("%s: the run was saved with the “%s” sandbox backend, not "
+                  "“%s”: leave --backend out or pass --backend %s"),
+               path, saved, options->backend, saved);
+  return FALSE;
+}
+
 /**
  * agents_cli_resume:
  *
  * `agents resume AGENT.json STATE_FILE [--approve|--reject] [--backend
- * NAME] [--json] [--max-turns N]`; a new interruption is saved to
+ * NAME] [-o KEY=VALUE…] [--json] [--max-turns N]`; the backend is the
+ * saved run's unless --backend names it; a new interruption is saved to
  * STATE_FILE again.
  */
 int
@@ -696,6 +871,7 @@ agents_cli_resume (int argc, char **argv)
   g_autoptr (AgentsRunState) state = NULL;
   g_autoptr (AgentsRunConfig) config = NULL;
   g_autoptr (AgentsRunner) runner = NULL;
+  const char *backend = NULL;
   AgentsRunResultStreaming *streaming;
   int status;
 
@@ -713,8 +889,9 @@ agents_cli_resume (int argc, char **argv)
   agent = agents_cli_load_agent_file (argv[1], &error);
   if (agent != NULL)
     state = load_state (agent, argv[2], &error);
-  if (state != NULL && decide_interruptions (state, &options, &error))
-    config = build_run_config (&options, &error);
+  if (state != NULL && decide_interruptions (state, &options, &error) &&
+      resume_backend (state, argv[2], &options, &backend, &error))
+    config = build_run_config (&options, backend, &error);
   if (config != NULL)
     agents_cli_skip_scripted_turns (
       agent,

@@ -1,4 +1,4 @@
-/* agents-archive-private.h - archive internals for tests
+/* agents-archive-private.h - archive internals for tests and backends
  *
  * Copyright 2026 The libagents authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -13,5 +13,60 @@ G_BEGIN_DECLS
 /* Tests only: resolve paths component by component as on kernels without
  * openat2(). */
 void agents_archive_set_openat2_disabled_for_testing (gboolean disabled);
+
+/* ---- the extraction rules that need no file system --------------------
+ * (agents-archive-rules.c; the docker plugin compiles its own copy) */
+
+/* A WORKSPACE_ARCHIVE_READ or _WRITE error for @rel beneath @root, with
+ * the context {path, reason}. */
+void agents_archive_set_path_error (GError **error,
+                                    int code,
+                                    const char *root,
+                                    const char *rel,
+                                    const char *reason);
+/* ARCHIVE_LIMIT {limit, value}; returns FALSE. */
+gboolean agents_archive_set_limit_error (GError **error,
+                                         const char *limit,
+                                         gint64 value);
+/* UNSAFE_ARCHIVE_MEMBER {member, reason}; returns FALSE. */
+gboolean agents_archive_set_unsafe_error (GError **error,
+                                          const char *member,
+                                          const char *reason);
+
+/* The components of @path, without empty and "." ones. */
+GPtrArray *agents_archive_split_components (const char *path);
+char *agents_archive_join_components (GPtrArray *components, guint n);
+
+/* The components of a member name, or NULL with the reason it is unsafe
+ * ("empty_name", "absolute_path", "name_too_long", "parent_reference"). */
+GPtrArray *agents_archive_member_components (const char *name,
+                                             const char **reason);
+
+/* Looks at @rel (beneath the root, symlinks on the way already expanded):
+ * whether it exists, is a directory, and its target if it is a symlink
+ * (*@link_target, newly allocated, or NULL). An unknown path is reported
+ * existing or not as the caller's model has it; a missing one stops the
+ * lookups of the walk. Returns FALSE on an error, which the walk takes for
+ * an escape. */
+typedef gboolean (*AgentsArchiveInspectFunc) (const char *rel,
+                                              gboolean *exists,
+                                              gboolean *is_dir,
+                                              char **link_target,
+                                              gpointer user_data);
+
+/* Walks the first @n_dir of @components (a directory, followed through
+ * its symlinks), then @target (a symlink target placed in that directory;
+ * NULL for none) the way the kernel resolves paths, and returns whether
+ * the walk stays beneath the root. Absolute targets and more than 40
+ * symlink expansions count as escapes; ".." may leave only a directory
+ * that exists and was reached without a symlink of the target (see
+ * agents-archive-rules.c). On success *@resolved (if not NULL) receives
+ * the path reached, symlinks expanded. */
+gboolean agents_archive_walk_inside (GPtrArray *components,
+                                     guint n_dir,
+                                     const char *target,
+                                     AgentsArchiveInspectFunc inspect,
+                                     gpointer user_data,
+                                     char **resolved);
 
 G_END_DECLS

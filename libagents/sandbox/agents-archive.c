@@ -28,80 +28,6 @@
 
 #define BLOCK_SIZE (64 * 1024)
 
-static void
-ctx_add_string (GVariantBuilder *builder, const char *key, const char *value)
-{
-  g_autofree char *valid = g_utf8_make_valid (value, -1);
-
-  g_variant_builder_add (builder, "{sv}", key, g_variant_new_string (valid));
-}
-
-static char *
-join_path (const char *root, const char *rel)
-{
-  if (rel == NULL || *rel == '\0')
-    return g_strdup (root);
-  return g_build_filename (root, rel, NULL);
-}
-
-/* Sets a WORKSPACE_ARCHIVE_READ or _WRITE error for @rel beneath @root. */
-static void
-set_path_error (GError **error,
-                int code,
-                const char *root,
-                const char *rel,
-                const char *reason)
-{
-  g_auto (GVariantBuilder) ctx =
-    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
-  g_autofree char *path = join_path (root, rel);
-  g_autofree char *display = g_utf8_make_valid (path, -1);
-
-  ctx_add_string (&ctx, "path", path);
-  ctx_add_string (&ctx, "reason", reason);
-  if (code == AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ)
-    agents_sandbox_error_set (error, code, g_variant_builder_end (&ctx),
-                              _ ("failed to read archive for path: %s"),
-                              display);
-  else
-    agents_sandbox_error_set (error, code, g_variant_builder_end (&ctx),
-                              _ ("failed to write archive for path: %s"),
-                              display);
-}
-
-/* Splits a path into its components, dropping empty and "." ones. */
-static GPtrArray *
-split_components (const char *path)
-{
-  GPtrArray *components = g_ptr_array_new_with_free_func (g_free);
-  const char *start = path;
-
-  while (*start != '\0')
-    {
-      const char *end = strchrnul (start, '/');
-      gsize len = end - start;
-
-      if (len > 0 && !(len == 1 && *start == '.'))
-        g_ptr_array_add (components, g_strndup (start, len));
-      start = *end ? end + 1 : end;
-    }
-  return components;
-}
-
-static char *
-join_components (GPtrArray *components, guint n)
-{
-  GString *rel = g_string_new (NULL);
-
-  for (guint i = 0; i < n; i++)
-    {
-      if (i > 0)
-        g_string_append_c (rel, '/');
-      g_string_append (rel, g_ptr_array_index (components, i));
-    }
-  return g_string_free (rel, FALSE);
-}
-
 /* ======================================================================
  * Creating: a worker thread writes the tar into a socket pair
  * ====================================================================== */
@@ -158,8 +84,9 @@ static gboolean
 tar_job_fail_errno (TarJob *job, const char *rel, int errsv)
 {
   if (job->error == NULL)
-    set_path_error (&job->error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ,
-                    job->root, rel, g_strerror (errsv));
+    agents_archive_set_path_error (&job->error,
+                                   AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ,
+                                   job->root, rel, g_strerror (errsv));
   return FALSE;
 }
 
@@ -169,8 +96,9 @@ tar_job_fail_archive (TarJob *job, struct archive *a, const char *rel)
   const char *reason = archive_error_string (a);
 
   if (job->error == NULL)
-    set_path_error (&job->error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ,
-                    job->root, rel, reason ? reason : _ ("archive error"));
+    agents_archive_set_path_error (
+      &job->error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, job->root, rel,
+      reason ? reason : _ ("archive error"));
   return FALSE;
 }
 
@@ -758,12 +686,14 @@ normalize_excludes (const char *const *exclude, gboolean *exclude_all)
   *exclude_all = FALSE;
   for (guint i = 0; exclude != NULL && exclude[i] != NULL; i++)
     {
-      g_autoptr (GPtrArray) components = split_components (exclude[i]);
+      g_autoptr (GPtrArray) components =
+        agents_archive_split_components (exclude[i]);
 
       if (components->len == 0)
         *exclude_all = TRUE;
       else
-        g_hash_table_add (set, join_components (components, components->len));
+        g_hash_table_add (
+          set, agents_archive_join_components (components, components->len));
     }
   return set;
 }
@@ -806,14 +736,16 @@ agents_archive_tar_directory (const char *root,
   root_fd = open (root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (root_fd < 0)
     {
-      set_path_error (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, root,
-                      NULL, g_strerror (errno));
+      agents_archive_set_path_error (
+        error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, root, NULL,
+        g_strerror (errno));
       return NULL;
     }
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) < 0)
     {
-      set_path_error (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, root,
-                      NULL, g_strerror (errno));
+      agents_archive_set_path_error (
+        error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, root, NULL,
+        g_strerror (errno));
       close (root_fd);
       return NULL;
     }
@@ -886,41 +818,11 @@ dir_mode_clear (gpointer data)
 }
 
 static gboolean
-set_limit_error (GError **error, const char *limit, gint64 value)
-{
-  g_auto (GVariantBuilder) ctx =
-    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
-
-  g_variant_builder_add (&ctx, "{sv}", "limit", g_variant_new_string (limit));
-  g_variant_builder_add (&ctx, "{sv}", "value", g_variant_new_int64 (value));
-  agents_sandbox_error_set (
-    error, AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT, g_variant_builder_end (&ctx),
-    _ ("archive exceeds archive_limits.%s (%" G_GINT64_FORMAT ")"), limit,
-    value);
-  return FALSE;
-}
-
-static gboolean
-set_unsafe_error (GError **error, const char *member, const char *reason)
-{
-  g_auto (GVariantBuilder) ctx =
-    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
-  g_autofree char *display = g_utf8_make_valid (member, -1);
-
-  ctx_add_string (&ctx, "member", member);
-  ctx_add_string (&ctx, "reason", reason);
-  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER,
-                            g_variant_builder_end (&ctx),
-                            _ ("unsafe archive member: %s (%s)"), display,
-                            reason);
-  return FALSE;
-}
-
-static gboolean
 set_write_error (Extract *ex, GError **error, const char *rel, int errsv)
 {
-  set_path_error (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE, ex->root,
-                  rel, g_strerror (errsv));
+  agents_archive_set_path_error (error,
+                                 AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE,
+                                 ex->root, rel, g_strerror (errsv));
   return FALSE;
 }
 
@@ -935,8 +837,9 @@ set_read_error (Extract *ex, struct archive *a, GError **error)
       g_propagate_error (error, g_steal_pointer (&ex->error));
       return FALSE;
     }
-  set_path_error (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, ex->root,
-                  NULL, reason ? reason : _ ("archive error"));
+  agents_archive_set_path_error (
+    error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, ex->root, NULL,
+    reason ? reason : _ ("archive error"));
   return FALSE;
 }
 
@@ -958,7 +861,8 @@ extract_read_cb (struct archive *a, void *data, const void **buffer)
   ex->input_bytes += n;
   if (ex->input_bytes > ex->max_input_bytes)
     {
-      set_limit_error (&ex->error, "max_input_bytes", ex->max_input_bytes);
+      agents_archive_set_limit_error (&ex->error, "max_input_bytes",
+                                      ex->max_input_bytes);
       archive_set_error (a, EFBIG, "%s", ex->error->message);
       return -1;
     }
@@ -974,7 +878,7 @@ extract_read_cb (struct archive *a, void *data, const void **buffer)
 static int
 open_beneath_fallback (int root_fd, const char *rel, int flags)
 {
-  g_autoptr (GPtrArray) components = split_components (rel);
+  g_autoptr (GPtrArray) components = agents_archive_split_components (rel);
   int cur = fcntl (root_fd, F_DUPFD_CLOEXEC, 3);
 
   for (guint i = 0; cur >= 0 && i < components->len; i++)
@@ -1039,7 +943,7 @@ resolve_failed (Extract *ex,
                 const char *escape_reason)
 {
   if (errsv == EXDEV || errsv == ELOOP)
-    return set_unsafe_error (error, member, escape_reason);
+    return agents_archive_set_unsafe_error (error, member, escape_reason);
   return set_write_error (ex, error, rel, errsv);
 }
 
@@ -1054,7 +958,7 @@ resolve_dir (Extract *ex,
              const char *escape_reason,
              GError **error)
 {
-  g_autofree char *rel = join_components (components, n);
+  g_autofree char *rel = agents_archive_join_components (components, n);
   int parent;
   int fd;
 
@@ -1069,7 +973,7 @@ resolve_dir (Extract *ex,
   parent = fcntl (ex->root_fd, F_DUPFD_CLOEXEC, 3);
   for (guint i = 0; parent >= 0 && i < n; i++)
     {
-      g_autofree char *sub = join_components (components, i + 1);
+      g_autofree char *sub = agents_archive_join_components (components, i + 1);
       const char *name = g_ptr_array_index (components, i);
 
       fd = open_beneath (ex->root_fd, sub, O_PATH | O_DIRECTORY);
@@ -1120,123 +1024,17 @@ clear_slot (Extract *ex,
 
 /* ---- members ---------------------------------------------------------- */
 
-/* The components of a member name, or NULL with the reason it is unsafe. */
-static GPtrArray *
-member_components (const char *name, const char **reason)
-{
-  g_autoptr (GPtrArray) components = NULL;
-
-  if (name == NULL || *name == '\0')
-    return (*reason = "empty_name", NULL);
-  if (*name == '/')
-    return (*reason = "absolute_path", NULL);
-  if (strlen (name) >= PATH_MAX)
-    return (*reason = "name_too_long", NULL);
-
-  components = split_components (name);
-  for (guint i = 0; i < components->len; i++)
-    {
-      const char *component = g_ptr_array_index (components, i);
-
-      if (strcmp (component, "..") == 0)
-        return (*reason = "parent_reference", NULL);
-      if (strlen (component) > NAME_MAX)
-        return (*reason = "name_too_long", NULL);
-    }
-  return g_steal_pointer (&components);
-}
-
-/*
- * Whether a symlink created at @components with @target stays inside the
- * root, judged like realpath(): the member's directory and the target are
- * walked from the root, expanding the symlinks already on disk.
- *
- * A symlink is followed when it is used, not when it is made, so the walk
- * also makes sure its verdict cannot be changed by what is extracted (or
- * replaced) later: ".." may only step out of a directory that exists and
- * was named by the target itself. Stepping out of a missing directory,
- * or out of where another symlink led, is refused: that symlink might be
- * replaced, or the directory created as a symlink, by a later member.
- */
-typedef struct
-{
-  char *name;
-  gboolean solid; /* an existing directory, safe to leave with ".." */
-} WalkStep;
-
-typedef enum
-{
-  PART_PARENT, /* the member's own directory: where the link physically is */
-  PART_TARGET,
-  PART_EXPANSION, /* what a symlink met in the target expands to */
-} WalkPart;
-
-typedef struct
-{
-  char *name; /* NULL: the marker between the parent and the target */
-  WalkPart part;
-} Pending;
-
-#define MAX_SYMLINK_EXPANSIONS 40
-
-static void
-walk_step_free (gpointer data)
-{
-  g_free (((WalkStep *) data)->name);
-  g_free (data);
-}
-
-static void
-pending_free (gpointer data)
-{
-  g_free (((Pending *) data)->name);
-  g_free (data);
-}
-
-static void
-push_pending (GQueue *pending,
-              GPtrArray *names,
-              WalkPart part,
-              gboolean at_head)
-{
-  for (guint i = names->len; i > 0; i--)
-    {
-      Pending *p = g_new0 (Pending, 1);
-
-      p->name =
-        g_strdup (g_ptr_array_index (names, at_head ? i - 1 : names->len - i));
-      p->part = part;
-      if (at_head)
-        g_queue_push_head (pending, p);
-      else
-        g_queue_push_tail (pending, p);
-    }
-}
-
-static char *
-join_steps (GPtrArray *stack)
-{
-  GString *rel = g_string_new (NULL);
-
-  for (guint i = 0; i < stack->len; i++)
-    {
-      if (i > 0)
-        g_string_append_c (rel, '/');
-      g_string_append (rel, ((WalkStep *) g_ptr_array_index (stack, i))->name);
-    }
-  return g_string_free (rel, FALSE);
-}
-
-/* Reads the symlink at the top of @stack if there is one there. Returns
- * FALSE on an error other than the path not (fully) existing. */
+/* The walk's view of the disk (an AgentsArchiveInspectFunc): reads the
+ * symlink at @rel if there is one there. Returns FALSE on an error other
+ * than the path not (fully) existing. */
 static gboolean
-inspect_step (Extract *ex,
-              GPtrArray *stack,
+inspect_disk (const char *rel,
               gboolean *exists,
               gboolean *is_dir,
-              char **link_target)
+              char **link_target,
+              gpointer user_data)
 {
-  g_autofree char *rel = join_steps (stack);
+  Extract *ex = user_data;
   char buffer[PATH_MAX];
   struct stat st;
   ssize_t n;
@@ -1271,66 +1069,13 @@ inspect_step (Extract *ex,
   return TRUE;
 }
 
+/* Whether a symlink created at @components with @target stays inside the
+ * root, judged against what is on disk. */
 static gboolean
 symlink_target_inside (Extract *ex, GPtrArray *components, const char *target)
 {
-  g_autoptr (GPtrArray) stack = g_ptr_array_new_with_free_func (walk_step_free);
-  g_autoptr (GPtrArray) parent = g_ptr_array_new ();
-  g_autoptr (GPtrArray) target_names = NULL;
-  GQueue pending = G_QUEUE_INIT;
-  gboolean exists = TRUE;
-  gboolean inside = TRUE;
-  int expansions = 0;
-  Pending *p;
-
-  if (*target == '/')
-    return FALSE;
-  for (guint i = 0; i + 1 < components->len; i++)
-    g_ptr_array_add (parent, g_ptr_array_index (components, i));
-  target_names = split_components (target);
-  push_pending (&pending, parent, PART_PARENT, FALSE);
-  g_queue_push_tail (&pending, g_new0 (Pending, 1));
-  push_pending (&pending, target_names, PART_TARGET, FALSE);
-
-  while (inside && (p = g_queue_pop_head (&pending)) != NULL)
-    {
-      g_autofree char *link_target = NULL;
-      gboolean is_dir = FALSE;
-      WalkStep *step;
-
-      if (p->name == NULL)
-        ; /* the marker */
-      else if (strcmp (p->name, "..") == 0)
-        {
-          step = stack->len ? g_ptr_array_index (stack, stack->len - 1) : NULL;
-          inside = step != NULL && (p->part == PART_PARENT || step->solid);
-          if (inside)
-            g_ptr_array_remove_index (stack, stack->len - 1);
-        }
-      else
-        {
-          step = g_new0 (WalkStep, 1);
-          step->name = g_strdup (p->name);
-          g_ptr_array_add (stack, step);
-          if (exists)
-            inside = inspect_step (ex, stack, &exists, &is_dir, &link_target);
-          step->solid = exists && is_dir && p->part != PART_EXPANSION;
-          if (link_target != NULL)
-            {
-              g_autoptr (GPtrArray) expansion = split_components (link_target);
-
-              inside =
-                *link_target != '/' && ++expansions <= MAX_SYMLINK_EXPANSIONS;
-              g_ptr_array_remove_index (stack, stack->len - 1);
-              push_pending (
-                &pending, expansion,
-                p->part == PART_PARENT ? PART_PARENT : PART_EXPANSION, TRUE);
-            }
-        }
-      pending_free (p);
-    }
-  g_queue_clear_full (&pending, pending_free);
-  return inside;
+  return agents_archive_walk_inside (components, components->len - 1, target,
+                                     inspect_disk, ex, NULL);
 }
 
 static const char *
@@ -1439,8 +1184,8 @@ extract_file_data (Extract *ex,
        * data may expand beyond what they announce. */
       ex->extracted_bytes += size;
       if (ex->extracted_bytes > ex->max_extracted_bytes)
-        return set_limit_error (error, "max_extracted_bytes",
-                                ex->max_extracted_bytes);
+        return agents_archive_set_limit_error (error, "max_extracted_bytes",
+                                               ex->max_extracted_bytes);
       if (offset < 0 || !write_all_at (fd, block, size, offset))
         return set_write_error (ex, error, rel, offset < 0 ? EINVAL : errno);
       *end = MAX (*end, offset + (gint64) size);
@@ -1467,8 +1212,8 @@ extract_regular (Extract *ex,
   int fd;
 
   if (size < 0 || size > ex->max_extracted_bytes - ex->extracted_bytes)
-    return set_limit_error (error, "max_extracted_bytes",
-                            ex->max_extracted_bytes);
+    return agents_archive_set_limit_error (error, "max_extracted_bytes",
+                                           ex->max_extracted_bytes);
 
   parent = resolve_dir (ex, components, components->len - 1, TRUE, member,
                         "symlink_escape", error);
@@ -1515,7 +1260,8 @@ extract_symlink (Extract *ex,
   if (target == NULL)
     target = archive_entry_symlink_utf8 (entry);
   if (target == NULL || *target == '\0' || strlen (target) >= PATH_MAX)
-    return set_unsafe_error (error, member, "invalid_link_target");
+    return agents_archive_set_unsafe_error (error, member,
+                                            "invalid_link_target");
 
   /* The directory is created first, so that the walk finds it. */
   parent = resolve_dir (ex, components, components->len - 1, TRUE, member,
@@ -1525,7 +1271,7 @@ extract_symlink (Extract *ex,
   if (!symlink_target_inside (ex, components, target))
     {
       close (parent);
-      return set_unsafe_error (error, member, "symlink_escape");
+      return agents_archive_set_unsafe_error (error, member, "symlink_escape");
     }
   if (!clear_slot (ex, parent, name, rel, FALSE, &is_dir, error) ||
       (symlinkat (target, parent, name) < 0 &&
@@ -1551,7 +1297,8 @@ extract_hardlink (Extract *ex,
 {
   const char *name = g_ptr_array_index (components, components->len - 1);
   const char *reason = NULL;
-  g_autoptr (GPtrArray) source = member_components (link_name, &reason);
+  g_autoptr (GPtrArray) source =
+    agents_archive_member_components (link_name, &reason);
   g_autofree char *source_rel = NULL;
   const char *source_name;
   struct stat st;
@@ -1562,8 +1309,8 @@ extract_hardlink (Extract *ex,
   gboolean ok;
 
   if (source == NULL || source->len == 0)
-    return set_unsafe_error (error, member, "hardlink_escape");
-  source_rel = join_components (source, source->len);
+    return agents_archive_set_unsafe_error (error, member, "hardlink_escape");
+  source_rel = agents_archive_join_components (source, source->len);
   if (strcmp (source_rel, rel) == 0)
     return TRUE;
   source_name = g_ptr_array_index (source, source->len - 1);
@@ -1603,12 +1350,14 @@ extract_entry (Extract *ex,
   const char *member = entry_pathname (entry);
   const char *hardlink = archive_entry_hardlink (entry);
   const char *reason = NULL;
-  g_autoptr (GPtrArray) components = member_components (member, &reason);
+  g_autoptr (GPtrArray) components =
+    agents_archive_member_components (member, &reason);
   g_autofree char *rel = NULL;
   mode_t type = archive_entry_filetype (entry);
 
   if (components == NULL)
-    return set_unsafe_error (error, member ? member : "", reason);
+    return agents_archive_set_unsafe_error (error, member ? member : "",
+                                            reason);
   if (hardlink == NULL)
     hardlink = archive_entry_hardlink_utf8 (entry);
 
@@ -1618,10 +1367,11 @@ extract_entry (Extract *ex,
        * caller's business. */
       if (type == AE_IFDIR && hardlink == NULL)
         return TRUE;
-      return set_unsafe_error (error, member, "invalid_root_member");
+      return agents_archive_set_unsafe_error (error, member,
+                                              "invalid_root_member");
     }
 
-  rel = join_components (components, components->len);
+  rel = agents_archive_join_components (components, components->len);
   if (hardlink != NULL)
     return extract_hardlink (ex, entry, components, member, rel, hardlink,
                              error);
@@ -1634,7 +1384,7 @@ extract_entry (Extract *ex,
     case AE_IFLNK:
       return extract_symlink (ex, entry, components, member, rel, error);
     default:
-      return set_unsafe_error (error, member, "special_file");
+      return agents_archive_set_unsafe_error (error, member, "special_file");
     }
 }
 
@@ -1691,7 +1441,8 @@ extract_entries (Extract *ex, struct archive *a, GError **error)
       if (r < ARCHIVE_WARN)
         return set_read_error (ex, a, error);
       if (++ex->members > ex->max_members)
-        return set_limit_error (error, "max_members", ex->max_members);
+        return agents_archive_set_limit_error (error, "max_members",
+                                               ex->max_members);
       if (g_cancellable_set_error_if_cancelled (ex->cancellable, error) ||
           !extract_entry (ex, a, entry, error))
         return FALSE;
@@ -1727,13 +1478,15 @@ spool_input (Extract *ex, GError **error)
       ex->input_bytes += n;
       if (ex->input_bytes > ex->max_input_bytes)
         {
-          set_limit_error (error, "max_input_bytes", ex->max_input_bytes);
+          agents_archive_set_limit_error (error, "max_input_bytes",
+                                          ex->max_input_bytes);
           goto fail;
         }
       if (!write_all_at (fd, ex->buffer, n, ex->input_bytes - n))
         {
-          set_path_error (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ,
-                          tmp_dir, NULL, g_strerror (errno));
+          agents_archive_set_path_error (
+            error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, tmp_dir, NULL,
+            g_strerror (errno));
           goto fail;
         }
     }
@@ -1822,8 +1575,9 @@ agents_archive_extract_to_directory (GInputStream *archive,
   ex.root_fd = open (root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (ex.root_fd < 0)
     {
-      set_path_error (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE, root,
-                      NULL, g_strerror (errno));
+      agents_archive_set_path_error (
+        error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE, root, NULL,
+        g_strerror (errno));
       return FALSE;
     }
   ex.root = root;

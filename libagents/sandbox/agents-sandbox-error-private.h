@@ -17,7 +17,20 @@ G_BEGIN_DECLS
  * thread, so that agents_sandbox_error_lookup_context() (and the run error
  * domain's lookup) find it again after a trip through a language
  * binding. */
+AGENTS_AVAILABLE_IN_1_0
 void agents_error_remember_context (const GError *error, GVariant *context);
+
+/* Reads the context of an error of a domain defined outside this file
+ * (transfer full, or NULL when it has none). */
+typedef GVariant *(*AgentsErrorContextFunc) (const GError *error);
+
+/* Lets agents_sandbox_error_get_context() read the contexts of @domain,
+ * an extended domain of a plugin. Exported (like
+ * agents_error_remember_context()) for the plugins, which link the shared
+ * library, but not public API. */
+AGENTS_AVAILABLE_IN_1_0
+void agents_error_register_context_func (GQuark domain,
+                                         AgentsErrorContextFunc func);
 
 G_END_DECLS
 

@@ -101,6 +101,42 @@ empty_context (void)
   return g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0);
 }
 
+/* Extended domains of plugins whose contexts
+ * agents_sandbox_error_get_context() reads too: GQuark → func. */
+static GHashTable *context_funcs;
+static GMutex context_funcs_lock;
+
+void
+agents_error_register_context_func (GQuark domain, AgentsErrorContextFunc func)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&context_funcs_lock);
+
+  if (context_funcs == NULL)
+    context_funcs = g_hash_table_new (NULL, NULL);
+  g_hash_table_insert (context_funcs, GUINT_TO_POINTER (domain), func);
+}
+
+static GVariant *
+plugin_error_context (const GError *error)
+{
+  AgentsErrorContextFunc func = NULL;
+  GVariant *context;
+
+  g_mutex_lock (&context_funcs_lock);
+  if (context_funcs != NULL)
+    func =
+      g_hash_table_lookup (context_funcs, GUINT_TO_POINTER (error->domain));
+  g_mutex_unlock (&context_funcs_lock);
+
+  if (func == NULL)
+    return g_variant_ref_sink (empty_context ());
+  context = func (error);
+  if (context != NULL)
+    return context;
+  return agents_sandbox_error_lookup_context (error->domain, error->code,
+                                              error->message);
+}
+
 /**
  * agents_sandbox_error_set_context:
  * @error: an error of the %AGENTS_SANDBOX_ERROR domain
@@ -218,8 +254,11 @@ agents_sandbox_error_set (
  * those the context is looked up from the recent errors of this thread,
  * see agents_sandbox_error_lookup_context().
  *
- * Returns: (transfer full): an `a{sv}` dictionary, empty when @error is not
- *   a sandbox error or has no context
+ * Errors of the plugins' own domains (the docker backend's, for one)
+ * carry a context too, and this reads it.
+ *
+ * Returns: (transfer full): an `a{sv}` dictionary, empty when @error is
+ *   neither a sandbox error nor a plugin error, or has no context
  */
 GVariant *
 agents_sandbox_error_get_context (const GError *error)
@@ -229,7 +268,7 @@ agents_sandbox_error_get_context (const GError *error)
   g_return_val_if_fail (error != NULL, NULL);
 
   if (error->domain != AGENTS_SANDBOX_ERROR)
-    return g_variant_ref_sink (empty_context ());
+    return plugin_error_context (error);
 
   priv = agents_sandbox_error_get_private (error);
   if (priv != NULL && priv->context != NULL)

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <string.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
@@ -670,12 +671,70 @@ typedef struct
   PathOpKind kind;
   gboolean flag; /* parents / recursive */
   char *path;    /* validated, absolute */
+  char *given;
+  char *leaf; /* rm: the last component, kept as given */
+  gboolean plain_ls;
 } PathOp;
+
+/* For an `ls` without -q (BusyBox's): lists like `ls -la`, one entry at
+ * a time, with the newlines of names printed as '?' as -q would, so that
+ * a name cannot forge listing lines. */
+#define PLAIN_LS_SCRIPT                                            \
+  "q () { printf '%s' \"$1\" | tr '\\n' '?'; echo; }; "            \
+  "if [ ! -d \"$1\" ] || [ -L \"$1\" ]; then "                     \
+  "l=$(ls -ld -- \"$1\") || exit 2; q \"$l\"; exit 0; fi; "        \
+  "cd -- \"$1\" || exit 2; echo 'total 0'; "                       \
+  "for f in .* *; do [ -e \"$f\" ] || [ -L \"$f\" ] || continue; " \
+  "l=$(ls -ld -- \"$f\") || exit 2; q \"$l\"; done"
+
+/* Empties the root, which stays: removing it would change its parent,
+ * outside the workspace (and it may be a mount point). */
+#define EMPTY_ROOT_SCRIPT                                                    \
+  "cd -- \"$1\" || exit 1; for f in * .[!.]* ..?*; do "                      \
+  "[ -e \"$f\" ] || [ -L \"$f\" ] || continue; rm -rf -- \"$f\" || exit 1; " \
+  "done"
+
+static void
+path_op_exec_done (GObject *source, GAsyncResult *result, gpointer user_data);
+
+/* Whether @error is an `ls` that does not know -q. */
+static gboolean
+ls_lacks_q (const GError *error)
+{
+  g_autoptr (GVariant) context = NULL;
+  const char *stderr_text = NULL;
+
+  if (!g_error_matches (error, AGENTS_SANDBOX_ERROR,
+                        AGENTS_SANDBOX_ERROR_EXEC_NONZERO))
+    return FALSE;
+  context = agents_sandbox_error_get_context (error);
+  return g_variant_lookup (context, "stderr", "&s", &stderr_text) &&
+         (strstr (stderr_text, "invalid option") != NULL ||
+          strstr (stderr_text, "unrecognized option") != NULL ||
+          strstr (stderr_text, "illegal option") != NULL);
+}
+
+static gboolean
+retry_ls_without_q (GTask *task, GError *error)
+{
+  PathOp *op = g_task_get_task_data (task);
+  const char *argv[] = { "sh", "-c", PLAIN_LS_SCRIPT, "sh", op->path, NULL };
+
+  if (op->kind != PATH_OP_LS || op->plain_ls || !ls_lacks_q (error))
+    return FALSE;
+  op->plain_ls = TRUE;
+  agents_sandbox_session_exec_checked_async (
+    task_session (task), argv, g_task_get_cancellable (task), path_op_exec_done,
+    g_object_ref (task));
+  return TRUE;
+}
 
 static void
 path_op_free (PathOp *op)
 {
   g_free (op->path);
+  g_free (op->given);
+  g_free (op->leaf);
   g_free (op);
 }
 
@@ -692,6 +751,11 @@ path_op_exec_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
   exec_result = agents_sandbox_session_exec_checked_finish (
     AGENTS_SANDBOX_SESSION (source), result, &error);
+  if (exec_result == NULL && retry_ls_without_q (task, error))
+    {
+      g_error_free (error);
+      return;
+    }
   if (exec_result == NULL)
     {
       g_task_return_error (task, error);
@@ -716,6 +780,33 @@ path_op_exec_done (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 static void
+path_op_validated (GObject *source, GAsyncResult *result, gpointer user_data);
+
+/* rm acts on a link itself, not on what it points to. Once the path as
+ * given passed the check (as the reference checks it), its parent is
+ * resolved too, and the last component put back as given. Returns
+ * whether that second check was started. */
+static gboolean
+rm_check_parent (GTask *task, PathOp *op)
+{
+  Session *self = task_session (task);
+  AgentsManifest *manifest = agents_sandbox_session_get_manifest (self);
+  g_autofree char *abs =
+    agents_manifest_resolve_path (manifest, op->given, NULL);
+  g_autofree char *parent = NULL;
+
+  if (abs == NULL || g_str_equal (abs, agents_manifest_get_root (manifest)) ||
+      g_str_equal (abs, "/"))
+    return FALSE;
+  op->leaf = g_path_get_basename (abs);
+  parent = g_path_get_dirname (abs);
+  g_clear_pointer (&op->path, g_free);
+  agents_sandbox_session_validate_path_access_async (
+    self, parent, TRUE, g_task_get_cancellable (task), path_op_validated, task);
+  return TRUE;
+}
+
+static void
 path_op_validated (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   GTask *task = user_data;
@@ -729,6 +820,29 @@ path_op_validated (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       g_task_return_error (task, error);
       g_object_unref (task);
+      return;
+    }
+  if (op->kind == PATH_OP_RM && op->leaf == NULL && rm_check_parent (task, op))
+    return;
+  if (op->leaf != NULL)
+    {
+      char *full = g_build_filename (op->path, op->leaf, NULL);
+
+      g_free (op->path);
+      op->path = full;
+    }
+
+  if (op->kind == PATH_OP_RM && op->flag &&
+      g_str_equal (
+        op->path, agents_manifest_get_root (
+                    agents_sandbox_session_get_manifest (task_session (task)))))
+    {
+      const char *empty_root[] = { "sh", "-c",     EMPTY_ROOT_SCRIPT,
+                                   "sh", op->path, NULL };
+
+      agents_sandbox_session_exec_checked_async (
+        task_session (task), empty_root, g_task_get_cancellable (task),
+        path_op_exec_done, task);
       return;
     }
 
@@ -768,6 +882,7 @@ run_path_op (
 
   op->kind = kind;
   op->flag = flag;
+  op->given = g_strdup (path);
   g_task_set_task_data (task, op, (GDestroyNotify) path_op_free);
   agents_sandbox_session_validate_path_access_async (
     self, path, kind != PATH_OP_LS, g_task_get_cancellable (task),
@@ -928,8 +1043,17 @@ remote_check_ran (GObject *source, GAsyncResult *result, gpointer user_data)
       return;
     }
 
-  out = agents_exec_result_dup_stdout_text (exec_result);
-  g_strstrip (out);
+  /* The bytes of the name, not text: names need not be UTF-8. */
+  {
+    GBytes *raw = agents_exec_result_get_stdout (exec_result);
+    gsize len = 0;
+    const char *data = raw ? g_bytes_get_data (raw, &len) : NULL;
+
+    out = g_strndup (data ? data : "", len);
+  }
+  /* Only the newline the helper ends with: names may end in spaces. */
+  if (g_str_has_suffix (out, "\n"))
+    out[strlen (out) - 1] = '\0';
   if (*out == '\0')
     {
       remote_check_empty_output (task, exec_result);

@@ -1,0 +1,339 @@
+/* agents-docker-client.c - the docker sandbox backend
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agents-docker-client.h"
+#include "agents-docker-container.h"
+#include "agents-docker-session.h"
+
+#define BACKEND_ID "docker"
+
+/**
+ * AgentsDockerClient:
+ *
+ * The `docker` backend: each session is a container of a Docker engine,
+ * local or remote, spoken to over the Engine API. The client keeps one
+ * connection per engine endpoint.
+ */
+struct _AgentsDockerClient
+{
+  GObject parent_instance;
+
+  GMutex lock;
+  GHashTable *engines; /* endpoint or "" -> AgentsDockerEngine */
+};
+
+static void client_iface_init (AgentsSandboxClientInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (
+  AgentsDockerClient,
+  agents_docker_client,
+  G_TYPE_OBJECT,
+  G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SANDBOX_CLIENT, client_iface_init))
+
+static void
+agents_docker_client_finalize (GObject *object)
+{
+  AgentsDockerClient *self = AGENTS_DOCKER_CLIENT (object);
+
+  g_hash_table_unref (self->engines);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (agents_docker_client_parent_class)->finalize (object);
+}
+
+static void
+agents_docker_client_class_init (AgentsDockerClientClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = agents_docker_client_finalize;
+}
+
+static void
+agents_docker_client_init (AgentsDockerClient *self)
+{
+  g_mutex_init (&self->lock);
+  self->engines =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+}
+
+AgentsSandboxClient *
+agents_docker_client_new (void)
+{
+  return g_object_new (AGENTS_TYPE_DOCKER_CLIENT, NULL);
+}
+
+static const char *
+client_get_backend_id (AgentsSandboxClient *client)
+{
+  return BACKEND_ID;
+}
+
+static gboolean
+client_supports_default_options (AgentsSandboxClient *client)
+{
+  /* There is no default image. */
+  return FALSE;
+}
+
+static AgentsDockerEngine *
+client_engine (AgentsDockerClient *self, const char *host, GError **error)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+  AgentsDockerEngine *engine =
+    g_hash_table_lookup (self->engines, host ? host : "");
+  g_autoptr (GError) local = NULL;
+
+  if (engine != NULL)
+    return g_object_ref (engine);
+  engine = agents_docker_engine_new (host, &local);
+  if (engine == NULL)
+    {
+      g_propagate_error (error,
+                         agents_docker_map_error (
+                           local, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT, NULL));
+      return NULL;
+    }
+  g_hash_table_insert (self->engines, g_strdup (host ? host : ""), engine);
+  return g_object_ref (engine);
+}
+
+/* ---- create and resume ---------------------------------------------- */
+
+static void
+session_ensured (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  AgentsDockerSession *session = AGENTS_DOCKER_SESSION (source);
+  GError *error = NULL;
+
+  if (!agents_docker_session_ensure_container_finish (session, result, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, g_object_ref (session), g_object_unref);
+}
+
+static void
+open_session (AgentsDockerClient *self,
+              AgentsDockerSessionState *state,
+              gboolean reuse,
+              GTask *task)
+{
+  g_autoptr (AgentsDockerEngine) engine = NULL;
+  g_autoptr (AgentsDockerSession) session = NULL;
+  GError *error = NULL;
+
+  engine = client_engine (
+    self, agents_docker_session_state_get_docker_host (state), &error);
+  if (engine == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  session = agents_docker_session_new (engine, state);
+  agents_docker_session_ensure_container_async (
+    session, reuse, g_task_get_cancellable (task), session_ensured,
+    g_object_ref (task));
+}
+
+static void
+client_create (AgentsSandboxClient *client,
+               AgentsManifest *manifest,
+               GVariant *options,
+               GObject *snapshot,
+               GTask *task)
+{
+  g_autoptr (AgentsManifest) copy =
+    manifest != NULL ? agents_manifest_copy (manifest) : agents_manifest_new ();
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  g_autoptr (AgentsSnapshot) resolved = NULL;
+  GError *error = NULL;
+
+  state = agents_docker_session_state_new (copy, options, &error);
+  if (state == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  resolved = agents_snapshot_resolve (
+    snapshot, agents_sandbox_session_state_get_session_id (state));
+  agents_sandbox_session_state_set_snapshot (state, resolved);
+  open_session (AGENTS_DOCKER_CLIENT (client),
+                AGENTS_DOCKER_SESSION_STATE (state), FALSE, task);
+}
+
+static void
+client_resume (AgentsSandboxClient *client,
+               AgentsSandboxSessionState *state,
+               GTask *task)
+{
+  if (!AGENTS_IS_DOCKER_SESSION_STATE (state))
+    {
+      g_task_return_new_error (
+        task, AGENTS_SANDBOX_ERROR, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+        _ ("a docker session cannot resume a %s session state"),
+        G_OBJECT_TYPE_NAME (state));
+      return;
+    }
+  open_session (AGENTS_DOCKER_CLIENT (client),
+                AGENTS_DOCKER_SESSION_STATE (state), TRUE, task);
+}
+
+/* ---- delete --------------------------------------------------------- */
+
+static void
+container_removed (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!agents_docker_session_remove_container_finish (
+        AGENTS_DOCKER_SESSION (source), result, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+client_delete (AgentsSandboxClient *client,
+               AgentsSandboxSession *session,
+               GTask *task)
+{
+  if (!AGENTS_IS_DOCKER_SESSION (session))
+    {
+      g_task_return_new_error (task, AGENTS_SANDBOX_ERROR,
+                               AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                               _ ("the docker backend cannot delete a %s"),
+                               G_OBJECT_TYPE_NAME (session));
+      return;
+    }
+  agents_docker_session_remove_container_async (
+    AGENTS_DOCKER_SESSION (session), g_task_get_cancellable (task),
+    container_removed, g_object_ref (task));
+}
+
+/* ---- state JSON ----------------------------------------------------- */
+
+static JsonNode *
+client_serialize_session_state (AgentsSandboxClient *client,
+                                AgentsSandboxSessionState *state)
+{
+  return agents_sandbox_session_state_to_json (state);
+}
+
+static AgentsSandboxSessionState *
+client_deserialize_session_state (AgentsSandboxClient *client,
+                                  JsonNode *payload,
+                                  GError **error)
+{
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  const char *type = NULL;
+
+  if (payload != NULL && JSON_NODE_HOLDS_OBJECT (payload))
+    type = json_object_get_string_member_with_default (
+      json_node_get_object (payload), "type", NULL);
+  if (g_strcmp0 (type, BACKEND_ID) != 0)
+    {
+      agents_sandbox_error_set (
+        error, AGENTS_SANDBOX_ERROR_INVALID_JSON,
+        g_variant_new_parsed ("{'type': <%s>}", type ? type : ""),
+        _ ("session state of type “%s” is not a %s session state"),
+        type ? type : "", BACKEND_ID);
+      return NULL;
+    }
+
+  state = g_object_new (AGENTS_TYPE_DOCKER_SESSION_STATE, NULL);
+  if (!agents_sandbox_session_state_load_json (state, payload, error))
+    return NULL;
+  return g_steal_pointer (&state);
+}
+
+static void
+client_iface_init (AgentsSandboxClientInterface *iface)
+{
+  iface->get_backend_id = client_get_backend_id;
+  iface->create = client_create;
+  iface->resume = client_resume;
+  iface->delete = client_delete;
+  iface->serialize_session_state = client_serialize_session_state;
+  iface->deserialize_session_state = client_deserialize_session_state;
+  iface->supports_default_options = client_supports_default_options;
+}
+
+/* ---- reap ----------------------------------------------------------- */
+
+typedef struct
+{
+  char *host;
+  gboolean all;
+} ReapOp;
+
+static void
+reap_op_free (ReapOp *op)
+{
+  g_free (op->host);
+  g_free (op);
+}
+
+static void
+reap_thread (GTask *task,
+             gpointer source,
+             gpointer task_data,
+             GCancellable *cancellable)
+{
+  ReapOp *op = task_data;
+  g_autoptr (AgentsDockerEngine) engine = NULL;
+  g_autoptr (GError) local = NULL;
+  gssize removed;
+
+  engine = agents_docker_engine_new (op->host, &local);
+  removed =
+    engine ? agents_docker_reap (engine, op->all, cancellable, &local) : -1;
+  if (removed < 0)
+    g_task_return_error (
+      task, agents_docker_map_error (local, AGENTS_SANDBOX_ERROR_FAILED, NULL));
+  else
+    g_task_return_int (task, removed);
+}
+
+void
+agents_docker_client_reap_async (const char *host,
+                                 gboolean all,
+                                 GCancellable *cancellable,
+                                 GAsyncReadyCallback callback,
+                                 gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  ReapOp *op = g_new0 (ReapOp, 1);
+
+  g_task_set_source_tag (task, agents_docker_client_reap_async);
+  op->host = g_strdup (host);
+  op->all = all;
+  g_task_set_task_data (task, op, (GDestroyNotify) reap_op_free);
+  g_task_run_in_thread (task, reap_thread);
+}
+
+gssize
+agents_docker_client_reap_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), -1);
+  return g_task_propagate_int (G_TASK (result), error);
+}
+
+void
+agents_docker_register_types (void)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!agents_registry_register (AGENTS_REGISTRY_KIND_SANDBOX_CLIENT,
+                                 BACKEND_ID, AGENTS_TYPE_DOCKER_CLIENT,
+                                 &error) ||
+      !agents_registry_register (AGENTS_REGISTRY_KIND_SESSION_STATE, BACKEND_ID,
+                                 AGENTS_TYPE_DOCKER_SESSION_STATE, &error))
+    g_warning ("Could not register the docker backend: %s", error->message);
+}

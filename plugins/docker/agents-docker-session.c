@@ -1,0 +1,783 @@
+/* agents-docker-session.c - sessions of the docker backend
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "agents-docker-container.h"
+#include "agents-docker-pipe.h"
+#include "agents-docker-session.h"
+#include "agents-docker-tar.h"
+
+#define DEFAULT_OUTPUT_LIMIT (64 * 1024 * 1024)
+#define FILE_MODE 0644
+
+/**
+ * AgentsDockerSession:
+ *
+ * A session whose workspace lives in a Docker container. Commands run
+ * through the engine's exec endpoint; files and the workspace travel as
+ * tar streams through its archive endpoint. Every engine call blocks, so
+ * each operation runs on a worker thread; the GTask is completed on the
+ * caller's context as usual.
+ */
+struct _AgentsDockerSession
+{
+  GObject parent_instance;
+
+  AgentsDockerEngine *engine;
+  AgentsDockerSessionState *state;
+  gsize output_limit;
+
+  GMutex lock;
+  AgentsDockerExecServer *server; /* for the container it was made for */
+};
+
+static void session_iface_init (AgentsSandboxSessionInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (
+  AgentsDockerSession,
+  agents_docker_session,
+  G_TYPE_OBJECT,
+  G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SANDBOX_SESSION, session_iface_init))
+
+static void
+agents_docker_session_finalize (GObject *object)
+{
+  AgentsDockerSession *self = AGENTS_DOCKER_SESSION (object);
+
+  if (self->server != NULL)
+    agents_docker_exec_server_close (self->server);
+  g_clear_object (&self->server);
+  g_clear_object (&self->engine);
+  g_clear_object (&self->state);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (agents_docker_session_parent_class)->finalize (object);
+}
+
+static void
+agents_docker_session_class_init (AgentsDockerSessionClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = agents_docker_session_finalize;
+}
+
+static void
+agents_docker_session_init (AgentsDockerSession *self)
+{
+  self->output_limit = DEFAULT_OUTPUT_LIMIT;
+  g_mutex_init (&self->lock);
+}
+
+AgentsDockerSession *
+agents_docker_session_new (AgentsDockerEngine *engine,
+                           AgentsDockerSessionState *state)
+{
+  AgentsDockerSession *self = g_object_new (AGENTS_TYPE_DOCKER_SESSION, NULL);
+
+  self->engine = g_object_ref (engine);
+  self->state = g_object_ref (state);
+  return self;
+}
+
+AgentsDockerEngine *
+agents_docker_session_get_engine (AgentsDockerSession *self)
+{
+  g_return_val_if_fail (AGENTS_IS_DOCKER_SESSION (self), NULL);
+  return self->engine;
+}
+
+void
+agents_docker_session_set_output_limit (AgentsDockerSession *self, gsize limit)
+{
+  g_return_if_fail (AGENTS_IS_DOCKER_SESSION (self));
+  self->output_limit = limit;
+}
+
+static AgentsManifest *
+session_manifest (AgentsDockerSession *self)
+{
+  return agents_sandbox_session_state_get_manifest (
+    AGENTS_SANDBOX_SESSION_STATE (self->state));
+}
+
+static const char *
+session_root (AgentsDockerSession *self)
+{
+  return agents_manifest_get_root (session_manifest (self));
+}
+
+/* The container to talk to; an error when the session has none. */
+static const char *
+require_container (AgentsDockerSession *self, int code, GError **error)
+{
+  const char *id = agents_docker_session_state_get_container_id (self->state);
+
+  if (id == NULL)
+    agents_sandbox_error_set (
+      error, code, g_variant_new_parsed ("{'reason': <'no_container'>}"),
+      _ ("the docker session has no container; create or resume it first"));
+  return id;
+}
+
+static AgentsDockerContainer *
+session_container (AgentsDockerSession *self, int code, GError **error)
+{
+  const char *id = require_container (self, code, error);
+
+  if (id == NULL)
+    return NULL;
+  return agents_docker_container_new (self->engine, id);
+}
+
+/* ---- exec ----------------------------------------------------------- */
+
+/* Ends the exec server: its shell does not survive a stopped container. */
+static void
+session_drop_exec_server (AgentsDockerSession *self)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+
+  if (self->server == NULL)
+    return;
+  agents_docker_exec_server_close (self->server);
+  g_clear_object (&self->server);
+}
+
+/* The exec server of the current container, made on first use. */
+static AgentsDockerExecServer *
+session_exec_server (AgentsDockerSession *self, const char *container_id)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+
+  if (self->server != NULL &&
+      g_strcmp0 (agents_docker_exec_server_get_container_id (self->server),
+                 container_id) != 0)
+    {
+      agents_docker_exec_server_close (self->server);
+      g_clear_object (&self->server);
+    }
+  if (self->server == NULL)
+    self->server = agents_docker_exec_server_new (self->engine, container_id);
+  return g_object_ref (self->server);
+}
+
+typedef struct
+{
+  char **argv;
+  double timeout;
+  GCancellable *cancel; /* the read's: the caller's or the timer's */
+  gulong cancel_handler;
+  GCancellable *caller;
+  GSource *timer;
+  gint timed_out;
+} ExecOp;
+
+static void
+exec_op_free (ExecOp *op)
+{
+  if (op->timer != NULL)
+    {
+      g_source_destroy (op->timer);
+      g_source_unref (op->timer);
+    }
+  if (op->caller != NULL)
+    g_cancellable_disconnect (op->caller, op->cancel_handler);
+  g_clear_object (&op->caller);
+  g_clear_object (&op->cancel);
+  g_strfreev (op->argv);
+  g_free (op);
+}
+
+static gboolean
+exec_timer_fired (gpointer user_data)
+{
+  ExecOp *op = user_data;
+
+  g_atomic_int_set (&op->timed_out, TRUE);
+  g_cancellable_cancel (op->cancel);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+exec_caller_cancelled (GCancellable *caller, gpointer user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+}
+
+static GError *
+exec_timeout_error (ExecOp *op)
+{
+  g_auto (GVariantBuilder) ctx =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+  g_autofree char *command_str =
+    agents_sandbox_error_argv_string ((const char *const *) op->argv);
+
+  g_variant_builder_add (
+    &ctx, "{sv}", "command",
+    agents_sandbox_error_argv_variant ((const char *const *) op->argv));
+  g_variant_builder_add (&ctx, "{sv}", "command_str",
+                         g_variant_new_string (command_str));
+  g_variant_builder_add (&ctx, "{sv}", "timeout",
+                         g_variant_new_double (op->timeout));
+  return agents_sandbox_error_new (
+    AGENTS_SANDBOX_ERROR_EXEC_TIMEOUT, g_variant_builder_end (&ctx),
+    _ ("command timed out after %g seconds: %s"), op->timeout, command_str);
+}
+
+static void
+exec_thread (GTask *task,
+             gpointer source,
+             gpointer task_data,
+             GCancellable *unused)
+{
+  AgentsDockerSession *self = source;
+  ExecOp *op = task_data;
+  g_autoptr (AgentsDockerContainer) container = NULL;
+  g_autoptr (AgentsDockerExecServer) server = NULL;
+  g_autoptr (AgentsExecResult) result = NULL;
+  GError *error = NULL;
+
+  container =
+    session_container (self, AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT, &error);
+  if (container != NULL)
+    {
+      server = session_exec_server (
+        self, agents_docker_session_state_get_container_id (self->state));
+      result = agents_docker_container_exec (
+        container, server, (const char *const *) op->argv, NULL,
+        self->output_limit, op->cancel, &error);
+    }
+  if (result != NULL)
+    {
+      g_task_return_pointer (task, g_steal_pointer (&result), g_object_unref);
+      return;
+    }
+  if (g_atomic_int_get (&op->timed_out) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_clear_error (&error);
+      error = exec_timeout_error (op);
+    }
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+           error->domain != AGENTS_SANDBOX_ERROR)
+    {
+      GError *mapped =
+        agents_docker_map_error (error, AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT,
+                                 (const char *const *) op->argv);
+
+      g_clear_error (&error);
+      error = mapped;
+    }
+  g_task_return_error (task, error);
+}
+
+static void
+docker_exec (AgentsSandboxSession *session,
+             const char *const *argv,
+             double timeout,
+             GTask *task)
+{
+  ExecOp *op = g_new0 (ExecOp, 1);
+  GCancellable *caller = g_task_get_cancellable (task);
+
+  op->argv = g_strdupv ((char **) argv);
+  op->timeout = timeout;
+  op->cancel = g_cancellable_new ();
+  if (caller != NULL)
+    {
+      op->caller = g_object_ref (caller);
+      op->cancel_handler =
+        g_cancellable_connect (caller, G_CALLBACK (exec_caller_cancelled),
+                               g_object_ref (op->cancel), g_object_unref);
+    }
+  if (timeout > 0)
+    {
+      op->timer = g_timeout_source_new ((guint) (timeout * 1000));
+      g_source_set_callback (op->timer, exec_timer_fired, op, NULL);
+      g_source_attach (op->timer, g_task_get_context (task));
+    }
+  /* The reads watch op->cancel, which the caller's cancellable and the
+   * timer both cancel: the thread tells a timeout from a cancellation. */
+  g_task_set_task_data (task, op, (GDestroyNotify) exec_op_free);
+  g_task_run_in_thread (task, exec_thread);
+}
+
+/* ---- path checks ---------------------------------------------------- */
+
+typedef void (*ValidatedFunc) (GTask *task, char *abs);
+
+static void
+path_validated (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  ValidatedFunc next = g_object_get_data (G_OBJECT (task), "next");
+  GError *error = NULL;
+  char *abs = agents_sandbox_session_validate_path_access_finish (
+    AGENTS_SANDBOX_SESSION (source), result, &error);
+
+  if (abs == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  next (task, abs);
+}
+
+/* Checks @path in the sandbox, then calls @next with the absolute,
+ * resolved path (transfer full). */
+static void
+validate_then (AgentsSandboxSession *session,
+               const char *path,
+               gboolean for_write,
+               GTask *task,
+               ValidatedFunc next)
+{
+  g_object_set_data (G_OBJECT (task), "next", next);
+  agents_sandbox_session_validate_path_access_async (
+    session, path, for_write, g_task_get_cancellable (task), path_validated,
+    g_object_ref (task));
+}
+
+/* ---- read ----------------------------------------------------------- */
+
+static void
+read_thread (GTask *task,
+             gpointer source,
+             gpointer task_data,
+             GCancellable *cancellable)
+{
+  AgentsDockerSession *self = source;
+  g_autoptr (AgentsDockerContainer) container = NULL;
+  GInputStream *stream = NULL;
+  GError *error = NULL;
+
+  container = session_container (
+    self, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, &error);
+  if (container != NULL)
+    stream = agents_docker_container_read_file (container, task_data,
+                                                cancellable, &error);
+  if (stream == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, stream, g_object_unref);
+}
+
+static void
+read_validated (GTask *task, char *abs)
+{
+  g_task_set_task_data (task, abs, g_free);
+  g_task_run_in_thread (task, read_thread);
+}
+
+static void
+docker_read (AgentsSandboxSession *session,
+             const char *path,
+             const char *user,
+             GTask *task)
+{
+  /* Files are read by the engine, as root; @user is not switched to. */
+  validate_then (session, path, FALSE, task, read_validated);
+}
+
+/* ---- write ---------------------------------------------------------- */
+
+typedef struct
+{
+  char *abs;
+  GInputStream *data;
+} WriteOp;
+
+static void
+write_op_free (WriteOp *op)
+{
+  g_free (op->abs);
+  g_clear_object (&op->data);
+  g_free (op);
+}
+
+static void
+write_thread (GTask *task,
+              gpointer source,
+              gpointer task_data,
+              GCancellable *cancellable)
+{
+  AgentsDockerSession *self = source;
+  WriteOp *op = task_data;
+  g_autoptr (AgentsDockerContainer) container = NULL;
+  GError *error = NULL;
+
+  container = session_container (
+    self, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE, &error);
+  if (container != NULL &&
+      agents_docker_container_write_file (container, op->abs, op->data,
+                                          FILE_MODE, cancellable, &error))
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  g_task_return_error (task, error);
+}
+
+static void
+write_validated (GTask *task, char *abs)
+{
+  WriteOp *op = g_task_get_task_data (task);
+
+  op->abs = abs;
+  g_task_run_in_thread (task, write_thread);
+}
+
+static void
+docker_write (AgentsSandboxSession *session,
+              const char *path,
+              GInputStream *data,
+              const char *user,
+              GTask *task)
+{
+  WriteOp *op = g_new0 (WriteOp, 1);
+
+  /* Files are written by the engine, as root; @user is not switched to. */
+  op->data = g_object_ref (data);
+  g_task_set_task_data (task, op, (GDestroyNotify) write_op_free);
+  validate_then (session, path, TRUE, task, write_validated);
+}
+
+/* ---- running -------------------------------------------------------- */
+
+static void
+running_thread (GTask *task,
+                gpointer source,
+                gpointer task_data,
+                GCancellable *cancellable)
+{
+  AgentsDockerSession *self = source;
+  const char *id = agents_docker_session_state_get_container_id (self->state);
+  g_autoptr (AgentsDockerContainer) container = NULL;
+  gboolean running = FALSE;
+  GError *error = NULL;
+
+  if (id == NULL)
+    {
+      g_task_return_boolean (task, FALSE);
+      return;
+    }
+  container = agents_docker_container_new (self->engine, id);
+  if (!agents_docker_container_inspect_running (container, &running,
+                                                cancellable, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, running);
+}
+
+static void
+docker_running (AgentsSandboxSession *session, GTask *task)
+{
+  g_task_run_in_thread (task, running_thread);
+}
+
+/* ---- persist and hydrate -------------------------------------------- */
+
+/* The workspace-relative paths the archive leaves out: the mounts. */
+static char **
+persist_excludes (AgentsDockerSession *self)
+{
+  const char *root = session_root (self);
+  g_autoptr (GPtrArray) mounts =
+    agents_manifest_get_mount_paths (session_manifest (self));
+  GPtrArray *exclude = g_ptr_array_new ();
+  gsize root_len = strlen (root);
+
+  for (guint i = 0; i < mounts->len; i++)
+    {
+      const char *path = g_ptr_array_index (mounts, i);
+
+      if (g_str_has_prefix (path, root) && path[root_len] == '/')
+        g_ptr_array_add (exclude, g_strdup (path + root_len + 1));
+    }
+  g_ptr_array_add (exclude, NULL);
+  return (char **) g_ptr_array_free (exclude, FALSE);
+}
+
+static void
+persist_thread (GTask *task,
+                gpointer source,
+                gpointer task_data,
+                GCancellable *cancellable)
+{
+  AgentsDockerSession *self = source;
+  g_autoptr (AgentsDockerContainer) container = NULL;
+  g_auto (GStrv) exclude = persist_excludes (self);
+  GInputStream *stream = NULL;
+  GError *error = NULL;
+
+  container = session_container (
+    self, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, &error);
+  if (container != NULL)
+    stream = agents_docker_container_persist (
+      container, session_root (self), (const char *const *) exclude, &error);
+  if (stream == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, stream, g_object_unref);
+}
+
+static void
+docker_persist_workspace (AgentsSandboxSession *session, GTask *task)
+{
+  g_task_run_in_thread (task, persist_thread);
+}
+
+static void
+hydrate_thread (GTask *task,
+                gpointer source,
+                gpointer task_data,
+                GCancellable *cancellable)
+{
+  AgentsDockerSession *self = source;
+  const AgentsArchiveLimits *limits =
+    agents_sandbox_session_get_archive_limits (AGENTS_SANDBOX_SESSION (self));
+  g_autoptr (AgentsArchiveLimits) defaults = agents_archive_limits_new ();
+  g_autoptr (AgentsDockerContainer) container = NULL;
+  GError *error = NULL;
+
+  container = session_container (
+    self, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE, &error);
+  if (container != NULL && agents_docker_container_hydrate (
+                             container, session_root (self), task_data,
+                             limits ? limits : defaults, cancellable, &error))
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  g_task_return_error (task, error);
+}
+
+static void
+docker_hydrate_workspace (AgentsSandboxSession *session,
+                          GInputStream *data,
+                          GTask *task)
+{
+  g_task_set_task_data (task, g_object_ref (data), g_object_unref);
+  g_task_run_in_thread (task, hydrate_thread);
+}
+
+/* ---- lifecycle ------------------------------------------------------ */
+
+typedef struct
+{
+  gboolean reuse;
+  gboolean reused; /* out: the container survived */
+} EnsureOp;
+
+static void
+ensure_thread (GTask *task,
+               gpointer source,
+               gpointer task_data,
+               GCancellable *cancellable)
+{
+  AgentsDockerSession *self = source;
+  EnsureOp *op = task_data;
+  g_autofree char *id = NULL;
+  GError *error = NULL;
+
+  session_drop_exec_server (self);
+  id = agents_docker_container_ensure (self->engine, self->state, op->reuse,
+                                       &op->reused, cancellable, &error);
+  if (id == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  agents_docker_session_state_set_container_id (self->state, id);
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+agents_docker_session_ensure_container_async (AgentsDockerSession *self,
+                                              gboolean reuse,
+                                              GCancellable *cancellable,
+                                              GAsyncReadyCallback callback,
+                                              gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+  EnsureOp *op = g_new0 (EnsureOp, 1);
+
+  g_task_set_source_tag (task, agents_docker_session_ensure_container_async);
+  op->reuse = reuse;
+  g_task_set_task_data (task, op, g_free);
+  g_task_run_in_thread (task, ensure_thread);
+}
+
+gboolean
+agents_docker_session_ensure_container_finish (AgentsDockerSession *self,
+                                               GAsyncResult *result,
+                                               GError **error)
+{
+  EnsureOp *op;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+  op = g_task_get_task_data (G_TASK (result));
+  /* What survived with the container: its file system, so the
+   * workspace (if it had been prepared) and the accounts. */
+  agents_sandbox_session_set_start_state_preserved (
+    AGENTS_SANDBOX_SESSION (self),
+    op->reused && agents_sandbox_session_state_get_workspace_root_ready (
+                    AGENTS_SANDBOX_SESSION_STATE (self->state)),
+    op->reused);
+  return TRUE;
+}
+
+static void
+remove_thread (GTask *task,
+               gpointer source,
+               gpointer task_data,
+               GCancellable *cancellable)
+{
+  AgentsDockerSession *self = source;
+  const char *id = agents_docker_session_state_get_container_id (self->state);
+  g_autoptr (AgentsDockerContainer) container = NULL;
+  GError *error = NULL;
+
+  if (id == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  container = agents_docker_container_new (self->engine, id);
+  if (!agents_docker_container_remove_owned (
+        container,
+        agents_sandbox_session_state_get_session_id (
+          AGENTS_SANDBOX_SESSION_STATE (self->state)),
+        cancellable, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+agents_docker_session_remove_container_async (AgentsDockerSession *self,
+                                              GCancellable *cancellable,
+                                              GAsyncReadyCallback callback,
+                                              gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, agents_docker_session_remove_container_async);
+  g_task_run_in_thread (task, remove_thread);
+}
+
+gboolean
+agents_docker_session_remove_container_finish (AgentsDockerSession *self,
+                                               GAsyncResult *result,
+                                               GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+start_prepared (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!agents_sandbox_session_prepare_workspace_finish (
+        AGENTS_SANDBOX_SESSION (source), result, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+start_ensured (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  AgentsDockerSession *self = AGENTS_DOCKER_SESSION (source);
+  gboolean workspace = FALSE, system = FALSE;
+  GError *error = NULL;
+
+  /* Starting does not change what the create or resume found. */
+  agents_sandbox_session_get_start_state_preserved (
+    AGENTS_SANDBOX_SESSION (self), &workspace, &system);
+  if (!agents_docker_session_ensure_container_finish (self, result, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  agents_sandbox_session_set_start_state_preserved (
+    AGENTS_SANDBOX_SESSION (self), workspace, system);
+  agents_sandbox_session_prepare_workspace_async (
+    AGENTS_SANDBOX_SESSION (self), g_task_get_cancellable (task),
+    start_prepared, g_object_ref (task));
+}
+
+static void
+docker_start (AgentsSandboxSession *session, GTask *task)
+{
+  /* A container shut down earlier is started again, in place. */
+  agents_docker_session_ensure_container_async (
+    AGENTS_DOCKER_SESSION (session), TRUE, g_task_get_cancellable (task),
+    start_ensured, g_object_ref (task));
+}
+
+static void
+shutdown_thread (GTask *task,
+                 gpointer source,
+                 gpointer task_data,
+                 GCancellable *cancellable)
+{
+  AgentsDockerSession *self = source;
+  const char *id = agents_docker_session_state_get_container_id (self->state);
+  g_autoptr (AgentsDockerContainer) container = NULL;
+  GError *error = NULL;
+
+  if (id == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  session_drop_exec_server (self);
+  container = agents_docker_container_new (self->engine, id);
+  if (!agents_docker_container_stop (container, cancellable, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+docker_shutdown (AgentsSandboxSession *session, GTask *task)
+{
+  g_task_run_in_thread (task, shutdown_thread);
+}
+
+static AgentsSandboxSessionState *
+docker_get_state (AgentsSandboxSession *session)
+{
+  return AGENTS_SANDBOX_SESSION_STATE (AGENTS_DOCKER_SESSION (session)->state);
+}
+
+static void
+session_iface_init (AgentsSandboxSessionInterface *iface)
+{
+  iface->get_state = docker_get_state;
+  iface->start = docker_start;
+  iface->shutdown = docker_shutdown;
+  iface->running = docker_running;
+  iface->exec = docker_exec;
+  iface->read = docker_read;
+  iface->write = docker_write;
+  iface->persist_workspace = docker_persist_workspace;
+  iface->hydrate_workspace = docker_hydrate_workspace;
+}

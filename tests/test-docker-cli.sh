@@ -1,0 +1,380 @@
+#!/bin/sh
+# test-docker-cli.sh - the `agents` program with the docker backend (TAP):
+# the demo agent in a container of the test image, an approval saved to
+# JSON and resumed by a second process, bad sandbox options. Skipped when
+# no engine answers at the socket or the test image is missing
+# (tests/docker/build-image.sh builds it).
+#
+# Usage: test-docker-cli.sh AGENTS_BINARY SOURCE_ROOT
+# AGENTS_PLUGIN_PATH must point at the built plugin modules, docker's
+# included.
+#
+# Copyright 2026 The libagents authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -u
+
+agents=$1
+src=$2
+python=/usr/bin/python3
+demo="$src/examples/demo/agent.json"
+socket=${DOCKER_SOCKET:-/var/run/docker.sock}
+image=libagents-test:busybox
+api=http://docker/v1.41
+
+if ! command -v curl >/dev/null 2>&1; then
+  echo "1..0 # SKIP curl is not installed"
+  exit 0
+fi
+if [ "$(curl -s -m 10 --unix-socket "$socket" http://docker/_ping 2>/dev/null)" != OK ]; then
+  echo "1..0 # SKIP no Docker engine answers at $socket"
+  exit 0
+fi
+if ! curl -s -f -m 10 -o /dev/null --unix-socket "$socket" \
+  "$api/images/$image/json"; then
+  echo "1..0 # SKIP the image $image is missing (sh tests/docker/build-image.sh)"
+  exit 0
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-docker-cli-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+# Spool files (TMPDIR) and snapshots (the user cache) stay in $tmp, so
+# that the test can see that nothing is left behind.
+mkdir -p "$tmp/tmpdir" "$tmp/cache"
+export TMPDIR="$tmp/tmpdir" XDG_CACHE_HOME="$tmp/cache"
+# The engine is the local socket, whatever the caller's environment says.
+unset DOCKER_HOST DOCKER_TLS_VERIFY DOCKER_CERT_PATH
+host=$(uname -n)
+
+n=0
+failed=0
+
+pass() {
+  n=$((n + 1))
+  echo "ok $n - $1"
+}
+
+fail() {
+  n=$((n + 1))
+  failed=$((failed + 1))
+  echo "not ok $n - $1"
+  for f in "$tmp/out" "$tmp/err"; do
+    [ -s "$f" ] && sed 's/^/# /' "$f"
+  done
+  return 0
+}
+
+# run_agents EXPECTED_STATUS ARGS…: runs the program, output in
+# $tmp/out and $tmp/err, its pid in $pid (the owner label of the
+# containers it makes); TRUE when it exits with EXPECTED_STATUS.
+run_agents() {
+  expected=$1
+  shift
+  "$agents" "$@" >"$tmp/out" 2>"$tmp/err" &
+  pid=$!
+  wait $pid
+  status=$?
+  if [ "$status" -ne "$expected" ]; then
+    echo "exit status $status, expected $expected" >>"$tmp/err"
+    return 1
+  fi
+  return 0
+}
+
+has() {
+  grep -q -F -e "$1" "$2"
+}
+
+# containers LABEL=VALUE: the number of containers (running or not)
+# made by libagents that carry the label.
+containers() {
+  filters=$($python -c 'import json, sys, urllib.parse
+print(urllib.parse.quote(json.dumps({"label": [
+    "org.gnome.agents.managed=true", sys.argv[1]]})))' "$1")
+  curl -s -f -m 30 --unix-socket "$socket" \
+    "$api/containers/json?all=true&filters=$filters" |
+    $python -c 'import json, sys; print(len(json.load(sys.stdin)))'
+}
+
+# The process $pid left no container and no spool file behind.
+nothing_left() {
+  [ "$(containers "org.gnome.agents.owner=$host:$pid")" = 0 ] &&
+    [ -z "$(ls -A "$tmp/tmpdir")" ]
+}
+
+# The read_file output in $1 is the sorted numbers of the demo.
+read_back_sorted() {
+  $python - "$1" <<'EOF'
+import sys
+text = open(sys.argv[1]).read()
+block = text.split("[tool output] read_file\n", 1)[1].split("[", 1)[0]
+lines = [l.strip() for l in block.splitlines() if l.strip()]
+sys.exit(0 if lines == ["3", "7", "19", "42", "88"] else 1)
+EOF
+}
+
+# ---- the backend is there --------------------------------------------------
+
+if run_agents 0 plugins && has "libdocker.so" "$tmp/out" &&
+  grep -q "^  docker$" "$tmp/out"; then
+  pass "agents plugins lists the docker backend"
+else
+  fail "agents plugins lists the docker backend"
+fi
+
+# ---- the demo in a container --------------------------------------------
+
+if run_agents 0 run "$demo" "Sort 42 7 19 3 88" --backend docker \
+  -o image=$image &&
+  has "[agent] Sorter" "$tmp/out" &&
+  has '[tool call] write_file {"path": "numbers.txt"' "$tmp/out" &&
+  has "[tool call] exec_command" "$tmp/out" &&
+  has "exit_code: 0" "$tmp/out" &&
+  grep -q "^    sorted.txt$" "$tmp/out" &&
+  read_back_sorted "$tmp/out" &&
+  has "[final output]" "$tmp/out" &&
+  has "Sorted in the sandbox: 3, 7, 19, 42, 88" "$tmp/out"; then
+  pass "the demo runs to its end in a container"
+else
+  fail "the demo runs to its end in a container"
+fi
+
+if nothing_left; then
+  pass "the demo leaves no container behind"
+else
+  fail "the demo leaves no container behind"
+fi
+
+# The commands really run in the image: /.dockerenv exists and /bin/sh
+# is busybox (dash on the Debian host).
+cat >"$tmp/where-turns.json" <<'EOF'
+[
+  [{"type": "function_call", "call_id": "call_w", "name": "exec_command",
+    "arguments": "{\"cmd\": \"test -f /.dockerenv && readlink /bin/sh && pwd\"}"}],
+  [{"type": "message", "role": "assistant",
+    "content": [{"type": "output_text", "text": "looked"}]}]
+]
+EOF
+cat >"$tmp/where.json" <<'EOF'
+{"name": "Looker", "model": "scripted:where-turns.json",
+ "capabilities": ["shell"], "manifest": {"root": "/workspace"}}
+EOF
+if run_agents 0 run "$tmp/where.json" "where?" --backend docker \
+  -o image=$image &&
+  has "exit_code: 0" "$tmp/out" &&
+  grep -q "^    busybox$" "$tmp/out" &&
+  grep -q "^    /workspace$" "$tmp/out" &&
+  has "looked" "$tmp/out" && nothing_left; then
+  pass "tool commands run inside the container of the image"
+else
+  fail "tool commands run inside the container of the image"
+fi
+
+# The filesystem capability's other tool: list_dir (the image's `ls`).
+cat >"$tmp/list-turns.json" <<'EOF'
+[
+  [{"type": "function_call", "call_id": "call_l", "name": "list_dir",
+    "arguments": "{\"path\": \".\"}"}],
+  [{"type": "message", "role": "assistant",
+    "content": [{"type": "output_text", "text": "listed"}]}]
+]
+EOF
+cat >"$tmp/list.json" <<'EOF'
+{"name": "Lister", "model": "scripted:list-turns.json",
+ "capabilities": ["filesystem"],
+ "manifest": {"entries": {"notes.txt": {"type": "file", "content": "x"}}}}
+EOF
+if run_agents 0 run "$tmp/list.json" "list" --backend docker \
+  -o image=$image &&
+  has "[tool output] list_dir" "$tmp/out" &&
+  grep -q "^    .*notes\.txt$" "$tmp/out" &&
+  ! grep -q "^    error:" "$tmp/out" &&
+  has "listed" "$tmp/out" && nothing_left; then
+  pass "list_dir lists the workspace in the container"
+else
+  fail "list_dir lists the workspace in the container"
+fi
+
+# ---- Ctrl-C ---------------------------------------------------------------
+
+# While the command runs, the container is there with the libagents
+# labels (which also shows that the checks above look at the right
+# labels); Ctrl-C stops the run and removes it.
+cat >"$tmp/slow-turns.json" <<'EOF'
+[[{"type": "function_call", "call_id": "call_s", "name": "exec_command",
+   "arguments": "{\"cmd\": \"sleep 41.5\"}"}]]
+EOF
+cat >"$tmp/slow.json" <<'EOF'
+{"name": "Sleeper", "model": "scripted:slow-turns.json",
+ "capabilities": ["shell"]}
+EOF
+"$agents" run "$tmp/slow.json" "go" --backend docker -o image=$image \
+  >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+i=0
+while ! has "[tool call] exec_command" "$tmp/out" && [ $i -lt 300 ]; do
+  sleep 0.1
+  i=$((i + 1))
+done
+sleep 0.5
+live=$(containers "org.gnome.agents.owner=$host:$pid")
+kill -INT $pid
+wait $pid
+status=$?
+if [ "$live" = 1 ] && [ $status -eq 1 ] && has "interrupted" "$tmp/err" &&
+  nothing_left; then
+  pass "Ctrl-C stops the run and removes its container"
+else
+  echo "exit status $status, $live container(s) while running" >>"$tmp/err"
+  fail "Ctrl-C stops the run and removes its container"
+fi
+
+# ---- an approval saved by one process, resumed by another -----------------
+
+# The demo agent with a shell that waits for approvals; the same script.
+$python - "$demo" "$src/examples/demo/turns.json" "$tmp/approval.json" <<'EOF'
+import json, sys
+agent = json.load(open(sys.argv[1]))
+agent["model"] = "scripted:" + sys.argv[2]
+agent["capabilities"] = ["filesystem", {"type": "shell", "needs_approval": True}]
+json.dump(agent, open(sys.argv[3], "w"), indent=1)
+EOF
+
+if run_agents 0 run "$tmp/approval.json" "Sort 42 7 19 3 88" \
+  --backend docker -o image=$image -o memory=268435456 -o cpus=0.5 \
+  -o pids_limit=64 --state "$tmp/state.json" &&
+  has "[tool output] write_file" "$tmp/out" &&
+  has "[approval needed] exec_command" "$tmp/out" &&
+  has "agents resume $tmp/approval.json $tmp/state.json --approve" "$tmp/out" &&
+  [ "$(stat -c %a "$tmp/state.json")" = 600 ]; then
+  pass "an approval in a container saves the run state"
+else
+  fail "an approval in a container saves the run state"
+fi
+first_pid=$pid
+cp "$tmp/state.json" "$tmp/state-copy.json"
+
+# The saved sandbox payload is the docker session's state, typed options
+# included; prints the session id.
+session_id=$($python - "$tmp/state.json" "$image" <<'EOF'
+import json, re, sys
+sandbox = json.load(open(sys.argv[1]))["sandbox"]
+state = sandbox["session_state"]
+assert sandbox["backend_id"] == "docker", sandbox["backend_id"]
+assert state["type"] == "docker", state["type"]
+assert re.fullmatch("[0-9a-f]{64}", state["container_id"]), state
+assert state["image"] == sys.argv[2], state
+assert state["memory_bytes"] == 268435456, state
+assert state["nano_cpus"] == 500000000, state
+assert state["pids_limit"] == 64, state
+assert state["network_mode"] is None, state
+assert sandbox["sessions_by_agent"]["Sorter"]["session_state"]["container_id"] \
+    == state["container_id"], sandbox
+print(state["session_id"])
+EOF
+)
+if [ -n "$session_id" ]; then
+  pass "the state holds the docker session: type, container id, options"
+else
+  $python -m json.tool "$tmp/state.json" >"$tmp/out" 2>&1
+  : >"$tmp/err"
+  fail "the state holds the docker session: type, container id, options"
+fi
+
+if run_agents 1 resume "$tmp/approval.json" "$tmp/state.json" --approve \
+  --backend unix_local &&
+  has "saved with the “docker” sandbox backend, not “unix_local”" "$tmp/err" &&
+  [ "$(grep -c "^\[tool" "$tmp/out")" = 0 ]; then
+  pass "resume refuses a --backend other than the saved one"
+else
+  fail "resume refuses a --backend other than the saved one"
+fi
+
+# A second process, with the backend read from the state: the approved
+# command sees the file the first process wrote, and the run finishes.
+if run_agents 0 resume "$tmp/approval.json" "$tmp/state.json" --approve &&
+  has "[tool output] exec_command" "$tmp/out" &&
+  has "exit_code: 0" "$tmp/out" &&
+  grep -q "^    numbers.txt$" "$tmp/out" &&
+  grep -q "^    sorted.txt$" "$tmp/out" &&
+  [ "$(grep -c "^\[tool call\]" "$tmp/out")" = 1 ] &&
+  has "[tool call] read_file" "$tmp/out" &&
+  read_back_sorted "$tmp/out" &&
+  has "Sorted in the sandbox: 3, 7, 19, 42, 88" "$tmp/out" &&
+  nothing_left; then
+  pass "resume --approve in a second process finishes the run in docker"
+else
+  fail "resume --approve in a second process finishes the run in docker"
+fi
+
+# --backend may repeat the saved backend.
+if run_agents 0 resume "$tmp/approval.json" "$tmp/state-copy.json" --reject \
+  --backend docker &&
+  has "[tool output] exec_command" "$tmp/out" &&
+  has "Tool execution was" "$tmp/out" &&
+  ! grep -q "^    sorted.txt$" "$tmp/out" &&
+  has "[final output]" "$tmp/out" && nothing_left; then
+  pass "resume --reject --backend docker gives the model the rejection"
+else
+  fail "resume --reject --backend docker gives the model the rejection"
+fi
+
+if [ -n "$session_id" ] &&
+  [ "$(containers "org.gnome.agents.session-id=$session_id")" = 0 ] &&
+  [ "$(containers "org.gnome.agents.owner=$host:$first_pid")" = 0 ]; then
+  pass "no container of the saved session is left"
+else
+  : >"$tmp/out"
+  echo "session $session_id" >"$tmp/err"
+  fail "no container of the saved session is left"
+fi
+
+# ---- bad input ------------------------------------------------------------
+
+if run_agents 1 run "$demo" "Sort 1 2" --backend docker &&
+  has "docker option “image”: is required" "$tmp/err" && nothing_left; then
+  pass "--backend docker without an image names the missing option"
+else
+  fail "--backend docker without an image names the missing option"
+fi
+
+if run_agents 1 run "$demo" "Sort 1 2" --backend docker -o image=$image \
+  -o memory=lots &&
+  has "docker option “memory”: must be an integer" "$tmp/err" &&
+  nothing_left; then
+  pass "a sandbox option of the wrong type is an error"
+else
+  fail "a sandbox option of the wrong type is an error"
+fi
+
+if run_agents 1 run "$demo" "Sort 1 2" --backend docker -o image=$image \
+  -o exposed_ports=8080,8443 &&
+  has "docker option “exposed_ports”: ports cannot be exposed without a network" \
+    "$tmp/err" && nothing_left; then
+  pass "exposed ports without a network are refused"
+else
+  fail "exposed ports without a network are refused"
+fi
+
+if run_agents 1 run "$demo" "Sort 1 2" --backend docker -o image=$image \
+  -o "host=unix://$tmp/no-engine.sock" &&
+  has "Docker engine at unix://$tmp/no-engine.sock is unreachable" \
+    "$tmp/err" && nothing_left; then
+  pass "an unreachable engine is an error naming it"
+else
+  fail "an unreachable engine is an error naming it"
+fi
+
+if run_agents 2 run "$demo" "x" --backend docker -o "image" &&
+  has "--sandbox-option “image”: expected KEY=VALUE" "$tmp/err" &&
+  run_agents 2 run "$demo" "x" --backend docker -o "=$image" &&
+  has "--sandbox-option “=$image”: expected KEY=VALUE" "$tmp/err" &&
+  run_agents 2 run "$demo" "x" --backend docker -o image=$image \
+    -o exposed_ports=80,http &&
+  has "“exposed_ports” takes a comma-separated list of integers" "$tmp/err"; then
+  pass "a malformed --sandbox-option is a usage error naming it"
+else
+  fail "a malformed --sandbox-option is a usage error naming it"
+fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
