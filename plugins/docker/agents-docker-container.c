@@ -408,6 +408,52 @@ exec_kill (AgentsDockerContainer *self, const char *token)
              error->message);
 }
 
+/* The engine takes argv as JSON strings, which cannot hold bytes that
+ * are not UTF-8: such an argv goes through sh, every argument written
+ * \0ooo for printf %b to decode. */
+#define DECODE_ARGV_SCRIPT                                               \
+  "n=$#; i=0; while [ $i -lt $n ]; do a=$(printf '%bx' \"$1\"); shift; " \
+  "set -- \"$@\" \"${a%x}\"; i=$((i + 1)); done; exec \"$@\""
+
+static char *
+octal_escape (const char *arg)
+{
+  GString *escaped = g_string_new (NULL);
+
+  for (const guchar *p = (const guchar *) arg; *p != '\0'; p++)
+    {
+      if (g_ascii_isalnum (*p))
+        g_string_append_c (escaped, *p);
+      else
+        g_string_append_printf (escaped, "\\0%03o", *p);
+    }
+  return g_string_free (escaped, FALSE);
+}
+
+static char **
+utf8_argv (const char *const *argv)
+{
+  GStrvBuilder *builder;
+  char **result;
+  gboolean valid = TRUE;
+
+  for (guint i = 0; argv[i] != NULL; i++)
+    valid = valid && g_utf8_validate (argv[i], -1, NULL);
+  if (valid)
+    return g_strdupv ((char **) argv);
+  builder = g_strv_builder_new ();
+  g_strv_builder_add_many (builder, "sh", "-c", DECODE_ARGV_SCRIPT, "sh", NULL);
+  for (guint i = 0; argv[i] != NULL; i++)
+    {
+      g_autofree char *escaped = octal_escape (argv[i]);
+
+      g_strv_builder_add (builder, escaped);
+    }
+  result = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return result;
+}
+
 static AgentsExecResult *
 exec_plain (AgentsDockerContainer *self,
             const char *const *argv,
@@ -418,11 +464,13 @@ exec_plain (AgentsDockerContainer *self,
             GError **error)
 {
   g_autofree char *exec_id = NULL;
+  g_auto (GStrv) sent = utf8_argv (argv);
   g_autoptr (GByteArray) out = g_byte_array_new ();
   g_autoptr (GByteArray) err = g_byte_array_new ();
   int exit_code = -1;
 
-  exec_id = exec_create (self, argv, user, token, cancellable, error);
+  exec_id = exec_create (self, (const char *const *) sent, user, token,
+                         cancellable, error);
   if (exec_id == NULL)
     return NULL;
   if (!exec_attach (self, exec_id, out, err, limit, cancellable, error) ||
@@ -499,22 +547,27 @@ exec_checked (AgentsDockerContainer *self,
 static void
 set_not_found (GError **error, const char *abs)
 {
+  /* Names need not be UTF-8; messages and contexts must be. */
+  g_autofree char *shown = g_utf8_make_valid (abs, -1);
+
   agents_sandbox_error_set (error,
                             AGENTS_SANDBOX_ERROR_WORKSPACE_READ_NOT_FOUND,
-                            g_variant_new_parsed ("{'path': <%s>}", abs),
-                            _ ("workspace file not found: %s"), abs);
+                            g_variant_new_parsed ("{'path': <%s>}", shown),
+                            _ ("workspace file not found: %s"), shown);
 }
 
 static void
 set_io_error (GError **error, int code, const char *abs, const char *reason)
 {
+  g_autofree char *shown = g_utf8_make_valid (abs, -1);
+
   agents_sandbox_error_set (
     error, code,
-    g_variant_new_parsed ("{'path': <%s>, 'reason': <%s>}", abs, reason),
+    g_variant_new_parsed ("{'path': <%s>, 'reason': <%s>}", shown, reason),
     code == AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ
       ? _ ("could not read %s from the workspace: %s")
       : _ ("could not write %s into the workspace: %s"),
-    abs, reason);
+    shown, reason);
 }
 
 #define CAT_READ_LIMIT (256 * 1024 * 1024)
