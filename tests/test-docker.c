@@ -868,6 +868,36 @@ test_exec_manifest_env (Fixture *f, gconstpointer data)
   delete_session (f, session);
 }
 
+/* Running as another user goes through the exec's user: the image has
+ * no sudo, and none is needed. */
+static void
+test_exec_run_as (Fixture *f, gconstpointer data)
+{
+  g_autoptr (AgentsSandboxSession) session =
+    new_started_session (f, NULL, NULL);
+  const char *argv[] = { "sh", "-c", "id -un; pwd", NULL };
+  g_autoptr (GAsyncResult) res = NULL;
+  g_autoptr (AgentsExecResult) as_agent = NULL;
+  g_autoptr (AgentsExecResult) as_default = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *default_out = NULL;
+
+  AGENTS_TEST_AWAIT (
+    res, agents_sandbox_session_exec_async (session, argv, 0, FALSE, "agent",
+                                            NULL, agents_test_async_cb, &res));
+  as_agent = agents_sandbox_session_exec_finish (session, res, &error);
+  g_assert_no_error (error);
+  out = agents_exec_result_dup_stdout_text (as_agent);
+  g_assert_cmpstr (out, ==, "agent\n/workspace\n");
+
+  as_default = exec_argv (session, argv);
+  default_out = agents_exec_result_dup_stdout_text (as_default);
+  g_assert_cmpstr (default_out, ==, "root\n/workspace\n");
+
+  delete_session (f, session);
+}
+
 /* Whether a process whose command line contains @needle (not followed
  * by a digit) runs in the session's container (busybox ps lists them
  * all). */
@@ -2188,6 +2218,7 @@ main (int argc, char *argv[])
   ADD ("/docker/exec/exit-codes", test_exec_exit_codes);
   ADD ("/docker/exec/argv-verbatim", test_exec_argv_verbatim);
   ADD ("/docker/exec/manifest-env", test_exec_manifest_env);
+  ADD ("/docker/exec/run-as", test_exec_run_as);
   ADD ("/docker/exec/timeout", test_exec_timeout);
   ADD ("/docker/exec/timeout-kills-children", test_exec_timeout_kills_children);
   ADD ("/docker/exec/cancel", test_exec_cancel);

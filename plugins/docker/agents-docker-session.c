@@ -171,6 +171,7 @@ session_exec_server (AgentsDockerSession *self, const char *container_id)
 typedef struct
 {
   char **argv;
+  char *user; /* run as, through the exec's user */
   double timeout;
   GCancellable *cancel; /* the read's: the caller's or the timer's */
   gulong cancel_handler;
@@ -192,6 +193,7 @@ exec_op_free (ExecOp *op)
   g_clear_object (&op->caller);
   g_clear_object (&op->cancel);
   g_strfreev (op->argv);
+  g_free (op->user);
   g_free (op);
 }
 
@@ -251,7 +253,7 @@ exec_thread (GTask *task,
       server = session_exec_server (
         self, agents_docker_session_state_get_container_id (self->state));
       result = agents_docker_container_exec (
-        container, server, (const char *const *) op->argv, NULL,
+        container, server, (const char *const *) op->argv, op->user,
         self->output_limit, op->cancel, &error);
     }
   if (result != NULL)
@@ -278,6 +280,25 @@ exec_thread (GTask *task,
   g_task_return_error (task, error);
 }
 
+/* agents_sandbox_session_exec_async() runs a command as another user
+ * through `sudo -n -u USER --`; a container switches users itself, with
+ * the exec's User, and needs no sudo in the image. Returns the command
+ * to run and sets *@user when @argv has that prefix. */
+static char **
+take_run_as (const char *const *argv, char **user)
+{
+  guint n = g_strv_length ((char **) argv);
+
+  *user = NULL;
+  if (n < 6 || g_strcmp0 (argv[0], "sudo") != 0 ||
+      g_strcmp0 (argv[1], "-n") != 0 || g_strcmp0 (argv[2], "-u") != 0 ||
+      g_strcmp0 (argv[4], "--") != 0 || argv[3][0] == '\0' ||
+      argv[3][0] == '-')
+    return g_strdupv ((char **) argv);
+  *user = g_strdup (argv[3]);
+  return g_strdupv ((char **) argv + 5);
+}
+
 static void
 docker_exec (AgentsSandboxSession *session,
              const char *const *argv,
@@ -287,7 +308,7 @@ docker_exec (AgentsSandboxSession *session,
   ExecOp *op = g_new0 (ExecOp, 1);
   GCancellable *caller = g_task_get_cancellable (task);
 
-  op->argv = g_strdupv ((char **) argv);
+  op->argv = take_run_as (argv, &op->user);
   op->timeout = timeout;
   op->cancel = g_cancellable_new ();
   if (caller != NULL)
