@@ -9,6 +9,8 @@ sh scripts/build.sh
 sh scripts/docker-service.sh start || echo "test.sh: no Docker engine; docker tests will skip" >&2
 status=0
 meson test -C build --print-errorlogs --num-processes 2 "$@" || status=$?
+# The suite ends with no container left behind by a test.
+/usr/bin/python3 scripts/docker-leaks.py || status=1
 sh scripts/docker-service.sh stop || true
 /usr/bin/python3 scripts/test-summary.py build/meson-logs/testlog.json
 exit $status
