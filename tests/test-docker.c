@@ -898,6 +898,65 @@ test_exec_run_as (Fixture *f, gconstpointer data)
   delete_session (f, session);
 }
 
+typedef struct
+{
+  GAsyncResult *results[8];
+} Concurrent;
+
+static void
+concurrent_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  *slot = g_object_ref (result);
+}
+
+/* Commands run side by side (exec servers, then plain execs past the
+ * pool), each getting its own output. */
+static void
+test_exec_concurrent (Fixture *f, gconstpointer data)
+{
+  g_autoptr (AgentsSandboxSession) session =
+    new_started_session (f, NULL, NULL);
+  Concurrent c = { { NULL } };
+  char *scripts[G_N_ELEMENTS (c.results)] = { NULL };
+  gint64 started = g_get_monotonic_time ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (c.results); i++)
+    {
+      const char *argv[] = { "sh", "-c", NULL, NULL };
+
+      scripts[i] = g_strdup_printf ("sleep 1; echo %u; echo e%u >&2", i, i);
+      argv[2] = scripts[i];
+      agents_sandbox_session_exec_async (session, argv, 0, FALSE, NULL, NULL,
+                                         concurrent_done, &c.results[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (c.results); i++)
+    {
+      g_autoptr (AgentsExecResult) result = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autofree char *want_out = g_strdup_printf ("%u\n", i);
+      g_autofree char *want_err = g_strdup_printf ("e%u\n", i);
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+
+      while (c.results[i] == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      result =
+        agents_sandbox_session_exec_finish (session, c.results[i], &error);
+      g_assert_no_error (error);
+      out = agents_exec_result_dup_stdout_text (result);
+      err = agents_exec_result_dup_stderr_text (result);
+      g_assert_cmpstr (out, ==, want_out);
+      g_assert_cmpstr (err, ==, want_err);
+      g_clear_object (&c.results[i]);
+      g_free (scripts[i]);
+    }
+  /* Side by side, not one after the other. */
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 5 * G_USEC_PER_SEC);
+  delete_session (f, session);
+}
+
 /* Whether a process whose command line contains @needle (not followed
  * by a digit) runs in the session's container (busybox ps lists them
  * all). */
@@ -2219,6 +2278,7 @@ main (int argc, char *argv[])
   ADD ("/docker/exec/argv-verbatim", test_exec_argv_verbatim);
   ADD ("/docker/exec/manifest-env", test_exec_manifest_env);
   ADD ("/docker/exec/run-as", test_exec_run_as);
+  ADD ("/docker/exec/concurrent", test_exec_concurrent);
   ADD ("/docker/exec/timeout", test_exec_timeout);
   ADD ("/docker/exec/timeout-kills-children", test_exec_timeout_kills_children);
   ADD ("/docker/exec/cancel", test_exec_cancel);

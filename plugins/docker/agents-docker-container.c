@@ -492,7 +492,7 @@ server_declined (const GError *error)
 
 AgentsExecResult *
 agents_docker_container_exec (AgentsDockerContainer *self,
-                              AgentsDockerExecServer *server,
+                              GPtrArray *servers,
                               const char *const *argv,
                               const char *user,
                               gsize limit,
@@ -503,10 +503,13 @@ agents_docker_container_exec (AgentsDockerContainer *self,
   AgentsExecResult *result = NULL;
   GError *local = NULL;
 
-  if (server != NULL && user == NULL)
+  for (guint i = 0; servers != NULL && user == NULL && i < servers->len &&
+                    result == NULL && local == NULL;
+       i++)
     {
-      result = agents_docker_exec_server_run (server, argv, token, limit,
-                                              cancellable, &local);
+      result =
+        agents_docker_exec_server_run (g_ptr_array_index (servers, i), argv,
+                                       token, limit, cancellable, &local);
       if (result == NULL && server_declined (local))
         g_clear_error (&local);
     }

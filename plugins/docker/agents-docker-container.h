@@ -32,13 +32,14 @@ AgentsDockerContainer *agents_docker_container_new (AgentsDockerEngine *engine,
                                                     const char *id);
 
 /* Runs @argv (as @user, or the image's user when NULL) and collects its
- * output, each stream capped at @limit; through @server when it is given
- * and free, otherwise as an exec of its own. Cancelling @cancellable
+ * output, each stream capped at @limit; through the first free one of
+ * @servers (AgentsDockerExecServer, may be NULL), otherwise as an exec of
+ * its own. Cancelling @cancellable
  * kills the command inside the container and fails with
  * G_IO_ERROR_CANCELLED. Engine failures are returned in the
  * AGENTS_DOCKER_ERROR domain, a broken server's as G_IO_ERROR. */
 AgentsExecResult *agents_docker_container_exec (AgentsDockerContainer *self,
-                                                AgentsDockerExecServer *server,
+                                                GPtrArray *servers,
                                                 const char *const *argv,
                                                 const char *user,
                                                 gsize limit,

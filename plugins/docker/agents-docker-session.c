@@ -36,7 +36,8 @@ struct _AgentsDockerSession
   gsize output_limit;
 
   GMutex lock;
-  AgentsDockerExecServer *server; /* for the container it was made for */
+  GPtrArray *servers; /* AgentsDockerExecServer, of one container */
+  gint running;       /* commands being run */
 };
 
 static void session_iface_init (AgentsSandboxSessionInterface *iface);
@@ -48,13 +49,19 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (
   G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SANDBOX_SESSION, session_iface_init))
 
 static void
+close_servers (GPtrArray *servers)
+{
+  for (guint i = 0; i < servers->len; i++)
+    agents_docker_exec_server_close (g_ptr_array_index (servers, i));
+}
+
+static void
 agents_docker_session_finalize (GObject *object)
 {
   AgentsDockerSession *self = AGENTS_DOCKER_SESSION (object);
 
-  if (self->server != NULL)
-    agents_docker_exec_server_close (self->server);
-  g_clear_object (&self->server);
+  close_servers (self->servers);
+  g_ptr_array_unref (self->servers);
   g_clear_object (&self->engine);
   g_clear_object (&self->state);
   g_mutex_clear (&self->lock);
@@ -73,6 +80,7 @@ agents_docker_session_init (AgentsDockerSession *self)
 {
   self->output_limit = DEFAULT_OUTPUT_LIMIT;
   g_mutex_init (&self->lock);
+  self->servers = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 AgentsDockerSession *
@@ -138,34 +146,46 @@ session_container (AgentsDockerSession *self, int code, GError **error)
 
 /* ---- exec ----------------------------------------------------------- */
 
-/* Ends the exec server: its shell does not survive a stopped container. */
+/* At most this many commands run through exec servers at once; more
+ * run as plain engine execs. */
+#define MAX_EXEC_SERVERS 4
+
+/* Ends the exec servers: their shells do not survive a stopped
+ * container. */
 static void
-session_drop_exec_server (AgentsDockerSession *self)
+session_drop_exec_servers (AgentsDockerSession *self)
 {
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self->lock);
 
-  if (self->server == NULL)
-    return;
-  agents_docker_exec_server_close (self->server);
-  g_clear_object (&self->server);
+  close_servers (self->servers);
+  g_ptr_array_set_size (self->servers, 0);
 }
 
-/* The exec server of the current container, made on first use. */
-static AgentsDockerExecServer *
-session_exec_server (AgentsDockerSession *self, const char *container_id)
+/* The exec servers of the current container, one more made when every
+ * one is likely busy (the count of commands running says so). */
+static GPtrArray *
+session_exec_servers (AgentsDockerSession *self,
+                      const char *container_id,
+                      guint wanted)
 {
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+  GPtrArray *copy;
 
-  if (self->server != NULL &&
-      g_strcmp0 (agents_docker_exec_server_get_container_id (self->server),
+  if (self->servers->len > 0 &&
+      g_strcmp0 (agents_docker_exec_server_get_container_id (
+                   g_ptr_array_index (self->servers, 0)),
                  container_id) != 0)
     {
-      agents_docker_exec_server_close (self->server);
-      g_clear_object (&self->server);
+      close_servers (self->servers);
+      g_ptr_array_set_size (self->servers, 0);
     }
-  if (self->server == NULL)
-    self->server = agents_docker_exec_server_new (self->engine, container_id);
-  return g_object_ref (self->server);
+  while (self->servers->len < MIN (wanted, MAX_EXEC_SERVERS))
+    g_ptr_array_add (self->servers, agents_docker_exec_server_new (
+                                      self->engine, container_id));
+  copy = g_ptr_array_new_full (self->servers->len, g_object_unref);
+  for (guint i = 0; i < self->servers->len; i++)
+    g_ptr_array_add (copy, g_object_ref (g_ptr_array_index (self->servers, i)));
+  return copy;
 }
 
 typedef struct
@@ -242,7 +262,7 @@ exec_thread (GTask *task,
   AgentsDockerSession *self = source;
   ExecOp *op = task_data;
   g_autoptr (AgentsDockerContainer) container = NULL;
-  g_autoptr (AgentsDockerExecServer) server = NULL;
+  g_autoptr (GPtrArray) servers = NULL;
   g_autoptr (AgentsExecResult) result = NULL;
   GError *error = NULL;
 
@@ -250,11 +270,15 @@ exec_thread (GTask *task,
     session_container (self, AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT, &error);
   if (container != NULL)
     {
-      server = session_exec_server (
-        self, agents_docker_session_state_get_container_id (self->state));
+      guint wanted = g_atomic_int_add (&self->running, 1) + 1;
+
+      servers = session_exec_servers (
+        self, agents_docker_session_state_get_container_id (self->state),
+        wanted);
       result = agents_docker_container_exec (
-        container, server, (const char *const *) op->argv, op->user,
+        container, servers, (const char *const *) op->argv, op->user,
         self->output_limit, op->cancel, &error);
+      g_atomic_int_add (&self->running, -1);
     }
   if (result != NULL)
     {
@@ -292,8 +316,7 @@ take_run_as (const char *const *argv, char **user)
   *user = NULL;
   if (n < 6 || g_strcmp0 (argv[0], "sudo") != 0 ||
       g_strcmp0 (argv[1], "-n") != 0 || g_strcmp0 (argv[2], "-u") != 0 ||
-      g_strcmp0 (argv[4], "--") != 0 || argv[3][0] == '\0' ||
-      argv[3][0] == '-')
+      g_strcmp0 (argv[4], "--") != 0 || argv[3][0] == '\0' || argv[3][0] == '-')
     return g_strdupv ((char **) argv);
   *user = g_strdup (argv[3]);
   return g_strdupv ((char **) argv + 5);
@@ -608,7 +631,7 @@ ensure_thread (GTask *task,
   g_autofree char *id = NULL;
   GError *error = NULL;
 
-  session_drop_exec_server (self);
+  session_drop_exec_servers (self);
   id = agents_docker_container_ensure (self->engine, self->state, op->reuse,
                                        &op->reused, cancellable, &error);
   if (id == NULL)
@@ -769,7 +792,7 @@ shutdown_thread (GTask *task,
       g_task_return_boolean (task, TRUE);
       return;
     }
-  session_drop_exec_server (self);
+  session_drop_exec_servers (self);
   container = agents_docker_container_new (self->engine, id);
   if (!agents_docker_container_stop (container, cancellable, &error))
     g_task_return_error (task, error);
