@@ -898,6 +898,30 @@ test_exec_run_as (Fixture *f, gconstpointer data)
   delete_session (f, session);
 }
 
+/* What a command leaves writing in the background never shows up in a
+ * later command's output. */
+static void
+test_exec_background_writer (Fixture *f, gconstpointer data)
+{
+  g_autoptr (AgentsSandboxSession) session =
+    new_started_session (f, NULL, NULL);
+  const char *first[] = { "sh", "-c",
+                          "(sleep 0.5; echo stray; echo stray >&2) & "
+                          "echo first",
+                          NULL };
+  const char *second[] = { "sh", "-c", "sleep 1.5; echo second", NULL };
+  g_autoptr (AgentsExecResult) r1 = exec_argv (session, first);
+  g_autoptr (AgentsExecResult) r2 = exec_argv (session, second);
+  g_autofree char *out1 = agents_exec_result_dup_stdout_text (r1);
+  g_autofree char *out2 = agents_exec_result_dup_stdout_text (r2);
+  g_autofree char *err2 = agents_exec_result_dup_stderr_text (r2);
+
+  g_assert_cmpstr (out1, ==, "first\n");
+  g_assert_cmpstr (out2, ==, "second\n");
+  g_assert_cmpstr (err2, ==, "");
+  delete_session (f, session);
+}
+
 typedef struct
 {
   GAsyncResult *results[8];
@@ -2279,6 +2303,7 @@ main (int argc, char *argv[])
   ADD ("/docker/exec/manifest-env", test_exec_manifest_env);
   ADD ("/docker/exec/run-as", test_exec_run_as);
   ADD ("/docker/exec/concurrent", test_exec_concurrent);
+  ADD ("/docker/exec/background-writer", test_exec_background_writer);
   ADD ("/docker/exec/timeout", test_exec_timeout);
   ADD ("/docker/exec/timeout-kills-children", test_exec_timeout_kills_children);
   ADD ("/docker/exec/cancel", test_exec_cancel);

@@ -21,20 +21,36 @@
  *                 "e" + the argument with every byte but [A-Za-z0-9]
  *                 written \0ooo, which printf %b decodes
  * The command runs in a subshell with stdin from /dev/null, so it cannot
- * read the requests; after it the shell writes "\nMARKER STATUS\n" on
- * stdout and "\nMARKER\n" on stderr. The command does not know MARKER,
- * so it cannot end its own output early. */
-#define SERVER_SCRIPT                                                        \
-  "while IFS= read -r m && IFS= read -r k && IFS= read -r n; do "            \
-  "set --; "                                                                 \
-  "while [ $# -lt \"$n\" ]; do "                                             \
-  "IFS= read -r a || exit 0; "                                               \
-  "case $a in "                                                              \
-  "r*) set -- \"$@\" \"${a#r}\" ;; "                                         \
-  "*) a=$(printf '%bx' \"${a#e}\"); set -- \"$@\" \"${a%x}\" ;; "            \
-  "esac; done; "                                                             \
-  "(AGENTS_EXEC_ID=$k; export AGENTS_EXEC_ID; exec \"$@\") </dev/null; "     \
-  "s=$?; printf '\\n%s %d\\n' \"$m\" \"$s\"; printf '\\n%s\\n' \"$m\" >&2; " \
+ * read the requests, and its stdout and stderr in files of the server's
+ * own temporary directory; once it exited the shell copies them out,
+ * removes them, and writes "\nMARKER STATUS\n" on stdout and
+ * "\nMARKER\n" on stderr. What the command left running in the
+ * background writes into removed files, never into a later command's
+ * output. The command does not know MARKER, so it cannot end its own
+ * output early. The server says READY_LINE first, once it has its
+ * directory (beside the runtime helpers, in /tmp/.agents-1.0) and the
+ * tools it needs. */
+#define READY_LINE "agents-exec-server ready\n"
+#define SERVER_SCRIPT                                                   \
+  "command -v cat >/dev/null && command -v rm >/dev/null && "           \
+  "mkdir -p /tmp/.agents-1.0 && "                                       \
+  "d=$(mktemp -d /tmp/.agents-1.0/exec.XXXXXX) || exit 97; "            \
+  "trap 'rm -rf \"$d\"' EXIT; "                                         \
+  "printf 'agents-exec-server ready\\n'; "                              \
+  "while IFS= read -r m && IFS= read -r k && IFS= read -r n; do "       \
+  "set --; "                                                            \
+  "while [ $# -lt \"$n\" ]; do "                                        \
+  "IFS= read -r a || exit 0; "                                          \
+  "case $a in "                                                         \
+  "r*) set -- \"$@\" \"${a#r}\" ;; "                                    \
+  "*) a=$(printf '%bx' \"${a#e}\"); set -- \"$@\" \"${a%x}\" ;; "       \
+  "esac; done; "                                                        \
+  "(AGENTS_EXEC_ID=$k; export AGENTS_EXEC_ID; exec \"$@\") </dev/null " \
+  ">\"$d/o\" 2>\"$d/e\"; s=$?; "                                        \
+  "[ ! -s \"$d/o\" ] || cat \"$d/o\"; "                                 \
+  "[ ! -s \"$d/e\" ] || cat \"$d/e\" >&2; "                             \
+  "rm -f \"$d/o\" \"$d/e\"; "                                           \
+  "printf '\\n%s %d\\n' \"$m\" \"$s\"; printf '\\n%s\\n' \"$m\" >&2; "  \
   "done"
 
 #define MARKER_LEN 32
@@ -123,6 +139,37 @@ exec_body (void)
   return json_builder_get_root (builder);
 }
 
+static gboolean read_exact (GInputStream *in,
+                            guint8 *buffer,
+                            gsize size,
+                            GCancellable *cancellable,
+                            GError **error);
+
+/* The shell's first words: it runs, has its directory and its tools. */
+static gboolean
+read_ready (AgentsDockerExecServer *self,
+            GCancellable *cancellable,
+            GError **error)
+{
+  GInputStream *in = g_io_stream_get_input_stream (self->connection);
+  guint8 header[8];
+  char line[sizeof READY_LINE - 1];
+
+  if (!read_exact (in, header, sizeof header, cancellable, error))
+    return FALSE;
+  if (header[0] != 1 || header[7] != sizeof line || header[4] || header[5] ||
+      header[6] ||
+      !read_exact (in, (guint8 *) line, sizeof line, cancellable, error) ||
+      memcmp (line, READY_LINE, sizeof line) != 0)
+    {
+      if (error != NULL && *error == NULL)
+        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                             "the exec server did not start");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 server_start (AgentsDockerExecServer *self,
               GCancellable *cancellable,
@@ -155,7 +202,7 @@ server_start (AgentsDockerExecServer *self,
   self->connection = agents_docker_engine_hijack (
     self->engine, start_path, "{\"Detach\":false,\"Tty\":false}", cancellable,
     error);
-  return self->connection != NULL;
+  return self->connection != NULL && read_ready (self, cancellable, error);
 }
 
 static void
@@ -388,6 +435,19 @@ drain_abandoned (AgentsDockerExecServer *self)
   return ok;
 }
 
+/* Whether something wrote since the last command ended: a process it
+ * left in the background. A fresh shell keeps that from being taken for
+ * the next command's output (closing this one cuts the stray writer
+ * off). */
+static gboolean
+has_stray_output (AgentsDockerExecServer *self)
+{
+  GSocket *socket = connection_socket (self->connection);
+
+  return socket == NULL ||
+         g_socket_condition_check (socket, G_IO_IN | G_IO_HUP | G_IO_ERR) != 0;
+}
+
 static char *
 new_marker (void)
 {
@@ -413,6 +473,8 @@ run_locked (AgentsDockerExecServer *self,
 
   reply.marker = marker;
   if (self->connection != NULL && !drain_abandoned (self))
+    server_reset (self);
+  if (self->connection != NULL && has_stray_output (self))
     server_reset (self);
   if (self->connection == NULL && !server_start (self, cancellable, &local))
     {
