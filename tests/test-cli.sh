@@ -362,6 +362,14 @@ else
   fail "resume --reject gives the model the rejection"
 fi
 
+if run_agents 2 reap && has "Usage: agents reap --backend NAME" "$tmp/err" &&
+  run_agents 1 reap --backend unix_local &&
+  has "does not support reap" "$tmp/err"; then
+  pass "agents reap needs a backend that leaves sandboxes behind"
+else
+  fail "agents reap needs a backend that leaves sandboxes behind"
+fi
+
 if no_sandbox_left; then
   pass "runs and resumes leave no sandbox behind"
 else

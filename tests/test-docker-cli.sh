@@ -376,5 +376,41 @@ else
   fail "a malformed --sandbox-option is a usage error naming it"
 fi
 
+# ---- agents reap ------------------------------------------------------------
+
+# A container whose owner process is gone (this host, a pid that is not
+# running), made the way the backend labels its own. What counts is that
+# it is gone afterwards: a reap of another test running beside this one
+# may be the one that removes it.
+dead_pid=$((4194304 + 12345))
+while kill -0 "$dead_pid" 2>/dev/null; do dead_pid=$((dead_pid + 1)); done
+orphan=$(curl -s -f -m 30 --unix-socket "$socket" -X POST \
+  -H 'Content-Type: application/json' \
+  -d "{\"Image\": \"$image\", \"Cmd\": [\"sleep\", \"600\"],
+       \"Labels\": {\"org.gnome.agents.managed\": \"true\",
+                    \"org.gnome.agents.owner\": \"$host:$dead_pid\"},
+       \"HostConfig\": {\"NetworkMode\": \"none\"}}" \
+  "$api/containers/create" | sed -n 's/.*"Id":"\([0-9a-f]*\)".*/\1/p')
+
+if [ -n "$orphan" ] && run_agents 0 reap --backend docker &&
+  grep -Eq "^Removed [0-9]+ leftover sandbox" "$tmp/out" &&
+  ! curl -s -f -m 10 -o /dev/null --unix-socket "$socket" \
+    "$api/containers/$orphan/json"; then
+  pass "agents reap removes a container whose owner is gone"
+else
+  fail "agents reap removes a container whose owner is gone"
+fi
+[ -n "$orphan" ] && curl -s -m 30 -o /dev/null --unix-socket "$socket" \
+  -X DELETE "$api/containers/$orphan?force=true"
+
+if run_agents 2 reap && has "Usage: agents reap --backend NAME" "$tmp/err" &&
+  run_agents 1 reap --backend docker -o "host=unix://$tmp/no-engine.sock" &&
+  has "Docker engine at unix://$tmp/no-engine.sock is unreachable" \
+    "$tmp/err"; then
+  pass "agents reap without a backend or an engine says why"
+else
+  fail "agents reap without a backend or an engine says why"
+fi
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

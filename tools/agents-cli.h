@@ -17,5 +17,6 @@ G_BEGIN_DECLS
 
 int agents_cli_run (int argc, char **argv);
 int agents_cli_resume (int argc, char **argv);
+int agents_cli_reap (int argc, char **argv);
 
 G_END_DECLS

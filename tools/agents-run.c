@@ -29,6 +29,7 @@ typedef struct
   int max_turns;
   gboolean approve;
   gboolean reject;
+  gboolean reap_all;
   char **sandbox_options;    /* KEY=VALUE, as given */
   GVariant *sandbox_variant; /* a{sv} made of them; NULL when none */
 } Options;
@@ -909,4 +910,83 @@ agents_cli_resume (int argc, char **argv)
     release_run (streaming, stream_run (streaming, state, &options, argv[1]));
   agents_cli_release_models (agent, 0);
   return status;
+}
+
+/* ---- reap ------------------------------------------------------------- */
+
+static gboolean
+parse_reap_options (int *argc, char ***argv, Options *options)
+{
+  const GOptionEntry entries[] = {
+    { "backend", 'b', 0, G_OPTION_ARG_STRING, &options->backend,
+      N_ ("The sandbox backend (required), e.g. docker"), N_ ("NAME") },
+    { "sandbox-option", 'o', 0, G_OPTION_ARG_STRING_ARRAY,
+      &options->sandbox_options,
+      N_ ("Where to look, e.g. host=tcp://HOST:2376 (repeatable)"),
+      N_ ("KEY=VALUE") },
+    { "all", 0, 0, G_OPTION_ARG_NONE, &options->reap_all,
+      N_ ("Remove everything the backend made, even for running programs"),
+      NULL },
+    G_OPTION_ENTRY_NULL
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_set_prgname ("agents reap");
+  g_option_context_set_summary (
+    context, _ ("Removes what sandboxes of programs that are gone left "
+                "behind:\nfor the docker backend, the containers labelled "
+                "org.gnome.agents.managed\nwhose owner process ended."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      g_printerr ("agents reap: %s\n", error->message);
+      return FALSE;
+    }
+  if (*argc != 1 || options->backend == NULL)
+    {
+      g_printerr (_ ("Usage: agents reap --backend NAME [--all] "
+                     "[-o KEY=VALUE…]\n"));
+      return FALSE;
+    }
+  return parse_sandbox_options ("reap", options);
+}
+
+/**
+ * agents_cli_reap:
+ *
+ * `agents reap --backend NAME [--all] [-o KEY=VALUE…]`
+ */
+int
+agents_cli_reap (int argc, char **argv)
+{
+  g_auto (Options) options = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GObject) client = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  gssize removed;
+
+  if (!parse_reap_options (&argc, &argv, &options))
+    return AGENTS_CLI_EXIT_USAGE;
+  client = agents_registry_new_sandbox_client (options.backend, &error);
+  if (client == NULL)
+    {
+      g_printerr ("agents reap: %s\n", error->message);
+      return AGENTS_CLI_EXIT_FAILED;
+    }
+  agents_sandbox_client_reap_async (AGENTS_SANDBOX_CLIENT (client),
+                                    options.sandbox_variant, options.reap_all,
+                                    NULL, on_ready, &result);
+  removed = agents_sandbox_client_reap_finish (AGENTS_SANDBOX_CLIENT (client),
+                                               wait_for (&result), &error);
+  if (removed < 0)
+    {
+      g_printerr ("agents reap: %s\n", error->message);
+      return AGENTS_CLI_EXIT_FAILED;
+    }
+  g_print (g_dngettext (
+             GETTEXT_PACKAGE, "Removed %" G_GSSIZE_FORMAT " leftover sandbox\n",
+             "Removed %" G_GSSIZE_FORMAT " leftover sandboxes\n", removed),
+           removed);
+  return AGENTS_CLI_EXIT_OK;
 }

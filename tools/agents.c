@@ -56,6 +56,9 @@ static const struct
   { "resume", agents_cli_resume,
     N_ ("Continue a saved run: agents resume AGENT.json STATE_FILE "
         "--approve|--reject") },
+  { "reap", agents_cli_reap,
+    N_ ("Remove sandboxes left by programs that are gone: agents reap "
+        "--backend docker") },
   { "plugins", cmd_plugins,
     N_ ("List the plugins and the names they registered") },
   { "version", cmd_version, N_ ("Print the version") },

@@ -106,8 +106,18 @@ default_delete (AgentsSandboxClient *self,
 }
 
 static void
+default_reap (AgentsSandboxClient *self,
+              GVariant *options,
+              gboolean all,
+              GTask *task)
+{
+  default_not_supported (self, task, "reap");
+}
+
+static void
 agents_sandbox_client_default_init (AgentsSandboxClientInterface *iface)
 {
+  iface->reap = default_reap;
   iface->create = default_create;
   iface->resume = default_resume;
   iface->delete = default_delete;
@@ -341,4 +351,61 @@ agents_sandbox_client_deserialize_session_state (AgentsSandboxClient *self,
   g_return_val_if_fail (payload != NULL, NULL);
 
   return IFACE (self)->deserialize_session_state (self, payload, error);
+}
+
+/**
+ * agents_sandbox_client_reap_async:
+ * @self: a client
+ * @options: (nullable): backend options, an `a{sv}`, saying where to look
+ *   (the docker backend reads `host`)
+ * @all: whether to remove everything the backend made, whatever its owner
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * Removes what sessions of earlier processes left behind: for the docker
+ * backend, the containers labelled as made by libagents whose owner
+ * process is gone (or, with @all, all of them). Backends that leave
+ * nothing behind fail with %AGENTS_SANDBOX_ERROR_NOT_SUPPORTED.
+ */
+void
+agents_sandbox_client_reap_async (AgentsSandboxClient *self,
+                                  GVariant *options,
+                                  gboolean all,
+                                  GCancellable *cancellable,
+                                  GAsyncReadyCallback callback,
+                                  gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  g_autoptr (GVariant) owned = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_CLIENT (self));
+  g_return_if_fail (options == NULL ||
+                    g_variant_is_of_type (options, G_VARIANT_TYPE_VARDICT));
+
+  if (options != NULL)
+    owned = g_variant_ref_sink (options);
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agents_sandbox_client_reap_async);
+  IFACE (self)->reap (self, owned, all, task);
+}
+
+/**
+ * agents_sandbox_client_reap_finish:
+ * @self: a client
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes agents_sandbox_client_reap_async().
+ *
+ * Returns: the number of things removed, or -1 with @error set
+ */
+gssize
+agents_sandbox_client_reap_finish (AgentsSandboxClient *self,
+                                   GAsyncResult *result,
+                                   GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), -1);
+
+  return g_task_propagate_int (G_TASK (result), error);
 }

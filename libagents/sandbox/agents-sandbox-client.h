@@ -37,6 +37,12 @@ G_DECLARE_INTERFACE (
  * @serialize_session_state: turns a state into JSON
  * @deserialize_session_state: turns JSON back into a state
  * @supports_default_options: whether @create accepts %NULL options
+ * @reap: removes what sessions of earlier processes left behind (the
+ *   containers of a process that died, say) with @options (an `a{sv}` as
+ *   for @create, for where to look), or everything the backend ever made
+ *   with @all; the task returns the number removed as an integer
+ *   (g_task_return_int()); the default fails with
+ *   %AGENTS_SANDBOX_ERROR_NOT_SUPPORTED
  *
  * A sandbox backend. Backends are registered by id with
  * agents_registry_register_sandbox_client().
@@ -62,9 +68,13 @@ struct _AgentsSandboxClientInterface
   AgentsSandboxSessionState *(*deserialize_session_state) (
     AgentsSandboxClient *self, JsonNode *payload, GError **error);
   gboolean (*supports_default_options) (AgentsSandboxClient *self);
+  void (*reap) (AgentsSandboxClient *self,
+                GVariant *options,
+                gboolean all,
+                GTask *task);
 
   /*< private >*/
-  gpointer padding[12];
+  gpointer padding[11];
 };
 
 AGENTS_AVAILABLE_IN_1_0
@@ -102,6 +112,18 @@ AGENTS_AVAILABLE_IN_1_0
 gboolean agents_sandbox_client_delete_finish (AgentsSandboxClient *self,
                                               GAsyncResult *result,
                                               GError **error);
+AGENTS_AVAILABLE_IN_1_0
+void agents_sandbox_client_reap_async (AgentsSandboxClient *self,
+                                       GVariant *options,
+                                       gboolean all,
+                                       GCancellable *cancellable,
+                                       GAsyncReadyCallback callback,
+                                       gpointer user_data);
+AGENTS_AVAILABLE_IN_1_0
+gssize agents_sandbox_client_reap_finish (AgentsSandboxClient *self,
+                                          GAsyncResult *result,
+                                          GError **error);
+
 AGENTS_AVAILABLE_IN_1_0
 JsonNode *agents_sandbox_client_serialize_session_state (
   AgentsSandboxClient *self, AgentsSandboxSessionState *state);

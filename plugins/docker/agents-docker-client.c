@@ -253,19 +253,10 @@ client_deserialize_session_state (AgentsSandboxClient *client,
   return g_steal_pointer (&state);
 }
 
-static void
-client_iface_init (AgentsSandboxClientInterface *iface)
-{
-  iface->get_backend_id = client_get_backend_id;
-  iface->create = client_create;
-  iface->resume = client_resume;
-  iface->delete = client_delete;
-  iface->serialize_session_state = client_serialize_session_state;
-  iface->deserialize_session_state = client_deserialize_session_state;
-  iface->supports_default_options = client_supports_default_options;
-}
-
-/* ---- reap ----------------------------------------------------------- */
+static void reap_thread (GTask *task,
+                         gpointer source,
+                         gpointer task_data,
+                         GCancellable *cancellable);
 
 typedef struct
 {
@@ -279,6 +270,36 @@ reap_op_free (ReapOp *op)
   g_free (op->host);
   g_free (op);
 }
+
+static void
+client_reap (AgentsSandboxClient *client,
+             GVariant *options,
+             gboolean all,
+             GTask *task)
+{
+  ReapOp *op = g_new0 (ReapOp, 1);
+
+  if (options != NULL)
+    g_variant_lookup (options, "host", "s", &op->host);
+  op->all = all;
+  g_task_set_task_data (task, op, (GDestroyNotify) reap_op_free);
+  g_task_run_in_thread (task, reap_thread);
+}
+
+static void
+client_iface_init (AgentsSandboxClientInterface *iface)
+{
+  iface->get_backend_id = client_get_backend_id;
+  iface->create = client_create;
+  iface->resume = client_resume;
+  iface->delete = client_delete;
+  iface->serialize_session_state = client_serialize_session_state;
+  iface->deserialize_session_state = client_deserialize_session_state;
+  iface->supports_default_options = client_supports_default_options;
+  iface->reap = client_reap;
+}
+
+/* ---- reap ----------------------------------------------------------- */
 
 static void
 reap_thread (GTask *task,
