@@ -2135,9 +2135,9 @@ test_reap (Fixture *f, gconstpointer data)
   dead = engine_create_container (f, labels);
   g_assert_true (container_running (f, dead));
 
-  AGENTS_TEST_AWAIT (result, agents_sandbox_client_reap_async (
-                               f->client, NULL, FALSE, NULL,
-                               agents_test_async_cb, &result));
+  AGENTS_TEST_AWAIT (
+    result, agents_sandbox_client_reap_async (f->client, NULL, FALSE, NULL,
+                                              agents_test_async_cb, &result));
   removed = agents_sandbox_client_reap_finish (f->client, result, &error);
   g_assert_no_error (error);
   /* A reap of another test running beside this one may have removed
