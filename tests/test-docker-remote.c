@@ -1129,6 +1129,7 @@ test_tls (void)
                   AGENTS_SANDBOX_ERROR_WORKSPACE_START);
   assert_names_endpoint (error, engine->tcp_host);
   g_assert_nonnull (strstr (error->message, "certificate"));
+  agents_test_assert_context_str (error, "reason", "engine_tls");
   g_clear_error (&error);
 
   restore_env (&verify);

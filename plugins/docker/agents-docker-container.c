@@ -104,6 +104,8 @@ engine_reason (const GError *error)
       return "conflict";
     case AGENTS_DOCKER_ERROR_INVALID_HOST:
       return "invalid_host";
+    case AGENTS_DOCKER_ERROR_TLS:
+      return "engine_tls";
     case AGENTS_DOCKER_ERROR_PROTOCOL:
       return "engine_protocol";
     case AGENTS_DOCKER_ERROR_HTTP:

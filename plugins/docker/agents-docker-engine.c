@@ -233,7 +233,12 @@ transport_error (AgentsDockerEngine *self,
       g_propagate_error (error, g_steal_pointer (&owned));
       return;
     }
-  if (owned->domain == SOUP_SESSION_ERROR)
+  if (owned->domain == G_TLS_ERROR)
+    docker_error_set (error, AGENTS_DOCKER_ERROR_TLS,
+                      engine_context (self, method, path, 0, NULL, NULL),
+                      _ ("TLS with the Docker engine at %s failed: %s"),
+                      self->endpoint, owned->message);
+  else if (owned->domain == SOUP_SESSION_ERROR)
     docker_error_set (error, AGENTS_DOCKER_ERROR_PROTOCOL,
                       engine_context (self, method, path, 0, NULL, NULL),
                       _ ("Docker engine at %s sent an answer to %s %s that "

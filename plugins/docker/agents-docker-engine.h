@@ -29,6 +29,8 @@ G_BEGIN_DECLS
  * @AGENTS_DOCKER_ERROR_PROTOCOL: the answer could not be understood
  * @AGENTS_DOCKER_ERROR_INVALID_HOST: `DOCKER_HOST` (or the host given)
  *   or the TLS settings are malformed
+ * @AGENTS_DOCKER_ERROR_TLS: the TLS handshake with the engine failed (a
+ *   certificate refused on either side)
  *
  * Errors of the engine connection. Every error carries an `a{sv}`
  * context (agents_sandbox_error_get_context() reads it) with at least
@@ -47,6 +49,7 @@ typedef enum
   AGENTS_DOCKER_ERROR_HTTP,
   AGENTS_DOCKER_ERROR_PROTOCOL,
   AGENTS_DOCKER_ERROR_INVALID_HOST,
+  AGENTS_DOCKER_ERROR_TLS,
 } AgentsDockerError;
 
 GQuark agents_docker_error_quark (void);
