@@ -11,42 +11,12 @@
 
 /* ---- Helpers ----------------------------------------------------------- */
 
-static JsonNode *
-str_node (const char *text)
-{
-  return json_node_init_string (json_node_alloc (), text);
-}
-
-static void
-add_turn (AgentsScriptedModel *model, JsonObject *first, ...)
-{
-  g_autoptr (JsonArray) items = json_array_new ();
-  va_list args;
-
-  va_start (args, first);
-  for (JsonObject *item = first; item != NULL;
-       item = va_arg (args, JsonObject *))
-    json_array_add_object_element (items, item);
-  va_end (args);
-  agents_scripted_model_set_next_output (model, items);
-}
-
-static AgentsAgent *
-new_agent (const char *name, AgentsScriptedModel *model)
-{
-  AgentsAgent *agent = agents_agent_new (name);
-
-  if (model != NULL)
-    agents_agent_set_model (agent, AGENTS_MODEL (model));
-  return agent;
-}
-
 static AgentsRunResult *
 run_agent (AgentsAgent *agent, const char *input, GError **error)
 {
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (GAsyncResult) result = NULL;
-  g_autoptr (JsonNode) node = str_node (input);
+  g_autoptr (JsonNode) node = agents_test_str_node (input);
 
   AGENTS_TEST_AWAIT (
     result, agents_runner_run_async (runner, agent, node, NULL, NULL, NULL,
@@ -205,8 +175,9 @@ test_runner_persists_workspace_and_tool_choice_state_across_sandbox_resume (
   g_autoptr (GHashTable) files = files_new ();
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
   g_autoptr (AgentsScriptedModel) resumed_model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("sandbox", model);
-  g_autoptr (AgentsAgent) resumed_agent = new_agent ("sandbox", resumed_model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("sandbox", model);
+  g_autoptr (AgentsAgent) resumed_agent =
+    agents_test_new_agent ("sandbox", resumed_model);
   g_autoptr (AgentsTool) approval = approval_tool_new ();
   g_autoptr (AgentsModelSettings) settings = agents_model_settings_new ();
   g_autoptr (AgentsRunResult) first_run = NULL;
@@ -221,13 +192,13 @@ test_runner_persists_workspace_and_tool_choice_state_across_sandbox_resume (
   agents_agent_add_tool (agent, approval);
   add_file_tools (agent, files);
   agents_agent_set_model_settings (agent, settings);
-  add_turn (model,
-            agents_testing_function_tool_call (
-              "write_file",
-              "{\"path\": \"note.txt\", \"content\": \"persist me\"}",
-              "call_write"),
-            NULL);
-  add_turn (
+  agents_test_add_turn (
+    model,
+    agents_testing_function_tool_call (
+      "write_file", "{\"path\": \"note.txt\", \"content\": \"persist me\"}",
+      "call_write"),
+    NULL);
+  agents_test_add_turn (
     model,
     agents_testing_function_tool_call ("approval_tool", "{}", "call_approval"),
     NULL);
@@ -242,11 +213,12 @@ test_runner_persists_workspace_and_tool_choice_state_across_sandbox_resume (
   agents_agent_add_tool (resumed_agent, approval);
   add_file_tools (resumed_agent, files);
   agents_agent_set_model_settings (resumed_agent, settings);
-  add_turn (resumed_model,
-            agents_testing_function_tool_call (
-              "read_file", "{\"path\": \"note.txt\"}", "call_read"),
-            NULL);
-  add_turn (resumed_model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (resumed_model,
+                        agents_testing_function_tool_call (
+                          "read_file", "{\"path\": \"note.txt\"}", "call_read"),
+                        NULL);
+  agents_test_add_turn (resumed_model,
+                        agents_testing_final_output_message ("done"), NULL);
 
   restored = roundtrip (state, resumed_agent);
   g_assert_true (agents_run_state_get_current_agent (restored) ==
@@ -280,16 +252,18 @@ test_runner_restores_all_sandbox_agents_from_run_state_across_handoffs (void)
   g_autoptr (AgentsTool) approval = approval_tool_new ();
   g_autoptr (AgentsScriptedModel) triage_model = agents_scripted_model_new ();
   g_autoptr (AgentsScriptedModel) worker_model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) triage = new_agent ("triage", triage_model);
-  g_autoptr (AgentsAgent) worker = new_agent ("worker", worker_model);
+  g_autoptr (AgentsAgent) triage =
+    agents_test_new_agent ("triage", triage_model);
+  g_autoptr (AgentsAgent) worker =
+    agents_test_new_agent ("worker", worker_model);
   g_autoptr (AgentsScriptedModel) resumed_triage_model =
     agents_scripted_model_new ();
   g_autoptr (AgentsScriptedModel) resumed_worker_model =
     agents_scripted_model_new ();
   g_autoptr (AgentsAgent) resumed_triage =
-    new_agent ("triage", resumed_triage_model);
+    agents_test_new_agent ("triage", resumed_triage_model);
   g_autoptr (AgentsAgent) resumed_worker =
-    new_agent ("worker", resumed_worker_model);
+    agents_test_new_agent ("worker", resumed_worker_model);
   g_autoptr (AgentsRunResult) first_run = NULL;
   g_autoptr (AgentsRunResult) resumed = NULL;
   g_autoptr (AgentsRunState) state = NULL;
@@ -300,14 +274,15 @@ test_runner_restores_all_sandbox_agents_from_run_state_across_handoffs (void)
   add_file_tools (triage, files);
   agents_agent_add_handoff (triage, G_OBJECT (worker));
   agents_agent_add_handoff (worker, G_OBJECT (triage));
-  add_turn (triage_model,
-            agents_testing_function_tool_call (
-              "write_file",
-              "{\"path\": \"note.txt\", \"content\": \"persist triage\"}",
-              "call_write"),
-            NULL);
-  add_turn (triage_model, agents_testing_handoff_tool_call (worker), NULL);
-  add_turn (
+  agents_test_add_turn (
+    triage_model,
+    agents_testing_function_tool_call (
+      "write_file", "{\"path\": \"note.txt\", \"content\": \"persist triage\"}",
+      "call_write"),
+    NULL);
+  agents_test_add_turn (triage_model, agents_testing_handoff_tool_call (worker),
+                        NULL);
+  agents_test_add_turn (
     worker_model,
     agents_testing_function_tool_call ("approval_tool", "{}", "call_approval"),
     NULL);
@@ -323,14 +298,15 @@ test_runner_restores_all_sandbox_agents_from_run_state_across_handoffs (void)
   add_file_tools (resumed_triage, files);
   agents_agent_add_handoff (resumed_triage, G_OBJECT (resumed_worker));
   agents_agent_add_handoff (resumed_worker, G_OBJECT (resumed_triage));
-  add_turn (resumed_worker_model,
-            agents_testing_handoff_tool_call (resumed_triage), NULL);
-  add_turn (resumed_triage_model,
-            agents_testing_function_tool_call (
-              "read_file", "{\"path\": \"note.txt\"}", "call_read"),
-            NULL);
-  add_turn (resumed_triage_model, agents_testing_final_output_message ("done"),
-            NULL);
+  agents_test_add_turn (resumed_worker_model,
+                        agents_testing_handoff_tool_call (resumed_triage),
+                        NULL);
+  agents_test_add_turn (resumed_triage_model,
+                        agents_testing_function_tool_call (
+                          "read_file", "{\"path\": \"note.txt\"}", "call_read"),
+                        NULL);
+  agents_test_add_turn (resumed_triage_model,
+                        agents_testing_final_output_message ("done"), NULL);
 
   restored = roundtrip (state, resumed_triage);
   g_assert_true (agents_run_state_get_current_agent (restored) ==
@@ -358,16 +334,18 @@ test_runner_restores_duplicate_name_sandbox_sessions_after_json_roundtrip (void)
   g_autoptr (AgentsTool) approval = approval_tool_new ();
   g_autoptr (AgentsScriptedModel) first_model = agents_scripted_model_new ();
   g_autoptr (AgentsScriptedModel) second_model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) first = new_agent ("sandbox", first_model);
-  g_autoptr (AgentsAgent) second = new_agent ("sandbox", second_model);
+  g_autoptr (AgentsAgent) first =
+    agents_test_new_agent ("sandbox", first_model);
+  g_autoptr (AgentsAgent) second =
+    agents_test_new_agent ("sandbox", second_model);
   g_autoptr (AgentsScriptedModel) resumed_first_model =
     agents_scripted_model_new ();
   g_autoptr (AgentsScriptedModel) resumed_second_model =
     agents_scripted_model_new ();
   g_autoptr (AgentsAgent) resumed_first =
-    new_agent ("sandbox", resumed_first_model);
+    agents_test_new_agent ("sandbox", resumed_first_model);
   g_autoptr (AgentsAgent) resumed_second =
-    new_agent ("sandbox", resumed_second_model);
+    agents_test_new_agent ("sandbox", resumed_second_model);
   g_autoptr (AgentsHandoff) to_second = NULL;
   g_autoptr (AgentsHandoff) to_first = NULL;
   g_autoptr (AgentsHandoff) resumed_to_second = NULL;
@@ -395,16 +373,17 @@ test_runner_restores_duplicate_name_sandbox_sessions_after_json_roundtrip (void)
   agents_agent_add_tool (second, approval);
   agents_agent_add_handoff (first, G_OBJECT (to_second));
   agents_agent_add_handoff (second, G_OBJECT (to_first));
-  add_turn (first_model,
-            agents_testing_function_tool_call (
-              "write_file", "{\"path\": \"note.txt\", \"content\": \"first\"}",
-              "call_write"),
-            NULL);
-  add_turn (first_model,
-            agents_testing_function_tool_call ("transfer_to_second", "{}",
-                                               "call_handoff"),
-            NULL);
-  add_turn (
+  agents_test_add_turn (first_model,
+                        agents_testing_function_tool_call (
+                          "write_file",
+                          "{\"path\": \"note.txt\", \"content\": \"first\"}",
+                          "call_write"),
+                        NULL);
+  agents_test_add_turn (first_model,
+                        agents_testing_function_tool_call (
+                          "transfer_to_second", "{}", "call_handoff"),
+                        NULL);
+  agents_test_add_turn (
     second_model,
     agents_testing_function_tool_call ("approval_tool", "{}", "call_approval"),
     NULL);
@@ -421,16 +400,16 @@ test_runner_restores_duplicate_name_sandbox_sessions_after_json_roundtrip (void)
   agents_agent_add_tool (resumed_second, approval);
   agents_agent_add_handoff (resumed_first, G_OBJECT (resumed_to_second));
   agents_agent_add_handoff (resumed_second, G_OBJECT (resumed_to_first));
-  add_turn (
+  agents_test_add_turn (
     resumed_second_model,
     agents_testing_function_tool_call ("transfer_to_first", "{}", "call_back"),
     NULL);
-  add_turn (resumed_first_model,
-            agents_testing_function_tool_call (
-              "read_file", "{\"path\": \"note.txt\"}", "call_read"),
-            NULL);
-  add_turn (resumed_first_model, agents_testing_final_output_message ("done"),
-            NULL);
+  agents_test_add_turn (resumed_first_model,
+                        agents_testing_function_tool_call (
+                          "read_file", "{\"path\": \"note.txt\"}", "call_read"),
+                        NULL);
+  agents_test_add_turn (resumed_first_model,
+                        agents_testing_final_output_message ("done"), NULL);
 
   restored = agents_run_state_new_from_json (resumed_first, json, &error);
   g_assert_no_error (error);
@@ -452,7 +431,7 @@ static void
 test_tool_choice_reset_survives_resume (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) approval = approval_tool_new ();
   g_autoptr (AgentsModelSettings) settings = agents_model_settings_new ();
   g_autoptr (AgentsRunResult) first_run = NULL;
@@ -465,9 +444,9 @@ test_tool_choice_reset_survives_resume (void)
   agents_model_settings_set_tool_choice (settings, "required");
   agents_agent_set_model_settings (agent, settings);
   agents_agent_add_tool (agent, approval);
-  add_turn (model,
-            agents_testing_function_tool_call ("approval_tool", "{}", "c1"),
-            NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("approval_tool", "{}", "c1"),
+    NULL);
   first_run = run_agent (agent, "hello", &error);
   g_assert_no_error (error);
   g_assert_cmpstr (agents_model_settings_get_tool_choice (
@@ -481,7 +460,8 @@ test_tool_choice_reset_survives_resume (void)
   g_assert_cmpstr (used[0], ==, "approval_tool");
 
   approve_first (restored);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   resumed = resume (agent, restored, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (final_text (resumed), ==, "done");
@@ -495,7 +475,7 @@ static void
 test_resume_in_process_keeps_items (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) approval = approval_tool_new ();
   g_autoptr (AgentsRunResult) first_run = NULL;
   g_autoptr (AgentsRunResult) resumed = NULL;
@@ -504,10 +484,11 @@ test_resume_in_process_keeps_items (void)
   JsonArray *input;
 
   agents_agent_add_tool (agent, approval);
-  add_turn (model,
-            agents_testing_function_tool_call ("approval_tool", "{}", "c1"),
-            NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("approval_tool", "{}", "c1"),
+    NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   first_run = run_agent (agent, "hello", &error);
   g_assert_no_error (error);
   state = agents_run_result_to_state (first_run);
@@ -736,7 +717,7 @@ test_restores_duplicate_current_agent_by_fingerprint (void)
     printed_agent_new ("sandbox", "second");
   g_autoptr (AgentsAgent) restored_root = agents_agent_new ("triage");
   g_autoptr (AgentsRunContext) ctx = agents_run_context_new (NULL);
-  g_autoptr (JsonNode) input = str_node ("hello");
+  g_autoptr (JsonNode) input = agents_test_str_node ("hello");
   g_autoptr (AgentsRunState) state = NULL;
   g_autoptr (AgentsRunState) restored = NULL;
   g_autoptr (JsonObject) sandbox = json_object_new ();
@@ -776,7 +757,7 @@ static void
 test_to_json_shape (void)
 {
   g_autoptr (AgentsAgent) agent = agents_agent_new ("solo");
-  g_autoptr (JsonNode) input = str_node ("hello");
+  g_autoptr (JsonNode) input = agents_test_str_node ("hello");
   g_autoptr (AgentsRunState) state = agents_run_state_new (NULL, input, agent);
   g_autofree char *json = agents_run_state_to_json (state);
   g_autoptr (JsonNode) root = json_from_string (json, NULL);
@@ -806,7 +787,7 @@ static void
 test_sandbox_member_roundtrip (void)
 {
   g_autoptr (AgentsAgent) agent = agents_agent_new ("solo");
-  g_autoptr (JsonNode) input = str_node ("hello");
+  g_autoptr (JsonNode) input = agents_test_str_node ("hello");
   g_autoptr (AgentsRunState) state = agents_run_state_new (NULL, input, agent);
   g_autoptr (AgentsRunState) restored = NULL;
   g_autoptr (JsonObject) sandbox = json_object_new ();
@@ -832,7 +813,7 @@ static void
 test_approvals_and_usage_roundtrip (void)
 {
   g_autoptr (AgentsAgent) agent = agents_agent_new ("solo");
-  g_autoptr (JsonNode) input = str_node ("hello");
+  g_autoptr (JsonNode) input = agents_test_str_node ("hello");
   g_autoptr (AgentsRunContext) ctx = agents_run_context_new (NULL);
   g_autoptr (AgentsRunState) state = agents_run_state_new (ctx, input, agent);
   g_autoptr (AgentsRunState) restored = NULL;
@@ -859,7 +840,7 @@ test_approvals_and_usage_roundtrip (void)
 static char *
 valid_state_json (AgentsAgent *agent)
 {
-  g_autoptr (JsonNode) input = str_node ("hello");
+  g_autoptr (JsonNode) input = agents_test_str_node ("hello");
   g_autoptr (AgentsRunState) state = agents_run_state_new (NULL, input, agent);
 
   return agents_run_state_to_json (state);
@@ -990,7 +971,7 @@ static void
 test_foreign_agent_graph (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) alpha = new_agent ("alpha", model);
+  g_autoptr (AgentsAgent) alpha = agents_test_new_agent ("alpha", model);
   g_autoptr (AgentsAgent) beta = agents_agent_new ("beta");
   g_autoptr (AgentsTool) approval = approval_tool_new ();
   g_autoptr (AgentsRunResult) result = NULL;
@@ -999,9 +980,9 @@ test_foreign_agent_graph (void)
   g_autofree char *json = NULL;
 
   agents_agent_add_tool (alpha, approval);
-  add_turn (model,
-            agents_testing_function_tool_call ("approval_tool", "{}", "c1"),
-            NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("approval_tool", "{}", "c1"),
+    NULL);
   result = run_agent (alpha, "hello", &error);
   g_assert_no_error (error);
   state = agents_run_result_to_state (result);

@@ -11,37 +11,6 @@
 
 /* ---- Helpers ----------------------------------------------------------- */
 
-static JsonNode *
-str_node (const char *text)
-{
-  return json_node_init_string (json_node_alloc (), text);
-}
-
-/* Queues one turn output made of the given items (taken). */
-static void
-add_turn (AgentsScriptedModel *model, JsonObject *first, ...)
-{
-  g_autoptr (JsonArray) items = json_array_new ();
-  va_list args;
-
-  va_start (args, first);
-  for (JsonObject *item = first; item != NULL;
-       item = va_arg (args, JsonObject *))
-    json_array_add_object_element (items, item);
-  va_end (args);
-  agents_scripted_model_set_next_output (model, items);
-}
-
-static AgentsAgent *
-new_agent (const char *name, AgentsScriptedModel *model)
-{
-  AgentsAgent *agent = agents_agent_new (name);
-
-  if (model != NULL)
-    agents_agent_set_model (agent, AGENTS_MODEL (model));
-  return agent;
-}
-
 static AgentsRunResult *
 run_agent (AgentsRunner *runner,
            AgentsAgent *agent,
@@ -51,7 +20,7 @@ run_agent (AgentsRunner *runner,
            GError **error)
 {
   g_autoptr (GAsyncResult) result = NULL;
-  g_autoptr (JsonNode) node = str_node (input);
+  g_autoptr (JsonNode) node = agents_test_str_node (input);
 
   AGENTS_TEST_AWAIT (
     result, agents_runner_run_async (runner, agent, node, config, session, NULL,
@@ -647,7 +616,7 @@ input_guardrail_func (AgentsRunContext *ctx,
                       gpointer user_data)
 {
   GuardrailSpec *spec = user_data;
-  g_autoptr (JsonNode) info = str_node ("checked");
+  g_autoptr (JsonNode) info = agents_test_str_node ("checked");
 
   spec->calls++;
   if (spec->seen_agents != NULL)
@@ -670,7 +639,7 @@ static void
 test_simple_final_output (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsRunResult) result = NULL;
   g_autoptr (GError) error = NULL;
   AgentsModelRequest *args;
@@ -682,7 +651,8 @@ test_simple_final_output (void)
     json_object_set_int_member (usage, "input_tokens", 7);
     agents_scripted_model_set_hardcoded_usage (model, usage);
   }
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_no_error (error);
 
@@ -716,7 +686,7 @@ static void
 test_to_input_list (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) tool = agents_testing_function_tool ("foo", "result");
   g_autoptr (AgentsRunResult) result = NULL;
   g_autoptr (GError) error = NULL;
@@ -724,9 +694,10 @@ test_to_input_list (void)
   g_autofree char *output = NULL;
 
   agents_agent_add_tool (agent, tool);
-  add_turn (model, agents_testing_function_tool_call ("foo", "{}", "call_1"),
-            NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("foo", "{}", "call_1"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_no_error (error);
 
@@ -749,7 +720,7 @@ static void
 test_tool_call_then_output (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) tool = agents_testing_function_tool ("foo", "result");
   g_autoptr (AgentsRunResult) result = NULL;
   g_autoptr (GError) error = NULL;
@@ -758,9 +729,10 @@ test_tool_call_then_output (void)
   JsonArray *input;
 
   agents_agent_add_tool (agent, tool);
-  add_turn (model, agents_testing_function_tool_call ("foo", "{}", "call_1"),
-            NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("foo", "{}", "call_1"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_no_error (error);
 
@@ -795,7 +767,7 @@ static void
 test_max_turns (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) tool = agents_testing_function_tool ("foo", "result");
   g_autoptr (AgentsRunConfig) config = agents_run_config_new ();
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
@@ -804,8 +776,8 @@ test_max_turns (void)
 
   agents_agent_add_tool (agent, tool);
   for (guint i = 0; i < 5; i++)
-    add_turn (model, agents_testing_function_tool_call ("foo", "{}", NULL),
-              NULL);
+    agents_test_add_turn (
+      model, agents_testing_function_tool_call ("foo", "{}", NULL), NULL);
   agents_run_config_set_max_turns (config, 3);
   result = run_agent (runner, agent, "hello", config, NULL, &error);
   g_assert_null (result);
@@ -818,12 +790,12 @@ static void
 test_unknown_tool (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsRunResult) result = NULL;
   g_autoptr (GError) error = NULL;
 
-  add_turn (model, agents_testing_function_tool_call ("missing", "{}", NULL),
-            NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("missing", "{}", NULL), NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_null (result);
   g_assert_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_MODEL_BEHAVIOR);
@@ -846,7 +818,7 @@ static void
 test_tool_errors_become_output (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) failing = AGENTS_TOOL (
     agents_function_tool_new ("fail", NULL, NULL, failing_tool, NULL, NULL));
   g_autoptr (AgentsTool) echo = AGENTS_TOOL (
@@ -856,11 +828,12 @@ test_tool_errors_become_output (void)
 
   agents_agent_add_tool (agent, failing);
   agents_agent_add_tool (agent, echo);
-  add_turn (model, agents_testing_function_tool_call ("fail", "{}", "c1"),
-            agents_testing_function_tool_call ("echo", "{bad json", "c2"),
-            agents_testing_function_tool_call ("echo", "{\"a\": 1}", "c3"),
-            NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("fail", "{}", "c1"),
+    agents_testing_function_tool_call ("echo", "{bad json", "c2"),
+    agents_testing_function_tool_call ("echo", "{\"a\": 1}", "c3"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_no_error (error);
 
@@ -878,7 +851,7 @@ static void
 test_parallel_tool_calls (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   gint64 started[2] = { 0 }, ended[2] = { 0 };
   guint running = 0, max_running = 0;
   SlowTool one = { 200, &started[0], &ended[0], &running, &max_running, "one" };
@@ -891,9 +864,11 @@ test_parallel_tool_calls (void)
 
   agents_agent_add_tool (agent, tool_one);
   agents_agent_add_tool (agent, tool_two);
-  add_turn (model, agents_testing_function_tool_call ("one", "{}", "c1"),
-            agents_testing_function_tool_call ("two", "{}", "c2"), NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("one", "{}", "c1"),
+    agents_testing_function_tool_call ("two", "{}", "c2"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
 
   begin = g_get_monotonic_time ();
   result = run_simple (agent, "hello", &error);
@@ -914,7 +889,7 @@ static void
 test_sequential_tool_calls (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsModelSettings) settings = agents_model_settings_new ();
   gint64 started[2] = { 0 }, ended[2] = { 0 };
   guint running = 0, max_running = 0;
@@ -929,9 +904,11 @@ test_sequential_tool_calls (void)
   agents_agent_set_model_settings (agent, settings);
   agents_agent_add_tool (agent, tool_one);
   agents_agent_add_tool (agent, tool_two);
-  add_turn (model, agents_testing_function_tool_call ("one", "{}", "c1"),
-            agents_testing_function_tool_call ("two", "{}", "c2"), NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("one", "{}", "c1"),
+    agents_testing_function_tool_call ("two", "{}", "c2"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_no_error (error);
 
@@ -944,9 +921,11 @@ test_handoff (void)
 {
   g_autoptr (AgentsScriptedModel) triage_model = agents_scripted_model_new ();
   g_autoptr (AgentsScriptedModel) worker_model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) triage = new_agent ("triage", triage_model);
-  g_autoptr (AgentsAgent) worker = new_agent ("worker", worker_model);
-  g_autoptr (AgentsAgent) other = new_agent ("other", NULL);
+  g_autoptr (AgentsAgent) triage =
+    agents_test_new_agent ("triage", triage_model);
+  g_autoptr (AgentsAgent) worker =
+    agents_test_new_agent ("worker", worker_model);
+  g_autoptr (AgentsAgent) other = agents_test_new_agent ("other", NULL);
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunResult) result = NULL;
   g_autoptr (GError) error = NULL;
@@ -973,9 +952,10 @@ test_handoff (void)
 
   agents_agent_add_handoff (triage, G_OBJECT (worker));
   agents_agent_add_handoff (triage, G_OBJECT (other));
-  add_turn (triage_model, agents_testing_handoff_tool_call (worker),
-            agents_testing_handoff_tool_call (other), NULL);
-  add_turn (worker_model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (triage_model, agents_testing_handoff_tool_call (worker),
+                        agents_testing_handoff_tool_call (other), NULL);
+  agents_test_add_turn (worker_model,
+                        agents_testing_final_output_message ("done"), NULL);
   result = run_agent (runner, triage, "route this", NULL, NULL, &error);
   g_assert_no_error (error);
 
@@ -1011,7 +991,7 @@ test_handoff (void)
 static AgentsHandoffInputData *
 drop_history_filter (AgentsHandoffInputData *data, gpointer user_data)
 {
-  g_autoptr (JsonNode) history = str_node ("filtered");
+  g_autoptr (JsonNode) history = agents_test_str_node ("filtered");
   guint *calls = user_data;
 
   (*calls)++;
@@ -1028,8 +1008,10 @@ test_handoff_input_filter (void)
 {
   g_autoptr (AgentsScriptedModel) triage_model = agents_scripted_model_new ();
   g_autoptr (AgentsScriptedModel) worker_model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) triage = new_agent ("triage", triage_model);
-  g_autoptr (AgentsAgent) worker = new_agent ("worker", worker_model);
+  g_autoptr (AgentsAgent) triage =
+    agents_test_new_agent ("triage", triage_model);
+  g_autoptr (AgentsAgent) worker =
+    agents_test_new_agent ("worker", worker_model);
   g_autoptr (AgentsHandoff) handoff = agents_handoff_new (worker);
   g_autoptr (AgentsTool) tool = agents_testing_function_tool ("foo", "result");
   g_autoptr (AgentsRunResult) result = NULL;
@@ -1040,10 +1022,12 @@ test_handoff_input_filter (void)
   agents_agent_add_tool (triage, tool);
   agents_handoff_set_input_filter (handoff, drop_history_filter, &calls, NULL);
   agents_agent_add_handoff (triage, G_OBJECT (handoff));
-  add_turn (triage_model, agents_testing_function_tool_call ("foo", "{}", "c1"),
-            NULL);
-  add_turn (triage_model, agents_testing_handoff_tool_call (worker), NULL);
-  add_turn (worker_model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    triage_model, agents_testing_function_tool_call ("foo", "{}", "c1"), NULL);
+  agents_test_add_turn (triage_model, agents_testing_handoff_tool_call (worker),
+                        NULL);
+  agents_test_add_turn (worker_model,
+                        agents_testing_final_output_message ("done"), NULL);
   result = run_simple (triage, "secret history", &error);
   g_assert_no_error (error);
 
@@ -1066,8 +1050,9 @@ test_agent_as_tool (void)
 {
   g_autoptr (AgentsScriptedModel) parent_model = agents_scripted_model_new ();
   g_autoptr (AgentsScriptedModel) child_model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) parent = new_agent ("parent", parent_model);
-  g_autoptr (AgentsAgent) child = new_agent ("child", child_model);
+  g_autoptr (AgentsAgent) parent =
+    agents_test_new_agent ("parent", parent_model);
+  g_autoptr (AgentsAgent) child = agents_test_new_agent ("child", child_model);
   g_autoptr (AgentsTool) tool = NULL;
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunConfig) config = agents_run_config_new ();
@@ -1090,14 +1075,15 @@ test_agent_as_tool (void)
   agents_agent_set_instructions (child, "Child instructions.");
   tool = agents_agent_as_tool (child, "delegate_to_child", "Delegate.");
   agents_agent_add_tool (parent, tool);
-  add_turn (parent_model,
-            agents_testing_function_tool_call (
-              "delegate_to_child", "{\"input\": \"check this\"}", "c1"),
-            NULL);
-  add_turn (parent_model, agents_testing_final_output_message ("parent done"),
-            NULL);
-  add_turn (child_model, agents_testing_final_output_message ("child done"),
-            NULL);
+  agents_test_add_turn (
+    parent_model,
+    agents_testing_function_tool_call ("delegate_to_child",
+                                       "{\"input\": \"check this\"}", "c1"),
+    NULL);
+  agents_test_add_turn (
+    parent_model, agents_testing_final_output_message ("parent done"), NULL);
+  agents_test_add_turn (
+    child_model, agents_testing_final_output_message ("child done"), NULL);
   agents_run_config_set_workflow_name (config, "as tool");
   {
     g_autoptr (AgentsModelSettings) settings = agents_model_settings_new ();
@@ -1131,7 +1117,7 @@ static void
 test_local_shell_call (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsRunResult) result = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (JsonParser) parser = json_parser_new ();
@@ -1147,11 +1133,12 @@ test_local_shell_call (void)
     "\"call_shell\", \"status\": \"completed\", \"action\": {\"type\": "
     "\"exec\", \"command\": [\"echo\", \"hi\"], \"env\": {}}}",
     -1, NULL));
-  add_turn (
+  agents_test_add_turn (
     model,
     json_object_ref (json_node_get_object (json_parser_get_root (parser))),
     NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_no_error (error);
 
@@ -1177,7 +1164,7 @@ static void
 test_structured_output (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (AgentsRunResult) result = NULL;
   g_autoptr (GError) error = NULL;
@@ -1191,8 +1178,8 @@ test_structured_output (void)
     -1, NULL));
   agents_agent_set_output_schema (
     agent, json_node_get_object (json_parser_get_root (parser)));
-  add_turn (model, agents_testing_final_output_message ("{\"answer\": 42}"),
-            NULL);
+  agents_test_add_turn (
+    model, agents_testing_final_output_message ("{\"answer\": 42}"), NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_no_error (error);
   output = agents_run_result_get_final_output (result);
@@ -1202,8 +1189,8 @@ test_structured_output (void)
     42);
   g_clear_object (&result);
 
-  add_turn (model, agents_testing_final_output_message ("{\"answer\": \"no\"}"),
-            NULL);
+  agents_test_add_turn (
+    model, agents_testing_final_output_message ("{\"answer\": \"no\"}"), NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_null (result);
   g_assert_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_MODEL_BEHAVIOR);
@@ -1211,7 +1198,8 @@ test_structured_output (void)
     g_str_has_prefix (error->message, "Invalid JSON when parsing"));
   g_clear_error (&error);
 
-  add_turn (model, agents_testing_final_output_message ("not json"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("not json"),
+                        NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_MODEL_BEHAVIOR);
   g_clear_error (&error);
@@ -1220,7 +1208,8 @@ test_structured_output (void)
   {
     g_autofree char *deep = g_strnfill (100000, '[');
 
-    add_turn (model, agents_testing_final_output_message (deep), NULL);
+    agents_test_add_turn (model, agents_testing_final_output_message (deep),
+                          NULL);
     result = run_simple (agent, "hello", &error);
     g_assert_null (result);
     g_assert_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_MODEL_BEHAVIOR);
@@ -1231,7 +1220,7 @@ static void
 test_tool_use_behavior_stop_on_first_tool (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) tool =
     agents_testing_function_tool ("foo", "tool says");
   g_autoptr (AgentsRunResult) result = NULL;
@@ -1240,8 +1229,10 @@ test_tool_use_behavior_stop_on_first_tool (void)
   agents_agent_add_tool (agent, tool);
   agents_agent_set_tool_use_behavior (
     agent, AGENTS_TOOL_USE_BEHAVIOR_STOP_ON_FIRST_TOOL);
-  add_turn (model, agents_testing_function_tool_call ("foo", "{}", "c1"), NULL);
-  add_turn (model, agents_testing_final_output_message ("never"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("foo", "{}", "c1"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("never"),
+                        NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_no_error (error);
   assert_final_text (result, "tool says");
@@ -1252,7 +1243,7 @@ static void
 test_tool_choice_reset (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) tool = agents_testing_function_tool ("foo", "ok");
   g_autoptr (AgentsModelSettings) settings = agents_model_settings_new ();
   g_autoptr (AgentsRunResult) result = NULL;
@@ -1261,8 +1252,10 @@ test_tool_choice_reset (void)
   agents_model_settings_set_tool_choice (settings, "required");
   agents_agent_set_model_settings (agent, settings);
   agents_agent_add_tool (agent, tool);
-  add_turn (model, agents_testing_function_tool_call ("foo", "{}", "c1"), NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("foo", "{}", "c1"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_no_error (error);
 
@@ -1280,7 +1273,7 @@ static void
 test_tool_choice_kept_without_reset (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) tool = agents_testing_function_tool ("foo", "ok");
   g_autoptr (AgentsModelSettings) settings = agents_model_settings_new ();
   g_autoptr (AgentsRunResult) result = NULL;
@@ -1290,8 +1283,10 @@ test_tool_choice_kept_without_reset (void)
   agents_agent_set_model_settings (agent, settings);
   agents_agent_set_reset_tool_choice (agent, FALSE);
   agents_agent_add_tool (agent, tool);
-  add_turn (model, agents_testing_function_tool_call ("foo", "{}", "c1"), NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("foo", "{}", "c1"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_no_error (error);
   g_assert_cmpstr (agents_model_settings_get_tool_choice (
@@ -1305,7 +1300,7 @@ test_run_config_model_settings_win (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
   g_autoptr (AgentsScriptedModel) config_model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsModelSettings) agent_settings = agents_model_settings_new ();
   g_autoptr (AgentsModelSettings) run_settings = agents_model_settings_new ();
   g_autoptr (AgentsRunConfig) config = agents_run_config_new ();
@@ -1320,7 +1315,8 @@ test_run_config_model_settings_win (void)
   agents_agent_set_model_settings (agent, agent_settings);
   agents_run_config_set_model_settings (config, run_settings);
   agents_run_config_set_model (config, AGENTS_MODEL (config_model));
-  add_turn (config_model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (config_model,
+                        agents_testing_final_output_message ("done"), NULL);
   result = run_agent (runner, agent, "hello", config, NULL, &error);
   g_assert_no_error (error);
 
@@ -1334,7 +1330,7 @@ test_run_config_model_settings_win (void)
 static void
 test_no_model (void)
 {
-  g_autoptr (AgentsAgent) agent = new_agent ("test", NULL);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", NULL);
   g_autoptr (AgentsRunResult) result = NULL;
   g_autoptr (GError) error = NULL;
 
@@ -1347,7 +1343,7 @@ static void
 test_model_error (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (GError) model_error =
     g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED, "down");
   g_autoptr (AgentsRunResult) result = NULL;
@@ -1365,7 +1361,7 @@ static void
 check_input_guardrail (gboolean in_parallel, gboolean trip)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsRunResult) result = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) seen = g_ptr_array_new ();
@@ -1375,7 +1371,8 @@ check_input_guardrail (gboolean in_parallel, gboolean trip)
 
   agents_input_guardrail_set_run_in_parallel (guardrail, in_parallel);
   agents_agent_add_input_guardrail (agent, guardrail);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_simple (agent, "hello", &error);
 
   g_assert_cmpuint (spec.calls, ==, 1);
@@ -1433,7 +1430,7 @@ static void
 test_output_guardrail (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsRunResult) result = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) seen = g_ptr_array_new ();
@@ -1445,7 +1442,8 @@ test_output_guardrail (void)
     agents_output_guardrail_new ("trip", output_guardrail_func, &trip, NULL);
 
   agents_agent_add_output_guardrail (agent, passing);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_no_error (error);
   assert_final_text (result, "done");
@@ -1454,7 +1452,8 @@ test_output_guardrail (void)
   g_clear_object (&result);
 
   agents_agent_add_output_guardrail (agent, tripping);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_null (result);
   g_assert_error (error, AGENTS_RUN_ERROR,
@@ -1470,7 +1469,7 @@ static void
 test_hooks_order (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) tool = agents_testing_function_tool ("foo", "ok");
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunResult) result = NULL;
@@ -1500,8 +1499,10 @@ test_hooks_order (void)
   connect_run_hooks (runner, &rec);
   connect_agent_hooks (agent, &rec);
   agents_agent_add_tool (agent, tool);
-  add_turn (model, agents_testing_function_tool_call ("foo", "{}", "c1"), NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("foo", "{}", "c1"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_agent (runner, agent, "hello", NULL, NULL, &error);
   g_assert_no_error (error);
   assert_events (&rec, expected);
@@ -1516,7 +1517,7 @@ static void
 test_tool_approval_resume (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) tool =
     agents_testing_function_tool ("approval_tool", "approved");
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
@@ -1530,11 +1531,12 @@ test_tool_approval_resume (void)
 
   agents_tool_set_needs_approval (tool, TRUE);
   agents_agent_add_tool (agent, tool);
-  add_turn (
+  agents_test_add_turn (
     model,
     agents_testing_function_tool_call ("approval_tool", "{}", "call_resume"),
     NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   first = run_agent (runner, agent, "hello", NULL, NULL, &error);
   g_assert_no_error (error);
 
@@ -1575,7 +1577,7 @@ static void
 test_tool_rejection (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) tool = agents_testing_function_tool ("danger", "ran");
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunResult) first = NULL;
@@ -1585,9 +1587,10 @@ test_tool_rejection (void)
 
   agents_tool_set_needs_approval (tool, TRUE);
   agents_agent_add_tool (agent, tool);
-  add_turn (model, agents_testing_function_tool_call ("danger", "{}", "c1"),
-            NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("danger", "{}", "c1"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   first = run_agent (runner, agent, "hello", NULL, NULL, &error);
   g_assert_no_error (error);
   state = agents_run_result_to_state (first);
@@ -1604,7 +1607,7 @@ static void
 test_tool_approval_undecided_interrupts_again (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) tool = agents_testing_function_tool ("danger", "ran");
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunResult) first = NULL;
@@ -1614,8 +1617,8 @@ test_tool_approval_undecided_interrupts_again (void)
 
   agents_tool_set_needs_approval (tool, TRUE);
   agents_agent_add_tool (agent, tool);
-  add_turn (model, agents_testing_function_tool_call ("danger", "{}", "c1"),
-            NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("danger", "{}", "c1"), NULL);
   first = run_agent (runner, agent, "hello", NULL, NULL, &error);
   g_assert_no_error (error);
   state = agents_run_result_to_state (first);
@@ -1641,7 +1644,7 @@ static void
 test_cancel (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   gint64 started = 0, ended = 0;
   guint running = 0, max_running = 0;
   SlowTool spec = { 10000, &started, &ended, &running, &max_running, "late" };
@@ -1649,15 +1652,16 @@ test_cancel (void)
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   g_autoptr (GAsyncResult) result = NULL;
-  g_autoptr (JsonNode) input = str_node ("hello");
+  g_autoptr (JsonNode) input = agents_test_str_node ("hello");
   g_autoptr (AgentsRunResult) run_result = NULL;
   g_autoptr (GError) error = NULL;
   gint64 begin = g_get_monotonic_time ();
 
   agents_agent_add_tool (agent, tool);
-  add_turn (model, agents_testing_function_tool_call ("slow", "{}", "c1"),
-            NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("slow", "{}", "c1"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   g_timeout_add (50, cancel_later, cancellable);
   AGENTS_TEST_AWAIT (result, agents_runner_run_async (
                                runner, agent, input, NULL, NULL, NULL,
@@ -1675,7 +1679,7 @@ static void
 check_session_across_runs (AgentsConversationSession *session)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunResult) first = NULL;
   g_autoptr (AgentsRunResult) second = NULL;
@@ -1684,8 +1688,10 @@ check_session_across_runs (AgentsConversationSession *session)
   g_autoptr (JsonArray) saved = NULL;
   JsonArray *input;
 
-  add_turn (model, agents_testing_final_output_message ("first answer"), NULL);
-  add_turn (model, agents_testing_final_output_message ("second answer"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_final_output_message ("first answer"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_final_output_message ("second answer"), NULL);
   first = run_agent (runner, agent, "hi", NULL, session, &error);
   g_assert_no_error (error);
   second = run_agent (runner, agent, "again", NULL, session, &error);
@@ -1749,7 +1755,7 @@ test_sandbox_run_persists_only_new_session_input_items (void)
 {
   g_autoptr (AgentsMemorySession) session = agents_memory_session_new ("s");
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("sandbox", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("sandbox", model);
   g_autoptr (TestPreparer) preparer = g_object_new (TEST_TYPE_PREPARER, NULL);
   g_autoptr (AgentsRunConfig) config = agents_run_config_new ();
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
@@ -1768,7 +1774,8 @@ test_sandbox_run_persists_only_new_session_input_items (void)
     AGENTS_CONVERSATION_SESSION (session), result, &error));
   agents_agent_set_instructions (agent, "Base instructions.");
   agents_run_config_set_sandbox (config, G_OBJECT (preparer));
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
 
   run_result = run_agent (runner, agent, "new", config,
                           AGENTS_CONVERSATION_SESSION (session), &error);
@@ -1833,7 +1840,7 @@ static void
 test_runner_keeps_public_agent_identity_for_hooks_and_streaming (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("sandbox", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("sandbox", model);
   g_autoptr (AgentsTool) tool = agents_testing_function_tool ("tool1", "ok");
   g_autoptr (TestPreparer) preparer = g_object_new (TEST_TYPE_PREPARER, NULL);
   g_autoptr (AgentsRunConfig) config = agents_run_config_new ();
@@ -1865,9 +1872,11 @@ test_runner_keeps_public_agent_identity_for_hooks_and_streaming (void)
   agents_run_config_set_sandbox (config, G_OBJECT (preparer));
   agents_run_config_set_call_model_input_filter (config, capture_model_input,
                                                  filtered, NULL);
-  add_turn (model, agents_testing_reasoning_item ("r1", "thinking"),
-            agents_testing_function_tool_call ("tool1", "{}", "c1"), NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_reasoning_item ("r1", "thinking"),
+                        agents_testing_function_tool_call ("tool1", "{}", "c1"),
+                        NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_agent (runner, agent, "hello", config, NULL, &error);
   g_assert_no_error (error);
   assert_final_text (result, "done");
@@ -1928,7 +1937,7 @@ static void
 test_runner_uses_public_sandbox_agent_for_dynamic_instructions (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("sandbox", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("sandbox", model);
   g_autoptr (TestPreparer) preparer = g_object_new (TEST_TYPE_PREPARER, NULL);
   g_autoptr (AgentsRunConfig) config = agents_run_config_new ();
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
@@ -1940,7 +1949,8 @@ test_runner_uses_public_sandbox_agent_for_dynamic_instructions (void)
   preparer->compose_prompt = TRUE;
   agents_agent_set_instructions_func (agent, dynamic_instructions, seen, NULL);
   agents_run_config_set_sandbox (config, G_OBJECT (preparer));
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_agent (runner, agent, "hello", config, NULL, &error);
   g_assert_no_error (error);
 
@@ -1957,7 +1967,7 @@ static void
 test_guardrail_trip_blocks_preparation (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("sandbox", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("sandbox", model);
   g_autoptr (TestPreparer) preparer = g_object_new (TEST_TYPE_PREPARER, NULL);
   g_autoptr (AgentsRunConfig) config = agents_run_config_new ();
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
@@ -1970,7 +1980,8 @@ test_guardrail_trip_blocks_preparation (void)
   agents_input_guardrail_set_run_in_parallel (guardrail, FALSE);
   agents_agent_add_input_guardrail (agent, guardrail);
   agents_run_config_set_sandbox (config, G_OBJECT (preparer));
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_agent (runner, agent, "hello", config, NULL, &error);
   g_assert_error (error, AGENTS_RUN_ERROR,
                   AGENTS_RUN_ERROR_INPUT_GUARDRAIL_TRIPWIRE);
@@ -1982,7 +1993,7 @@ static void
 test_sandbox_must_prepare (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsRunConfig) config = agents_run_config_new ();
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (GObject) not_a_preparer = g_object_new (G_TYPE_OBJECT, NULL);
@@ -2018,7 +2029,7 @@ test_tracing_tree (void)
   g_autoptr (AgentsTestTracingProcessor) processor =
     agents_test_tracing_processor_new ();
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) tool = agents_testing_function_tool ("foo", "result");
   g_autoptr (AgentsRunResult) result = NULL;
   g_autoptr (GError) error = NULL;
@@ -2032,8 +2043,10 @@ test_tracing_tree (void)
   agents_agent_add_tool (agent, tool);
   agents_input_guardrail_set_run_in_parallel (guardrail, FALSE);
   agents_agent_add_input_guardrail (agent, guardrail);
-  add_turn (model, agents_testing_function_tool_call ("foo", "{}", "c1"), NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("foo", "{}", "c1"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_simple (agent, "hello", &error);
   g_assert_no_error (error);
   agents_tracing_remove_processor (AGENTS_TRACING_PROCESSOR (processor));
@@ -2082,8 +2095,10 @@ test_tracing_handoff (void)
     agents_test_tracing_processor_new ();
   g_autoptr (AgentsScriptedModel) triage_model = agents_scripted_model_new ();
   g_autoptr (AgentsScriptedModel) worker_model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) triage = new_agent ("triage", triage_model);
-  g_autoptr (AgentsAgent) worker = new_agent ("worker", worker_model);
+  g_autoptr (AgentsAgent) triage =
+    agents_test_new_agent ("triage", triage_model);
+  g_autoptr (AgentsAgent) worker =
+    agents_test_new_agent ("worker", worker_model);
   g_autoptr (AgentsRunResult) result = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (JsonArray) traces = NULL;
@@ -2091,8 +2106,10 @@ test_tracing_handoff (void)
 
   agents_tracing_add_processor (AGENTS_TRACING_PROCESSOR (processor));
   agents_agent_add_handoff (triage, G_OBJECT (worker));
-  add_turn (triage_model, agents_testing_handoff_tool_call (worker), NULL);
-  add_turn (worker_model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (triage_model, agents_testing_handoff_tool_call (worker),
+                        NULL);
+  agents_test_add_turn (worker_model,
+                        agents_testing_final_output_message ("done"), NULL);
   result = run_simple (triage, "route", &error);
   g_assert_no_error (error);
   agents_tracing_remove_processor (AGENTS_TRACING_PROCESSOR (processor));
@@ -2126,7 +2143,7 @@ test_tracing_disabled (void)
   g_autoptr (AgentsTestTracingProcessor) processor =
     agents_test_tracing_processor_new ();
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsRunConfig) config = agents_run_config_new ();
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunResult) result = NULL;
@@ -2135,7 +2152,8 @@ test_tracing_disabled (void)
 
   agents_tracing_add_processor (AGENTS_TRACING_PROCESSOR (processor));
   agents_run_config_set_tracing_disabled (config, TRUE);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   result = run_agent (runner, agent, "hello", config, NULL, &error);
   g_assert_no_error (error);
   agents_tracing_remove_processor (AGENTS_TRACING_PROCESSOR (processor));

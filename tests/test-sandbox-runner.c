@@ -22,12 +22,6 @@
 
 /* ---- Helpers ----------------------------------------------------------- */
 
-static JsonNode *
-str_node (const char *text)
-{
-  return json_node_init_string (json_node_alloc (), text);
-}
-
 /* FakeModel(initial_output=[get_final_output_message(text)]) */
 static AgentsScriptedModel *
 model_final (const char *text)
@@ -178,7 +172,7 @@ run_text (AgentsRunner *runner,
           AgentsRunConfig *config,
           GError **error)
 {
-  g_autoptr (JsonNode) node = str_node (input);
+  g_autoptr (JsonNode) node = agents_test_str_node (input);
 
   return run_node (runner, agent, node, config, NULL, error);
 }
@@ -205,7 +199,7 @@ run_streamed (AgentsRunner *runner,
               const char *input,
               AgentsRunConfig *config)
 {
-  g_autoptr (JsonNode) node = str_node (input);
+  g_autoptr (JsonNode) node = agents_test_str_node (input);
 
   return agents_runner_run_streamed (runner, AGENTS_AGENT (agent), node, config,
                                      NULL, NULL);
@@ -1891,7 +1885,7 @@ test_sandbox_run_persists_only_new_session_input_items (void)
   g_autoptr (AgentsRunConfig) config = fresh_fake_run_config ();
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunResult) result = NULL;
-  g_autoptr (JsonNode) input = str_node ("new");
+  g_autoptr (JsonNode) input = agents_test_str_node ("new");
   g_autoptr (GAsyncResult) async_result = NULL;
   g_autoptr (JsonArray) items = NULL;
   g_autoptr (JsonArray) saved_user_items = json_array_new ();
@@ -2207,7 +2201,7 @@ test_runner_rejects_concurrent_reuse_of_same_sandbox_agent (void)
     sandbox_agent ("sandbox", model, "Base instructions.");
   g_autoptr (AgentsRunConfig) run_config = sandbox_run_config (client);
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
-  g_autoptr (JsonNode) hello = str_node ("hello");
+  g_autoptr (JsonNode) hello = agents_test_str_node ("hello");
   g_autoptr (GAsyncResult) first_async = NULL;
   g_autoptr (AgentsRunResult) second = NULL;
   g_autoptr (AgentsRunResult) result = NULL;
@@ -2265,8 +2259,8 @@ test_runner_isolates_shared_capabilities_per_run (void)
   g_autoptr (AgentsRunConfig) config_one = sandbox_run_config (client_one);
   g_autoptr (AgentsRunConfig) config_two = sandbox_run_config (client_two);
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
-  g_autoptr (JsonNode) hello_one = str_node ("hello one");
-  g_autoptr (JsonNode) hello_two = str_node ("hello two");
+  g_autoptr (JsonNode) hello_one = agents_test_str_node ("hello one");
+  g_autoptr (JsonNode) hello_two = agents_test_str_node ("hello two");
   g_autoptr (GAsyncResult) first_async = NULL;
   g_autoptr (GAsyncResult) second_async = NULL;
   g_autoptr (AgentsRunResult) first_result = NULL;

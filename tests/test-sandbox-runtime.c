@@ -23,12 +23,6 @@
 /* ---- JSON helpers ------------------------------------------------------ */
 
 static JsonNode *
-str_node (const char *text)
-{
-  return json_node_init_string (json_node_alloc (), text);
-}
-
-static JsonNode *
 parse_node (const char *json)
 {
   g_autoptr (GError) error = NULL;
@@ -352,7 +346,7 @@ run_agent (gpointer agent,
 {
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (GAsyncResult) result = NULL;
-  g_autoptr (JsonNode) node = str_node (input);
+  g_autoptr (JsonNode) node = agents_test_str_node (input);
 
   AGENTS_TEST_AWAIT (result, agents_runner_run_async (
                                runner, AGENTS_AGENT (agent), node, config, NULL,
@@ -435,7 +429,7 @@ static AgentsRunState *
 new_run_state (gpointer starting_agent)
 {
   g_autoptr (AgentsRunContext) ctx = agents_run_context_new (NULL);
-  g_autoptr (JsonNode) input = str_node ("hello");
+  g_autoptr (JsonNode) input = agents_test_str_node ("hello");
 
   return agents_run_state_new (ctx, input, AGENTS_AGENT (starting_agent));
 }
@@ -563,7 +557,7 @@ prepare_agent_text (AgentsSandboxRuntime *runtime,
                     const char *input,
                     AgentsRunContext *ctx)
 {
-  g_autoptr (JsonNode) node = str_node (input);
+  g_autoptr (JsonNode) node = agents_test_str_node (input);
 
   return prepare_agent (runtime, agent, node, ctx);
 }

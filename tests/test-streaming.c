@@ -11,43 +11,13 @@
 
 /* ---- Helpers ----------------------------------------------------------- */
 
-static JsonNode *
-str_node (const char *text)
-{
-  return json_node_init_string (json_node_alloc (), text);
-}
-
-static void
-add_turn (AgentsScriptedModel *model, JsonObject *first, ...)
-{
-  g_autoptr (JsonArray) items = json_array_new ();
-  va_list args;
-
-  va_start (args, first);
-  for (JsonObject *item = first; item != NULL;
-       item = va_arg (args, JsonObject *))
-    json_array_add_object_element (items, item);
-  va_end (args);
-  agents_scripted_model_set_next_output (model, items);
-}
-
-static AgentsAgent *
-new_agent (const char *name, AgentsScriptedModel *model)
-{
-  AgentsAgent *agent = agents_agent_new (name);
-
-  if (model != NULL)
-    agents_agent_set_model (agent, AGENTS_MODEL (model));
-  return agent;
-}
-
 static AgentsRunResultStreaming *
 stream (AgentsRunner *runner,
         AgentsAgent *agent,
         const char *input,
         AgentsRunConfig *config)
 {
-  g_autoptr (JsonNode) node = str_node (input);
+  g_autoptr (JsonNode) node = agents_test_str_node (input);
 
   return agents_runner_run_streamed (runner, agent, node, config, NULL, NULL);
 }
@@ -284,7 +254,7 @@ static void
 test_event_order_and_names (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) tool = agents_testing_function_tool ("tool1", "ok");
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunResultStreaming) streaming = NULL;
@@ -296,9 +266,11 @@ test_event_order_and_names (void)
   AgentsStreamEvent *first_raw = NULL;
 
   agents_agent_add_tool (agent, tool);
-  add_turn (model, agents_testing_reasoning_item ("r1", "thinking"),
-            agents_testing_function_tool_call ("tool1", "{}", "c1"), NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_reasoning_item ("r1", "thinking"),
+                        agents_testing_function_tool_call ("tool1", "{}", "c1"),
+                        NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
 
   streaming = stream (runner, agent, "hello", NULL);
   g_signal_connect (streaming, "event", G_CALLBACK (on_event), signalled);
@@ -347,8 +319,10 @@ test_handoff_events (void)
 {
   g_autoptr (AgentsScriptedModel) triage_model = agents_scripted_model_new ();
   g_autoptr (AgentsScriptedModel) worker_model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) triage = new_agent ("triage", triage_model);
-  g_autoptr (AgentsAgent) worker = new_agent ("worker", worker_model);
+  g_autoptr (AgentsAgent) triage =
+    agents_test_new_agent ("triage", triage_model);
+  g_autoptr (AgentsAgent) worker =
+    agents_test_new_agent ("worker", worker_model);
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunResultStreaming) streaming = NULL;
   g_autoptr (GPtrArray) events = NULL;
@@ -356,8 +330,10 @@ test_handoff_events (void)
   g_autofree char *summary = NULL;
 
   agents_agent_add_handoff (triage, G_OBJECT (worker));
-  add_turn (triage_model, agents_testing_handoff_tool_call (worker), NULL);
-  add_turn (worker_model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (triage_model, agents_testing_handoff_tool_call (worker),
+                        NULL);
+  agents_test_add_turn (worker_model,
+                        agents_testing_final_output_message ("done"), NULL);
   streaming = stream (runner, triage, "route this", NULL);
   g_assert_true (agents_run_result_streaming_get_current_agent (streaming) ==
                  triage);
@@ -378,7 +354,7 @@ static void
 test_tool_approval_event (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) tool = agents_testing_function_tool ("danger", "ran");
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunResultStreaming) streaming = NULL;
@@ -391,9 +367,10 @@ test_tool_approval_event (void)
 
   agents_tool_set_needs_approval (tool, TRUE);
   agents_agent_add_tool (agent, tool);
-  add_turn (model, agents_testing_function_tool_call ("danger", "{}", "c1"),
-            NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("danger", "{}", "c1"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   streaming = stream (runner, agent, "hello", NULL);
   events = pull_all (streaming, &error);
   g_assert_no_error (error);
@@ -427,7 +404,7 @@ static void
 test_error_at_end (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunResultStreaming) streaming = NULL;
   g_autoptr (GPtrArray) events = NULL;
@@ -460,7 +437,7 @@ static void
 test_runner_streamed_guardrail_trip_blocks_runner_owned_sandbox_creation (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("sandbox", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("sandbox", model);
   g_autoptr (TestPreparer) preparer = g_object_new (TEST_TYPE_PREPARER, NULL);
   g_autoptr (AgentsRunConfig) config = preparer_config (preparer);
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
@@ -473,7 +450,8 @@ test_runner_streamed_guardrail_trip_blocks_runner_owned_sandbox_creation (void)
   agents_agent_set_instructions (agent, "Base instructions.");
   agents_input_guardrail_set_run_in_parallel (guardrail, FALSE);
   agents_agent_add_input_guardrail (agent, guardrail);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   streaming = stream (runner, agent, "hello", config);
   events = pull_all (streaming, &error);
   g_assert_error (error, AGENTS_RUN_ERROR,
@@ -497,7 +475,7 @@ static void
 test_runner_streamed_immediate_cancel_skips_waiting_for_sandbox_cleanup (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("sandbox", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("sandbox", model);
   g_autoptr (TestPreparer) preparer = g_object_new (TEST_TYPE_PREPARER, NULL);
   g_autoptr (AgentsRunConfig) config = preparer_config (preparer);
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
@@ -507,7 +485,8 @@ test_runner_streamed_immediate_cancel_skips_waiting_for_sandbox_cleanup (void)
   gint64 begin;
 
   preparer->hold_cleanup = TRUE;
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   begin = g_get_monotonic_time ();
   streaming = stream (runner, agent, "hello", config);
   g_signal_connect (streaming, "event",
@@ -542,7 +521,7 @@ static void
 test_cancel_after_turn (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsTool) tool = agents_testing_function_tool ("tool1", "ok");
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunResultStreaming) streaming = NULL;
@@ -554,9 +533,10 @@ test_cancel_after_turn (void)
   g_autoptr (AgentsRunResult) resumed = NULL;
 
   agents_agent_add_tool (agent, tool);
-  add_turn (model, agents_testing_function_tool_call ("tool1", "{}", "c1"),
-            NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("tool1", "{}", "c1"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   streaming = stream (runner, agent, "hello", NULL);
   g_signal_connect (streaming, "event",
                     G_CALLBACK (on_tool_called_cancel_after_turn), NULL);
@@ -602,21 +582,23 @@ test_runner_streamed_run_loop_task_waits_for_sandbox_cleanup_and_persisted_state
   void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("sandbox", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("sandbox", model);
   g_autoptr (TestPreparer) preparer = g_object_new (TEST_TYPE_PREPARER, NULL);
   g_autoptr (AgentsRunConfig) config = preparer_config (preparer);
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunResultStreaming) streaming = NULL;
   g_autoptr (AgentsRunState) state = NULL;
-  g_autoptr (JsonNode) again = str_node ("again");
+  g_autoptr (JsonNode) again = agents_test_str_node ("again");
   g_autoptr (GAsyncResult) result = NULL;
   g_autoptr (AgentsRunResult) second = NULL;
   g_autoptr (GError) error = NULL;
   gboolean done = FALSE;
 
   preparer->hold_cleanup = TRUE;
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
-  add_turn (model, agents_testing_final_output_message ("again"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("again"),
+                        NULL);
   streaming = stream (runner, agent, "hello", config);
   agents_run_result_streaming_wait_async (streaming, NULL, wait_done, &done);
 
@@ -649,7 +631,7 @@ static void
 test_runner_streamed_cleans_sandbox_once_after_stream_completion (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("sandbox", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("sandbox", model);
   g_autoptr (TestPreparer) preparer = g_object_new (TEST_TYPE_PREPARER, NULL);
   g_autoptr (AgentsRunConfig) config = preparer_config (preparer);
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
@@ -657,7 +639,8 @@ test_runner_streamed_cleans_sandbox_once_after_stream_completion (void)
   g_autoptr (GPtrArray) events = NULL;
   g_autoptr (GError) error = NULL;
 
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   streaming = stream (runner, agent, "hello", config);
   events = pull_all (streaming, &error);
   g_assert_no_error (error);
@@ -676,7 +659,7 @@ static void
 test_runner_streamed_emits_public_agent_for_tool_and_reasoning_events (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("sandbox", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("sandbox", model);
   g_autoptr (AgentsTool) tool =
     agents_testing_function_tool ("tool1", "tool result");
   g_autoptr (TestPreparer) preparer = g_object_new (TEST_TYPE_PREPARER, NULL);
@@ -689,10 +672,11 @@ test_runner_streamed_emits_public_agent_for_tool_and_reasoning_events (void)
 
   agents_agent_set_instructions (agent, "Base instructions.");
   agents_agent_add_tool (agent, tool);
-  add_turn (model, agents_testing_reasoning_item ("r1", "thinking"),
-            agents_testing_function_tool_call ("tool1", "{}", "call_tool"),
-            NULL);
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_reasoning_item ("r1", "thinking"),
+    agents_testing_function_tool_call ("tool1", "{}", "call_tool"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   streaming = stream (runner, agent, "hello", config);
   events = pull_all (streaming, &error);
   g_assert_no_error (error);
@@ -786,7 +770,8 @@ static void
 test_runner_keeps_public_agent_identity_for_hooks_and_streaming (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("streamed-sandbox", model);
+  g_autoptr (AgentsAgent) agent =
+    agents_test_new_agent ("streamed-sandbox", model);
   g_autoptr (TestPreparer) preparer = g_object_new (TEST_TYPE_PREPARER, NULL);
   g_autoptr (AgentsRunConfig) config = preparer_config (preparer);
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
@@ -811,7 +796,8 @@ test_runner_keeps_public_agent_identity_for_hooks_and_streaming (void)
   g_signal_connect (agent, "llm-end", G_CALLBACK (record_self_end), agent_seen);
   g_signal_connect (agent, "end", G_CALLBACK (record_self_end), agent_seen);
   agents_agent_set_instructions (agent, "Base instructions.");
-  add_turn (model, agents_testing_final_output_message ("streamed done"), NULL);
+  agents_test_add_turn (
+    model, agents_testing_final_output_message ("streamed done"), NULL);
 
   streaming = stream (runner, agent, "hello", config);
   events = pull_all (streaming, &error);
@@ -853,7 +839,7 @@ static void
 test_next_event_cancellable (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
-  g_autoptr (AgentsAgent) agent = new_agent ("test", model);
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunResultStreaming) streaming = NULL;
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
@@ -862,7 +848,8 @@ test_next_event_cancellable (void)
   g_autoptr (GPtrArray) events = NULL;
   AgentsStreamEvent *event;
 
-  add_turn (model, agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
   streaming = stream (runner, agent, "hello", NULL);
   /* Nothing is queued before the run starts: the call waits, then its
    * cancellation completes it. */

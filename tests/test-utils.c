@@ -101,3 +101,33 @@ agents_test_read_file (const char *path)
   g_assert_no_error (error);
   return contents;
 }
+
+JsonNode *
+agents_test_str_node (const char *text)
+{
+  return json_node_init_string (json_node_alloc (), text);
+}
+
+void
+agents_test_add_turn (AgentsScriptedModel *model, JsonObject *first, ...)
+{
+  g_autoptr (JsonArray) items = json_array_new ();
+  va_list args;
+
+  va_start (args, first);
+  for (JsonObject *item = first; item != NULL;
+       item = va_arg (args, JsonObject *))
+    json_array_add_object_element (items, item);
+  va_end (args);
+  agents_scripted_model_set_next_output (model, items);
+}
+
+AgentsAgent *
+agents_test_new_agent (const char *name, AgentsScriptedModel *model)
+{
+  AgentsAgent *agent = agents_agent_new (name);
+
+  if (model != NULL)
+    agents_agent_set_model (agent, AGENTS_MODEL (model));
+  return agent;
+}

@@ -50,4 +50,15 @@ char *agents_test_read_file (const char *path);
   }                                                                       \
   G_STMT_END
 
+/* A JSON string node. */
+JsonNode *agents_test_str_node (const char *text);
+/* Queues one turn output of @model made of the given items (taken),
+ * NULL-terminated. */
+void agents_test_add_turn (AgentsScriptedModel *model,
+                           JsonObject *first,
+                           ...) G_GNUC_NULL_TERMINATED;
+/* An agent named @name that uses @model (may be NULL). */
+AgentsAgent *agents_test_new_agent (const char *name,
+                                    AgentsScriptedModel *model);
+
 G_END_DECLS
