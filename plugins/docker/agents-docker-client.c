@@ -323,30 +323,6 @@ reap_thread (GTask *task,
 }
 
 void
-agents_docker_client_reap_async (const char *host,
-                                 gboolean all,
-                                 GCancellable *cancellable,
-                                 GAsyncReadyCallback callback,
-                                 gpointer user_data)
-{
-  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-  ReapOp *op = g_new0 (ReapOp, 1);
-
-  g_task_set_source_tag (task, agents_docker_client_reap_async);
-  op->host = g_strdup (host);
-  op->all = all;
-  g_task_set_task_data (task, op, (GDestroyNotify) reap_op_free);
-  g_task_run_in_thread (task, reap_thread);
-}
-
-gssize
-agents_docker_client_reap_finish (GAsyncResult *result, GError **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), -1);
-  return g_task_propagate_int (G_TASK (result), error);
-}
-
-void
 agents_docker_register_types (void)
 {
   g_autoptr (GError) error = NULL;

@@ -35,19 +35,6 @@ G_DECLARE_FINAL_TYPE (
 
 AgentsSandboxClient *agents_docker_client_new (void);
 
-/* Lists the containers labelled as made by libagents whose owner
- * process (same host name, pid no longer alive) is gone, and removes
- * them with their anonymous volumes. With @all, removes every libagents
- * container of the engine whatever its owner. @host as for the "host"
- * option. The task returns the number removed (as a gssize via
- * g_task_return_int). */
-void agents_docker_client_reap_async (const char *host,
-                                      gboolean all,
-                                      GCancellable *cancellable,
-                                      GAsyncReadyCallback callback,
-                                      gpointer user_data);
-gssize agents_docker_client_reap_finish (GAsyncResult *result, GError **error);
-
 void agents_docker_register_types (void);
 
 G_END_DECLS
