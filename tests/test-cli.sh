@@ -73,6 +73,49 @@ write_agent() {
 EOF
 }
 
+# ---- help and version ----------------------------------------------------
+
+for flag in --help -h help; do
+  if run_agents 0 $flag && has "Usage: agents COMMAND" "$tmp/out" &&
+    has "resume" "$tmp/out" && [ ! -s "$tmp/err" ]; then
+    pass "agents $flag lists the commands on stdout"
+  else
+    fail "agents $flag lists the commands on stdout"
+  fi
+done
+
+if run_agents 0 help run && has "--state" "$tmp/out" &&
+  run_agents 0 help plugins && has "List the plugins" "$tmp/out" &&
+  run_agents 0 plugins --help && has "List the plugins" "$tmp/out" &&
+  run_agents 0 version --help && has "Print the version" "$tmp/out"; then
+  pass "agents help COMMAND and COMMAND --help show the command's options"
+else
+  fail "agents help COMMAND and COMMAND --help show the command's options"
+fi
+
+if run_agents 0 --version && grep -q "^agents [0-9]" "$tmp/out" &&
+  run_agents 0 version && grep -q "^agents [0-9]" "$tmp/out"; then
+  pass "agents --version and agents version print the version"
+else
+  fail "agents --version and agents version print the version"
+fi
+
+if run_agents 2 frobnicate && has "unknown command “frobnicate”" "$tmp/err" &&
+  run_agents 2 help frobnicate && has "unknown command" "$tmp/err" &&
+  run_agents 2 version extra && has "unexpected argument" "$tmp/err"; then
+  pass "unknown commands and stray arguments are usage errors"
+else
+  fail "unknown commands and stray arguments are usage errors"
+fi
+
+if AGENTS_PLUGIN_PATH="$tmp/no-plugins" run_agents 1 run "$demo" "hi" &&
+  has "unknown sandbox backend “unix_local” (known: none;" "$tmp/err" &&
+  has "$tmp/no-plugins" "$tmp/err"; then
+  pass "a backend missing for want of plugins names the plugin path searched"
+else
+  fail "a backend missing for want of plugins names the plugin path searched"
+fi
+
 # ---- the demo ------------------------------------------------------------
 
 if run_agents 0 run "$demo" "Sort 42 7 19 3 88" &&

@@ -984,9 +984,8 @@ agents_cli_reap (int argc, char **argv)
       g_printerr ("agents reap: %s\n", error->message);
       return AGENTS_CLI_EXIT_FAILED;
     }
-  g_print (g_dngettext (
-             GETTEXT_PACKAGE, "Removed %" G_GSSIZE_FORMAT " leftover sandbox\n",
-             "Removed %" G_GSSIZE_FORMAT " leftover sandboxes\n", removed),
-           removed);
+  g_print (g_dngettext (GETTEXT_PACKAGE, "Removed %zd leftover sandbox\n",
+                        "Removed %zd leftover sandboxes\n", removed),
+           (ssize_t) removed);
   return AGENTS_CLI_EXIT_OK;
 }

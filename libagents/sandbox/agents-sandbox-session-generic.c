@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -1489,8 +1490,8 @@ spool_archive (ExtractOp *op, GCancellable *cancellable, GError **error)
             error, AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT,
             g_variant_builder_end (&ctx),
             _ ("archive exceeds archive_limits.max_input_bytes "
-               "(%" G_GINT64_FORMAT ")"),
-            op->limits->max_input_bytes);
+               "(%" PRId64 ")"),
+            (int64_t) op->limits->max_input_bytes);
           return FALSE;
         }
       if (!g_output_stream_write_all (out, buffer, n, NULL, cancellable, error))
