@@ -77,6 +77,25 @@ agents_unix_local_darwin_extra_path_grant_roots (AgentsManifest *manifest,
 
 /* ---- policy --------------------------------------------------------- */
 
+/* The host identity confined commands run as when the library runs as
+ * root: a root-owned file is then someone else's file to them, whatever
+ * the mount layout shows. nobody/nogroup unless configured. */
+#define AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_UID 65534
+#define AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_GID 65534
+
+/* Per-command resource limits; 0 is "no limit". */
+typedef struct
+{
+  guint64 processes;   /* RLIMIT_NPROC of the sandbox uid */
+  guint64 memory;      /* bytes: RLIMIT_DATA, and the size of /tmp */
+  guint64 cpu_seconds; /* RLIMIT_CPU of each process */
+} AgentsUnixLocalLimits;
+
+#define AGENTS_UNIX_LOCAL_DEFAULT_PROCESSES 512
+/* The default memory limit: half the host's RAM, at most 8 GiB. */
+guint64 agents_unix_local_default_memory_limit (void);
+void agents_unix_local_limits_init_default (AgentsUnixLocalLimits *limits);
+
 /* What one confined command may touch. */
 typedef struct
 {
@@ -85,6 +104,14 @@ typedef struct
   gboolean network;
   char *host_tmp_dir; /* private temp dir on the host (landlock, none) */
   GHashTable *env;    /* manifest environment: name → value */
+  /* When set (the default when the process runs as root), confined
+   * commands run as sandbox_uid/sandbox_gid with no supplementary
+   * groups; the workspace, the writable grants and host_tmp_dir must
+   * have been handed over to that uid (agents_unix_local_hand_over()). */
+  gboolean drop_privileges;
+  guint32 sandbox_uid;
+  guint32 sandbox_gid;
+  AgentsUnixLocalLimits limits;
 } AgentsUnixLocalPolicy;
 
 AgentsUnixLocalPolicy *agents_unix_local_policy_new (const char *workspace_root,
@@ -93,6 +120,27 @@ AgentsUnixLocalPolicy *agents_unix_local_policy_new (const char *workspace_root,
 void agents_unix_local_policy_free (AgentsUnixLocalPolicy *policy);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentsUnixLocalPolicy,
                                agents_unix_local_policy_free)
+
+/* The paths a command writes to: the workspace, the writable grants
+ * and the host temp dir, as a NULL-terminated array. */
+char **agents_unix_local_policy_writable_paths (
+  const AgentsUnixLocalPolicy *policy);
+
+/* Hands the trees at @paths over to @uid:@gid (every entry not already
+ * theirs; symlinks are not followed, other file systems not entered,
+ * files with several links left alone, since they may be linked from
+ * outside). Blocking. */
+gboolean agents_unix_local_hand_over (const char *const *paths,
+                                      guint32 uid,
+                                      guint32 gid,
+                                      GError **error);
+
+/* Gives what @uid owns in the trees at @paths back to the calling
+ * process's uid and gid, and clears the set-user-ID and set-group-ID
+ * bits of every regular file @uid owned. Blocking. */
+gboolean agents_unix_local_hand_back (const char *const *paths,
+                                      guint32 uid,
+                                      GError **error);
 
 /* The non-interactive environment of a command, `NAME=value` strings:
  * PATH, HOME (the workspace), TMPDIR (@tmp_dir), LANG, TERM, PAGER, …,
