@@ -123,8 +123,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentsUnixLocalPolicy,
 
 /* The paths a command writes to: the workspace, the writable grants
  * and the host temp dir, as a NULL-terminated array. */
-char **agents_unix_local_policy_writable_paths (
-  const AgentsUnixLocalPolicy *policy);
+char **
+agents_unix_local_policy_writable_paths (const AgentsUnixLocalPolicy *policy);
 
 /* Hands the trees at @paths over to @uid:@gid (every entry not already
  * theirs; symlinks are not followed, other file systems not entered,
