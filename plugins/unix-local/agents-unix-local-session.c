@@ -895,13 +895,13 @@ write_thread (GTask *task,
 {
   WriteData *wd = task_data;
   GError *error = NULL;
+  gboolean ok = write_file (AGENTS_UNIX_LOCAL_SESSION (source_object), wd->path,
+                            wd->data, cancellable, &error);
 
-  if (write_file (AGENTS_UNIX_LOCAL_SESSION (source_object), wd->path, wd->data,
-                  cancellable, &error))
-    {
-      mark_handover_pending (AGENTS_UNIX_LOCAL_SESSION (source_object));
-      g_task_return_boolean (task, TRUE);
-    }
+  /* Even a failed write may have made directories. */
+  mark_handover_pending (AGENTS_UNIX_LOCAL_SESSION (source_object));
+  if (ok)
+    g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
 }
@@ -1066,19 +1066,19 @@ host_op_thread (GTask *task,
   g_auto (HostTarget) target = { 0 };
   GListModel *listing = NULL;
   GError *error = NULL;
+  gboolean ok = resolve_target (self, op->path, &target, &error) &&
+                (op->kind == HOST_OP_LS || check_writable (&target, &error)) &&
+                run_host_op (op, &target, cancellable, &listing, &error);
 
-  if (!resolve_target (self, op->path, &target, &error) ||
-      (op->kind != HOST_OP_LS && !check_writable (&target, &error)) ||
-      !run_host_op (op, &target, cancellable, &listing, &error))
+  /* Even a failed `mkdir -p` may have made some directories. */
+  if (op->kind == HOST_OP_MKDIR)
+    mark_handover_pending (self);
+  if (!ok)
     g_task_return_error (task, error);
   else if (op->kind == HOST_OP_LS)
     g_task_return_pointer (task, listing, g_object_unref);
   else
-    {
-      if (op->kind == HOST_OP_MKDIR)
-        mark_handover_pending (self);
-      g_task_return_boolean (task, TRUE);
-    }
+    g_task_return_boolean (task, TRUE);
 }
 
 static void
