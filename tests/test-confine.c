@@ -1094,6 +1094,59 @@ test_confined_memory_limit (Confined *fixture, gconstpointer data)
                    ==, 0);
 }
 
+/* A command's cgroup has its limits, catches what escapes its process
+ * group (setsid), and takes it all down when freed. */
+static void
+test_confined_cgroup (Confined *fixture, gconstpointer data)
+{
+  g_autoptr (AgentsUnixLocalPolicy) policy = policy_for (fixture->root, FALSE);
+  g_autofree char *mark =
+    g_strdup_printf ("AGENTS_TEST_MARK=%08x", g_random_int ());
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) proc = NULL;
+  AgentsUnixLocalCgroup *cgroup;
+  const char *const *paths;
+  g_autofree char *pids_max = NULL;
+  g_autofree char *max_path = NULL;
+  pid_t pid;
+
+  if (skip_unless_root (fixture))
+    return;
+  policy->limits.processes = 33;
+  cgroup = agents_unix_local_cgroup_new (&policy->limits, &error);
+  if (cgroup == NULL)
+    {
+      g_test_skip_printf ("no cgroup here: %s", error->message);
+      return;
+    }
+  paths = agents_unix_local_cgroup_get_paths (cgroup);
+  g_assert_nonnull (paths[0]);
+  max_path = g_build_filename (paths[0], "pids.max", NULL);
+  g_assert_true (g_file_get_contents (max_path, &pids_max, NULL, NULL));
+  g_assert_cmpstr (g_strstrip (pids_max), ==, "33");
+
+  policy->cgroup = cgroup;
+  g_hash_table_insert (policy->env, g_strdup ("AGENTS_TEST_MARK"),
+                       g_strdup (mark + strlen ("AGENTS_TEST_MARK=")));
+  proc = spawn_confined (
+    policy, fixture,
+    "setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 30 >/dev/null 2>&1 &",
+    &pid);
+  g_subprocess_wait (proc, NULL, NULL);
+  for (guint i = 0; i < 100 && count_marked (policy->sandbox_uid, mark) < 2;
+       i++)
+    g_usleep (10 * 1000);
+  if (fixture->mechanism == AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK)
+    g_assert_cmpuint (count_marked (policy->sandbox_uid, mark), ==, 2);
+
+  agents_unix_local_cgroup_free (cgroup);
+  for (guint i = 0; i < 100 && count_marked (policy->sandbox_uid, mark) > 0;
+       i++)
+    g_usleep (10 * 1000);
+  g_assert_cmpuint (count_marked (policy->sandbox_uid, mark), ==, 0);
+  g_assert_false (g_file_test (max_path, G_FILE_TEST_EXISTS));
+}
+
 static void
 add_confined_test (const char *name,
                    AgentsUnixLocalConfinement mechanism,
@@ -1162,6 +1215,7 @@ main (int argc, char *argv[])
                          test_confined_process_limit);
       add_confined_test ("memory-limit", mechanisms[i],
                          test_confined_memory_limit);
+      add_confined_test ("cgroup", mechanisms[i], test_confined_cgroup);
     }
   add_confined_test ("pid-namespace", AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP,
                      test_confined_pid_namespace);

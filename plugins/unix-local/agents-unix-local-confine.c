@@ -1365,6 +1365,160 @@ set_unavailable (GError **error,
                        requested, detail);
 }
 
+/* ---- cgroups -------------------------------------------------------- */
+
+struct _AgentsUnixLocalCgroup
+{
+  char **paths; /* one directory per controller */
+  int *procs;   /* their cgroup.procs, open for writing */
+};
+
+/* The directory of the calling process in the v1 hierarchy of
+ * @controller, or NULL. */
+static char *
+own_cgroup_dir (const char *controller)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  if (!g_file_get_contents ("/proc/self/cgroup", &text, NULL, NULL))
+    return NULL;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) fields = g_strsplit (lines[i], ":", 3);
+      g_auto (GStrv) names = NULL;
+
+      if (g_strv_length (fields) != 3)
+        continue;
+      names = g_strsplit (fields[1], ",", -1);
+      if (g_strv_contains ((const char *const *) names, controller))
+        return g_build_filename ("/sys/fs/cgroup", controller, fields[2], NULL);
+    }
+  return NULL;
+}
+
+static gboolean
+write_cgroup_file (const char *dir,
+                   const char *name,
+                   guint64 value,
+                   GError **error)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+
+  return g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_NONE,
+                                   0644, error);
+}
+
+static gboolean
+cgroup_add (GPtrArray *paths,
+            const char *controller,
+            const char *file,
+            guint64 value,
+            GError **error)
+{
+  static gint counter;
+  g_autofree char *base = own_cgroup_dir (controller);
+  g_autofree char *name = NULL;
+  g_autofree char *dir = NULL;
+
+  if (base == NULL || !g_file_test (base, G_FILE_TEST_IS_DIR))
+    {
+      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_NOT_SUPPORTED, NULL,
+                                _ ("no cgroup v1 “%s” hierarchy"), controller);
+      return FALSE;
+    }
+  name = g_strdup_printf ("agents-%d-%d-%08x", (int) getpid (),
+                          g_atomic_int_add (&counter, 1), g_random_int ());
+  dir = g_build_filename (base, name, NULL);
+  if (g_mkdir (dir, 0755) < 0)
+    return set_errno_error (error, "mkdir", dir, errno);
+  g_ptr_array_add (paths, g_steal_pointer (&dir));
+  return value == 0 ||
+         write_cgroup_file (g_ptr_array_index (paths, paths->len - 1), file,
+                            value, error);
+}
+
+AgentsUnixLocalCgroup *
+agents_unix_local_cgroup_new (const AgentsUnixLocalLimits *limits,
+                              GError **error)
+{
+  AgentsUnixLocalCgroup *cgroup = g_new0 (AgentsUnixLocalCgroup, 1);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  gboolean ok;
+
+  ok = cgroup_add (paths, "pids", "pids.max", limits->processes, error) &&
+       cgroup_add (paths, "memory", "memory.limit_in_bytes", limits->memory,
+                   error);
+  cgroup->procs = g_new (int, paths->len + 1);
+  for (guint i = 0; i <= paths->len; i++)
+    cgroup->procs[i] = -1;
+  for (guint i = 0; ok && i < paths->len; i++)
+    {
+      g_autofree char *procs =
+        g_build_filename (g_ptr_array_index (paths, i), "cgroup.procs", NULL);
+
+      cgroup->procs[i] = open (procs, O_WRONLY | O_CLOEXEC);
+      if (cgroup->procs[i] < 0)
+        ok = set_errno_error (error, "open", procs, errno);
+    }
+  g_ptr_array_add (paths, NULL);
+  cgroup->paths = (char **) g_ptr_array_free (g_steal_pointer (&paths), FALSE);
+  if (!ok)
+    g_clear_pointer (&cgroup, agents_unix_local_cgroup_free);
+  return cgroup;
+}
+
+const char *const *
+agents_unix_local_cgroup_get_paths (AgentsUnixLocalCgroup *cgroup)
+{
+  return (const char *const *) cgroup->paths;
+}
+
+/* Sends SIGKILL to every process in @dir; returns how many there were. */
+static guint
+cgroup_kill (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "cgroup.procs", NULL);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) pids = NULL;
+  guint n = 0;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return 0;
+  pids = g_strsplit (text, "\n", -1);
+  for (guint i = 0; pids[i] != NULL; i++)
+    if (*pids[i] != '\0')
+      {
+        kill ((pid_t) atoi (pids[i]), SIGKILL);
+        n++;
+      }
+  return n;
+}
+
+void
+agents_unix_local_cgroup_free (AgentsUnixLocalCgroup *cgroup)
+{
+  if (cgroup == NULL)
+    return;
+  for (guint i = 0; cgroup->procs != NULL && cgroup->procs[i] >= 0; i++)
+    close (cgroup->procs[i]);
+  for (guint i = 0; cgroup->paths != NULL && cgroup->paths[i] != NULL; i++)
+    {
+      /* A process forking meanwhile is caught in a later round. */
+      for (guint round = 0; round < 200 && cgroup_kill (cgroup->paths[i]) > 0;
+           round++)
+        g_usleep (round == 0 ? 0 : 5000);
+      if (g_rmdir (cgroup->paths[i]) < 0 && errno != ENOENT)
+        g_debug ("cannot remove the cgroup %s: %s", cgroup->paths[i],
+                 g_strerror (errno));
+    }
+  g_strfreev (cgroup->paths);
+  g_free (cgroup->procs);
+  g_free (cgroup);
+}
+
 /* ---- spawning ------------------------------------------------------- */
 
 struct _AgentsUnixLocalSpawnCache
@@ -1519,6 +1673,7 @@ typedef struct
   const MountPlan *plan;
   struct rlimit nproc, data, cpu;
   gboolean has_nproc, has_data, has_cpu;
+  const int *cgroup_procs; /* -1-terminated, or NULL */
 } ChildSetup;
 
 static void
@@ -1676,6 +1831,11 @@ child_setup (gpointer data)
     child_report (setup, "prctl(PR_SET_PDEATHSIG)");
   if (getppid () != setup->parent_pid)
     _exit (127);
+  /* "0" is the writing process; what it starts follows it. */
+  for (guint i = 0; setup->cgroup_procs != NULL && setup->cgroup_procs[i] >= 0;
+       i++)
+    if (write (setup->cgroup_procs[i], "0", 1) != 1)
+      child_report (setup, "cgroup.procs");
   if (setup->plan != NULL)
     child_mount_plan (setup);
   child_set_limits (setup);
@@ -1775,6 +1935,8 @@ prepare_child (ChildSetup *setup,
   set_limit (&setup->nproc, &setup->has_nproc, policy->limits.processes);
   set_limit (&setup->data, &setup->has_data, policy->limits.memory);
   set_limit (&setup->cpu, &setup->has_cpu, policy->limits.cpu_seconds);
+  if (policy->cgroup != NULL)
+    setup->cgroup_procs = policy->cgroup->procs;
   if (!policy->drop_privileges ||
       (mechanism != AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP &&
        mechanism != AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK))

@@ -112,6 +112,8 @@ typedef struct
   guint32 sandbox_uid;
   guint32 sandbox_gid;
   AgentsUnixLocalLimits limits;
+  /* Where the command is put before it runs; not owned, may be NULL. */
+  struct _AgentsUnixLocalCgroup *cgroup;
 } AgentsUnixLocalPolicy;
 
 AgentsUnixLocalPolicy *agents_unix_local_policy_new (const char *workspace_root,
@@ -229,6 +231,28 @@ int agents_unix_local_landlock_abi (void);
 int agents_unix_local_landlock_ruleset (const AgentsUnixLocalPolicy *policy,
                                         int abi,
                                         GError **error);
+
+/* ---- cgroups -------------------------------------------------------- */
+
+/* A cgroup (v1 pids and memory controllers) holding one command and all
+ * it starts, with the processes and memory limits of @limits. */
+typedef struct _AgentsUnixLocalCgroup AgentsUnixLocalCgroup;
+
+/* Makes one under the cgroups of the calling process, or returns NULL
+ * with an error saying why none can be made (no cgroup v1 hierarchy
+ * with these controllers, no permission). Blocking, but short. */
+AgentsUnixLocalCgroup *
+agents_unix_local_cgroup_new (const AgentsUnixLocalLimits *limits,
+                              GError **error);
+
+/* The directories of the cgroup, NULL-terminated. */
+const char *const *
+agents_unix_local_cgroup_get_paths (AgentsUnixLocalCgroup *cgroup);
+
+/* Kills every process left in the cgroup and removes it. */
+void agents_unix_local_cgroup_free (AgentsUnixLocalCgroup *cgroup);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentsUnixLocalCgroup,
+                               agents_unix_local_cgroup_free)
 
 /* ---- spawning ------------------------------------------------------- */
 

@@ -1140,6 +1140,7 @@ struct _ExecOp
   AgentsUnixLocalConfinement mechanism;
   const AgentsUnixLocalProbe *probe;
   AgentsUnixLocalPolicy *policy;
+  AgentsUnixLocalCgroup *cgroup;
   GSubprocess *proc;
   pid_t pid;
   Capture out;
@@ -1181,6 +1182,7 @@ exec_op_unref (ExecOp *op)
   g_clear_object (&op->task);
   g_clear_object (&op->session);
   g_strfreev (op->argv);
+  g_clear_pointer (&op->cgroup, agents_unix_local_cgroup_free);
   g_clear_pointer (&op->policy, agents_unix_local_policy_free);
   g_clear_object (&op->proc);
   g_clear_pointer (&op->out.data, g_byte_array_unref);
@@ -1366,6 +1368,7 @@ exec_waited (GObject *source, GAsyncResult *result, gpointer user_data)
   op->exited = TRUE;
   /* Nothing the command started may outlive it. */
   exec_op_kill (op);
+  g_clear_pointer (&op->cgroup, agents_unix_local_cgroup_free);
   if (op->task != NULL && !(op->out.eof && op->err.eof) &&
       op->grace_source == NULL)
     op->grace_source = attach_source (g_timeout_source_new (DRAIN_GRACE_MS),
@@ -1506,6 +1509,24 @@ exec_fail (ExecOp *op, GError *error)
   g_clear_object (&op->task);
 }
 
+/* A cgroup of its own holds the command to its limits, whatever it
+ * forks, and lets everything it left be killed; where none can be made,
+ * the rlimits alone apply. */
+static void
+exec_make_cgroup (ExecOp *op)
+{
+  const AgentsUnixLocalLimits *limits = &op->policy->limits;
+  g_autoptr (GError) error = NULL;
+
+  if (op->mechanism == AGENTS_UNIX_LOCAL_CONFINEMENT_SANDBOX_EXEC ||
+      (limits->processes == 0 && limits->memory == 0))
+    return;
+  op->cgroup = agents_unix_local_cgroup_new (limits, &error);
+  if (op->cgroup == NULL)
+    g_debug ("no cgroup for a unix_local command: %s", error->message);
+  op->policy->cgroup = op->cgroup;
+}
+
 static void
 exec_spawn_now (ExecOp *op)
 {
@@ -1516,6 +1537,7 @@ exec_spawn_now (ExecOp *op)
       g_clear_object (&op->task);
       return;
     }
+  exec_make_cgroup (op);
   op->proc = exec_spawn (op, &error);
   if (op->proc == NULL)
     {
