@@ -1411,6 +1411,31 @@ write_cgroup_file (const char *dir,
                                    0644, error);
 }
 
+/* Removes the cgroups that processes gone since left under @base (a
+ * process killed before it could remove them, or one whose commands'
+ * orphans were not reaped yet then). */
+static void
+sweep_stale_cgroups (const char *base)
+{
+  g_autoptr (GDir) dir = g_dir_open (base, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      int pid;
+
+      if (!g_str_has_prefix (name, "agents-") ||
+          (pid = atoi (name + strlen ("agents-"))) <= 0 ||
+          (kill (pid, 0) == 0 || errno != ESRCH))
+        continue;
+      path = g_build_filename (base, name, NULL);
+      if (g_rmdir (path) < 0)
+        g_debug ("cannot remove the stale cgroup %s: %s", path,
+                 g_strerror (errno));
+    }
+}
+
 static gboolean
 cgroup_add (GPtrArray *paths,
             const char *controller,
@@ -1444,9 +1469,25 @@ AgentsUnixLocalCgroup *
 agents_unix_local_cgroup_new (const AgentsUnixLocalLimits *limits,
                               GError **error)
 {
-  AgentsUnixLocalCgroup *cgroup = g_new0 (AgentsUnixLocalCgroup, 1);
+  static gsize swept;
+  AgentsUnixLocalCgroup *cgroup;
   g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   gboolean ok;
+
+  if (g_once_init_enter (&swept))
+    {
+      const char *const controllers[] = { "pids", "memory" };
+
+      for (guint i = 0; i < G_N_ELEMENTS (controllers); i++)
+        {
+          g_autofree char *base = own_cgroup_dir (controllers[i]);
+
+          if (base != NULL)
+            sweep_stale_cgroups (base);
+        }
+      g_once_init_leave (&swept, 1);
+    }
+  cgroup = g_new0 (AgentsUnixLocalCgroup, 1);
 
   ok = cgroup_add (paths, "pids", "pids.max", limits->processes, error) &&
        cgroup_add (paths, "memory", "memory.limit_in_bytes", limits->memory,
@@ -1497,6 +1538,21 @@ cgroup_kill (const char *dir)
   return n;
 }
 
+gboolean
+agents_unix_local_cgroup_kill (AgentsUnixLocalCgroup *cgroup)
+{
+  gboolean removed = TRUE;
+
+  for (guint i = 0; cgroup->paths[i] != NULL; i++)
+    {
+      cgroup_kill (cgroup->paths[i]);
+      /* Empty already (a bwrap sandbox is, once bwrap is gone)? */
+      if (g_rmdir (cgroup->paths[i]) < 0 && errno != ENOENT)
+        removed = FALSE;
+    }
+  return removed;
+}
+
 void
 agents_unix_local_cgroup_free (AgentsUnixLocalCgroup *cgroup)
 {
@@ -1507,9 +1563,9 @@ agents_unix_local_cgroup_free (AgentsUnixLocalCgroup *cgroup)
   for (guint i = 0; cgroup->paths != NULL && cgroup->paths[i] != NULL; i++)
     {
       /* A process forking meanwhile is caught in a later round. */
-      for (guint round = 0; round < 200 && cgroup_kill (cgroup->paths[i]) > 0;
+      for (guint round = 0; round < 1000 && cgroup_kill (cgroup->paths[i]) > 0;
            round++)
-        g_usleep (round == 0 ? 0 : 5000);
+        g_usleep (1000);
       if (g_rmdir (cgroup->paths[i]) < 0 && errno != ENOENT)
         g_debug ("cannot remove the cgroup %s: %s", cgroup->paths[i],
                  g_strerror (errno));
@@ -1953,6 +2009,10 @@ prepare_child (ChildSetup *setup,
       g_ptr_array_add (bound, policy->host_tmp_dir);
     plan = mount_plan_new (policy, bound);
   }
+  /* bwrap binds nosuid itself: the plan is only needed to reach paths. */
+  if (mechanism == AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP &&
+      plan->covers[0] == NULL)
+    g_clear_pointer (&plan, mount_plan_free);
   setup->plan = plan;
   return plan;
 }

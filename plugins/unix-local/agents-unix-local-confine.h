@@ -249,7 +249,13 @@ agents_unix_local_cgroup_new (const AgentsUnixLocalLimits *limits,
 const char *const *
 agents_unix_local_cgroup_get_paths (AgentsUnixLocalCgroup *cgroup);
 
-/* Kills every process left in the cgroup and removes it. */
+/* Sends SIGKILL to every process in the cgroup now, and removes the
+ * cgroup if that leaves it empty at once; FALSE when it is still there
+ * (agents_unix_local_cgroup_free() waits and removes it). */
+gboolean agents_unix_local_cgroup_kill (AgentsUnixLocalCgroup *cgroup);
+
+/* Kills every process left in the cgroup, waits until they are gone and
+ * removes it. Blocking. */
 void agents_unix_local_cgroup_free (AgentsUnixLocalCgroup *cgroup);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentsUnixLocalCgroup,
                                agents_unix_local_cgroup_free)

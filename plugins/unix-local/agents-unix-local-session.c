@@ -1171,6 +1171,8 @@ destroy_source (GSource **source)
   g_clear_pointer (source, g_source_unref);
 }
 
+static void exec_op_release_cgroup (ExecOp *op);
+
 static void
 exec_op_unref (ExecOp *op)
 {
@@ -1182,7 +1184,7 @@ exec_op_unref (ExecOp *op)
   g_clear_object (&op->task);
   g_clear_object (&op->session);
   g_strfreev (op->argv);
-  g_clear_pointer (&op->cgroup, agents_unix_local_cgroup_free);
+  exec_op_release_cgroup (op);
   g_clear_pointer (&op->policy, agents_unix_local_policy_free);
   g_clear_object (&op->proc);
   g_clear_pointer (&op->out.data, g_byte_array_unref);
@@ -1360,6 +1362,37 @@ attach_source (GSource *source, GSourceFunc func, ExecOp *op)
 }
 
 static void
+cgroup_free_thread (GTask *task,
+                    gpointer source_object,
+                    gpointer task_data,
+                    GCancellable *cancellable)
+{
+  agents_unix_local_cgroup_free (task_data);
+}
+
+/* Kills what is left in the command's cgroup at once; waiting for the
+ * processes to be gone (a pid namespace takes a while to tear down) and
+ * removing the cgroup happen in a worker, not before the result. */
+static void
+exec_op_release_cgroup (ExecOp *op)
+{
+  g_autoptr (GTask) task = NULL;
+
+  if (op->cgroup == NULL)
+    return;
+  if (op->policy != NULL)
+    op->policy->cgroup = NULL;
+  if (agents_unix_local_cgroup_kill (op->cgroup))
+    {
+      g_clear_pointer (&op->cgroup, agents_unix_local_cgroup_free);
+      return;
+    }
+  task = g_task_new (NULL, NULL, NULL, NULL);
+  g_task_set_task_data (task, g_steal_pointer (&op->cgroup), NULL);
+  g_task_run_in_thread (task, cgroup_free_thread);
+}
+
+static void
 exec_waited (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (ExecOp) op = user_data;
@@ -1368,7 +1401,7 @@ exec_waited (GObject *source, GAsyncResult *result, gpointer user_data)
   op->exited = TRUE;
   /* Nothing the command started may outlive it. */
   exec_op_kill (op);
-  g_clear_pointer (&op->cgroup, agents_unix_local_cgroup_free);
+  exec_op_release_cgroup (op);
   if (op->task != NULL && !(op->out.eof && op->err.eof) &&
       op->grace_source == NULL)
     op->grace_source = attach_source (g_timeout_source_new (DRAIN_GRACE_MS),
