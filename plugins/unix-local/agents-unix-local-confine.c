@@ -1788,7 +1788,8 @@ child_clone_trees (const ChildSetup *setup)
   for (guint i = 0; plan->paths[i] != NULL; i++)
     {
       plan->trees[i] = syscall (__NR_open_tree, AT_FDCWD, plan->paths[i],
-                                OPEN_TREE_CLONE | O_CLOEXEC | AT_RECURSIVE);
+                                OPEN_TREE_CLONE | O_CLOEXEC | AT_RECURSIVE |
+                                  AT_SYMLINK_NOFOLLOW);
       if (plan->trees[i] < 0)
         child_report (setup, "open_tree");
       if (syscall (__NR_mount_setattr, plan->trees[i], "",
