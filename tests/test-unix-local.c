@@ -2005,6 +2005,54 @@ count_with_token (const char *token)
   return count;
 }
 
+/* An archive's set-user-ID and set-group-ID bits are not restored. */
+static void
+test_hydrate_drops_setid_bits (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *tmp = agents_test_make_tmp_dir ("unix-local-setid-");
+  g_autofree char *src = g_build_filename (tmp, "src", NULL);
+  g_autofree char *tool = g_build_filename (src, "tool", NULL);
+  g_autofree char *shared = g_build_filename (src, "shared", NULL);
+  g_autofree char *archive = g_build_filename (tmp, "ws.tar", NULL);
+  g_autofree char *root = g_build_filename (tmp, "ws", NULL);
+  g_autofree char *out_tool = g_build_filename (root, "tool", NULL);
+  g_autofree char *out_shared = g_build_filename (root, "shared", NULL);
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (root);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GFile) file = g_file_new_for_path (archive);
+  g_autoptr (GInputStream) stream = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *tar[] = { "tar", "-C", src, "-cf", archive, ".", NULL };
+  int status = -1;
+  GStatBuf st;
+
+  agents_test_write_file (tool, "#!/bin/sh\n");
+  g_assert_cmpint (g_mkdir (shared, 0755), ==, 0);
+  g_assert_cmpint (chmod (tool, 06755), ==, 0);
+  g_assert_cmpint (chmod (shared, 02775), ==, 0);
+  g_assert_true (g_spawn_sync (NULL, (char **) tar, NULL, G_SPAWN_SEARCH_PATH,
+                               NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+
+  session = create_session (client, manifest, NULL);
+  stream = G_INPUT_STREAM (g_file_read (file, NULL, &error));
+  g_assert_no_error (error);
+  agents_sandbox_session_hydrate_workspace_async (
+    session, stream, NULL, agents_test_async_cb, &result);
+  g_assert_true (agents_sandbox_session_hydrate_workspace_finish (
+    session, agents_test_wait_result (&result), &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (g_stat (out_tool, &st), ==, 0);
+  g_assert_cmpuint (st.st_mode & 07777, ==, 0755);
+  g_assert_cmpint (g_stat (out_shared, &st), ==, 0);
+  g_assert_cmpuint (st.st_mode & 07777, ==, 0775);
+  agents_test_rm_rf (tmp);
+}
+
 /* The cgroups this process made for its commands and did not remove
  * yet (in the v1 pids hierarchy, where there is one). */
 static guint
@@ -2217,6 +2265,8 @@ main (int argc, char *argv[])
     }
   add_mechanism_tests ("pid-namespace", "bwrap", test_pid_namespace);
   add_mechanism_tests ("confinement-none", "none", test_confinement_none);
+  g_test_add_func ("/sandbox/unix-local/hydrate-drops-setid-bits",
+                   test_hydrate_drops_setid_bits);
   g_test_add_func ("/sandbox/unix-local/limit-options-validated",
                    test_limit_options_validated);
   g_test_add_func ("/sandbox/unix-local/state-json",
