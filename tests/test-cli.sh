@@ -305,6 +305,45 @@ else
   fail "a handoff is shown and the next agent works in its own sandbox"
 fi
 
+# ---- confined commands run unprivileged --------------------------------------
+
+# A root-only file in /etc, which commands see read-only, stays unreadable
+# to them when the caller is root: they run as an unprivileged uid.
+if [ "$(id -u)" -eq 0 ] && [ -w /etc ]; then
+  secret=$(mktemp /etc/agents-test-secret-XXXXXX)
+  trap 'rm -rf "$tmp" "$secret"' EXIT INT TERM
+  echo "top-secret-$$" >"$secret"
+  chmod 0600 "$secret"
+  cat >"$tmp/secret-turns.json" <<EOF
+[[{"type": "function_call", "call_id": "call_c", "name": "exec_command",
+   "arguments": "{\"cmd\": \"id -u; cat $secret\"}"}],
+ [{"type": "message", "role": "assistant",
+   "content": [{"type": "output_text", "text": "done"}]}]]
+EOF
+  write_agent "$tmp/secret.json" '["shell"]' secret-turns.json
+  if run_agents 0 run "$tmp/secret.json" "go" &&
+    has "[tool output] exec_command" "$tmp/out" &&
+    has "65534" "$tmp/out" && has "Permission denied" "$tmp/out" &&
+    ! has "top-secret-$$" "$tmp/out"; then
+    pass "a confined command cannot read a root-only file"
+  else
+    fail "a confined command cannot read a root-only file"
+  fi
+  rm -f "$secret"
+else
+  n=$((n + 1))
+  echo "ok $n # SKIP needs root and a writable /etc"
+fi
+
+if run_agents 1 run "$demo" "x" -o memory=lots &&
+  has "memory" "$tmp/err" &&
+  run_agents 0 run "$demo" "Sort 3 1 2" -o pids_limit=64 -o memory=268435456 &&
+  has "[tool call] exec_command" "$tmp/out"; then
+  pass "limits are sandbox options, checked"
+else
+  fail "limits are sandbox options, checked"
+fi
+
 # ---- Ctrl-C -----------------------------------------------------------------------
 
 cat >"$tmp/slow-turns.json" <<'EOF'
