@@ -15,6 +15,7 @@
 #include "agents-apply-diff-private.h"
 #include "agents-apply-patch-parse-private.h"
 #include "agents-pytext-private.h"
+#include "agents-shell-format-private.h"
 #include "agents-token-truncation-private.h"
 #include "test-utils.h"
 
@@ -172,6 +173,53 @@ test_truncation_utf8 (void)
 
   invalid = agents_truncate_to_tokens ("ab\xff", 3, 10, &original);
   g_assert_cmpstr (invalid, ==, "ab\xef\xbf\xbd");
+}
+
+/* ---- exec_command output (§1.2) ---------------------------------------- */
+
+static void
+test_shell_format_reference_example (void)
+{
+  g_autofree char *output =
+    agents_shell_join_output ("stdout: pwd", 11, "stderr: pwd", 11);
+  g_autofree char *text =
+    agents_shell_format_response ("123456", 0.25, 7, -1, -1, output);
+
+  g_assert_cmpstr (text, ==,
+                   "Chunk ID: 123456\nWall time: 0.2500 seconds\n"
+                   "Process exited with code 7\nOutput:\nstdout: pwd\n"
+                   "stderr: pwd");
+}
+
+static void
+test_shell_format_running_truncated (void)
+{
+  g_autofree char *text =
+    agents_shell_format_response ("abcdef", 10.00006, -1, 4242, 225, "x\n");
+  g_autofree char *id = agents_shell_new_chunk_id ();
+  g_autofree char *timeout = agents_shell_timeout_message (2.5);
+
+  g_assert_cmpstr (text, ==,
+                   "Chunk ID: abcdef\nWall time: 10.0001 seconds\n"
+                   "Process running with session ID 4242\n"
+                   "Original token count: 225\nOutput:\nx\n");
+  g_assert_cmpuint (strlen (id), ==, 6);
+  g_assert_cmpuint (strspn (id, "0123456789abcdef"), ==, 6);
+  g_assert_cmpstr (timeout, ==, "Command timed out after 2.500 seconds.");
+}
+
+static void
+test_shell_join_output (void)
+{
+  g_autofree char *newline = agents_shell_join_output ("a\n", 2, "b", 1);
+  g_autofree char *only_err = agents_shell_join_output ("", 0, "e", 1);
+  g_autofree char *only_out = agents_shell_join_output ("o\n", 2, NULL, 0);
+  g_autofree char *invalid = agents_shell_join_output ("\xff", 1, "", 0);
+
+  g_assert_cmpstr (newline, ==, "a\nb");
+  g_assert_cmpstr (only_err, ==, "e");
+  g_assert_cmpstr (only_out, ==, "o\n");
+  g_assert_cmpstr (invalid, ==, "\xef\xbf\xbd");
 }
 
 /* ---- The V4A diff (§2.2) ----------------------------------------------- */
@@ -549,6 +597,11 @@ main (int argc, char *argv[])
   g_test_add_func ("/sandbox/truncation/marker-only",
                    test_truncation_marker_only);
   g_test_add_func ("/sandbox/truncation/utf8", test_truncation_utf8);
+  g_test_add_func ("/sandbox/shell-format/reference-example",
+                   test_shell_format_reference_example);
+  g_test_add_func ("/sandbox/shell-format/running-truncated",
+                   test_shell_format_running_truncated);
+  g_test_add_func ("/sandbox/shell-format/join-output", test_shell_join_output);
   g_test_add_func ("/sandbox/apply-diff/spec-examples",
                    test_diff_spec_examples);
   g_test_add_func ("/sandbox/apply-diff/create", test_diff_create);
