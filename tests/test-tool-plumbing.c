@@ -216,6 +216,7 @@ test_custom_tool_call (void)
                    "{\"type\":\"custom_tool_call_output\",\"call_id\":\"c1\","
                    "\"output\":\"patched: *** Begin Patch\\n*** Add File: "
                    "a.txt\\n+hi\\n*** End Patch\\n\"}");
+  g_ptr_array_unref (spec.inputs);
 }
 
 static void

@@ -237,8 +237,10 @@ agents_tool_output_to_json (AgentsToolOutput *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  return json_node_init_array (
-    json_node_alloc (), agents_run_private_json_array_copy (self->parts));
+  JsonNode *node = json_node_new (JSON_NODE_ARRAY);
+
+  json_node_take_array (node, agents_run_private_json_array_copy (self->parts));
+  return node;
 }
 
 /**
