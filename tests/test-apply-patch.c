@@ -14,6 +14,7 @@
 
 #include "agents-apply-diff-private.h"
 #include "agents-apply-patch-parse-private.h"
+#include "agents-pty-rules-private.h"
 #include "agents-pytext-private.h"
 #include "agents-shell-format-private.h"
 #include "agents-token-truncation-private.h"
@@ -220,6 +221,68 @@ test_shell_join_output (void)
   g_assert_cmpstr (only_err, ==, "e");
   g_assert_cmpstr (only_out, ==, "o\n");
   g_assert_cmpstr (invalid, ==, "\xef\xbf\xbd");
+}
+
+/* ---- PTY process table rules (§1.4) ------------------------------------ */
+
+static void
+test_pty_yield_times (void)
+{
+  g_assert_cmpuint (agents_pty_clamp_yield_time_ms (0), ==, 250);
+  g_assert_cmpuint (agents_pty_clamp_yield_time_ms (-5), ==, 250);
+  g_assert_cmpuint (agents_pty_clamp_yield_time_ms (1200), ==, 1200);
+  g_assert_cmpuint (agents_pty_clamp_yield_time_ms (90000), ==, 30000);
+  g_assert_cmpuint (agents_pty_write_yield_time_ms (250, TRUE), ==, 5000);
+  g_assert_cmpuint (agents_pty_write_yield_time_ms (250, FALSE), ==, 250);
+  g_assert_cmpuint (agents_pty_write_yield_time_ms (90000, TRUE), ==, 30000);
+}
+
+static void
+test_pty_process_ids (void)
+{
+  g_autoptr (GHashTable) used = g_hash_table_new (NULL, NULL);
+
+  /* Every id but one taken: the free one comes back. */
+  for (guint id = 1000; id < 100000; id++)
+    if (id != 4242)
+      g_hash_table_add (used, GUINT_TO_POINTER (id));
+  g_assert_cmpuint (agents_pty_allocate_process_id (used), ==, 4242);
+  for (guint i = 0; i < 100; i++)
+    {
+      guint id = agents_pty_allocate_process_id (NULL);
+
+      g_assert_cmpuint (id, >=, 1000);
+      g_assert_cmpuint (id, <, 100000);
+    }
+}
+
+static void
+test_pty_prune (void)
+{
+  AgentsPtyProcessMeta meta[12];
+
+  g_assert_cmpuint (agents_pty_process_to_prune (NULL, 0), ==, 0);
+  /* 12 processes, used at 100..111 (id 1000 + i used at 100 + i). */
+  for (guint i = 0; i < G_N_ELEMENTS (meta); i++)
+    meta[i] = (AgentsPtyProcessMeta){ 1000 + i, 100 + i, FALSE };
+  /* None exited: the least recently used. */
+  g_assert_cmpuint (agents_pty_process_to_prune (meta, 12), ==, 1000);
+  /* An exited one outside the 8 most recent goes first. */
+  meta[2].exited = TRUE;
+  g_assert_cmpuint (agents_pty_process_to_prune (meta, 12), ==, 1002);
+  /* One among the 8 most recent is protected even if exited. */
+  meta[2].exited = FALSE;
+  meta[11].exited = TRUE;
+  g_assert_cmpuint (agents_pty_process_to_prune (meta, 12), ==, 1000);
+  /* Using a process protects it. */
+  meta[0].last_used = 500;
+  g_assert_cmpuint (agents_pty_process_to_prune (meta, 12), ==, 1001);
+  /* Eight or fewer: all protected. */
+  g_assert_cmpuint (agents_pty_process_to_prune (meta, 8), ==, 0);
+  /* Ties keep their order. */
+  for (guint i = 0; i < G_N_ELEMENTS (meta); i++)
+    meta[i] = (AgentsPtyProcessMeta){ 2000 + i, 7, FALSE };
+  g_assert_cmpuint (agents_pty_process_to_prune (meta, 12), ==, 2008);
 }
 
 /* ---- The V4A diff (§2.2) ----------------------------------------------- */
@@ -602,6 +665,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/sandbox/shell-format/running-truncated",
                    test_shell_format_running_truncated);
   g_test_add_func ("/sandbox/shell-format/join-output", test_shell_join_output);
+  g_test_add_func ("/sandbox/pty-rules/yield-times", test_pty_yield_times);
+  g_test_add_func ("/sandbox/pty-rules/process-ids", test_pty_process_ids);
+  g_test_add_func ("/sandbox/pty-rules/prune", test_pty_prune);
   g_test_add_func ("/sandbox/apply-diff/spec-examples",
                    test_diff_spec_examples);
   g_test_add_func ("/sandbox/apply-diff/create", test_diff_create);
