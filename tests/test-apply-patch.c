@@ -17,6 +17,7 @@
 #include "agents-pty-rules-private.h"
 #include "agents-pytext-private.h"
 #include "agents-shell-format-private.h"
+#include "agents-skill-frontmatter-private.h"
 #include "agents-token-truncation-private.h"
 #include "test-utils.h"
 
@@ -283,6 +284,57 @@ test_pty_prune (void)
   for (guint i = 0; i < G_N_ELEMENTS (meta); i++)
     meta[i] = (AgentsPtyProcessMeta){ 2000 + i, 7, FALSE };
   g_assert_cmpuint (agents_pty_process_to_prune (meta, 12), ==, 2008);
+}
+
+/* ---- SKILL.md frontmatter (§3.2) --------------------------------------- */
+
+static void
+assert_frontmatter (const char *markdown, const char *const *pairs)
+{
+  g_autoptr (GHashTable) metadata = agents_skill_parse_frontmatter (markdown);
+  guint n = 0;
+
+  for (; pairs[n] != NULL; n += 2)
+    g_assert_cmpstr (g_hash_table_lookup (metadata, pairs[n]), ==,
+                     pairs[n + 1]);
+  g_assert_cmpuint (g_hash_table_size (metadata), ==, n / 2);
+}
+
+static void
+test_skill_frontmatter (void)
+{
+  assert_frontmatter ("# Title\nname: x\n", (const char *[]){ NULL });
+  assert_frontmatter ("---\nname: x\n", (const char *[]){ NULL });
+  assert_frontmatter (
+    "---\nname: pdf\ndescription: \"Work with PDFs: forms\"\n---\nbody",
+    (const char *[]){ "name", "pdf", "description", "Work with PDFs: forms",
+                      NULL });
+  /* Comments, blank lines, lines without a colon, indented lines and an
+   * empty key are skipped; a later key wins; unmatched quotes stay. */
+  assert_frontmatter ("  ---  \n# c\n\nnot a pair\n  indented: x\n: v\n"
+                      "name: a\nname: 'b\"\n---",
+                      (const char *[]){ "name", "'b\"", NULL });
+  /* Indented continuation lines join the value; comments among them do
+   * not. */
+  assert_frontmatter ("---\r\ndescription: first\r\n  second part\r\n"
+                      "  # note\r\n\r\n  third\r\nname: n\r\n---\r\n",
+                      (const char *[]){ "description",
+                                        "first second part third", "name", "n",
+                                        NULL });
+}
+
+static void
+test_skill_frontmatter_blocks (void)
+{
+  assert_frontmatter ("---\ndescription: |\n  line one\n    indented\n\n"
+                      "  line three\n\nname: x\n---",
+                      (const char *[]){ "description",
+                                        "line one\n  indented\n\nline three\n",
+                                        "name", "x", NULL });
+  assert_frontmatter ("---\ndescription: >\n  a\n  b\n\n\n  c\n---",
+                      (const char *[]){ "description", "a b\n\nc\n", NULL });
+  assert_frontmatter ("---\ndescription: >\nname: y\n---",
+                      (const char *[]){ "description", "", "name", "y", NULL });
 }
 
 /* ---- The V4A diff (§2.2) ----------------------------------------------- */
@@ -668,6 +720,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/sandbox/pty-rules/yield-times", test_pty_yield_times);
   g_test_add_func ("/sandbox/pty-rules/process-ids", test_pty_process_ids);
   g_test_add_func ("/sandbox/pty-rules/prune", test_pty_prune);
+  g_test_add_func ("/sandbox/skills/frontmatter", test_skill_frontmatter);
+  g_test_add_func ("/sandbox/skills/frontmatter-blocks",
+                   test_skill_frontmatter_blocks);
   g_test_add_func ("/sandbox/apply-diff/spec-examples",
                    test_diff_spec_examples);
   g_test_add_func ("/sandbox/apply-diff/create", test_diff_create);
