@@ -56,7 +56,7 @@ G_DECLARE_INTERFACE (
  *   with: @model_params holds the resolved model settings
  *   (agents_model_settings_to_json()) and, when known, `model` (the model's
  *   name) and `provider` (the name its model provider is registered
- *   under); the default calls @sampling_params. Since: 1.0
+ *   under); the default calls @sampling_params
  *
  * A capability of a sandbox agent. Built-in types are `shell`,
  * `filesystem`, `compaction` and `memory`; more are registered with
