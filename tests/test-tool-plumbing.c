@@ -159,6 +159,40 @@ test_custom_tool_model_json (void)
   g_ptr_array_unref (spec.inputs);
 }
 
+/* The form for models without freeform tools, whose call the runner
+ * answers (test_custom_tool_called_as_function). */
+static void
+test_custom_tool_function_form (void)
+{
+  CustomSpec spec = { g_ptr_array_new_with_free_func (g_free), FALSE };
+  g_autoptr (AgentsTool) tool = new_custom_tool (&spec);
+  g_autoptr (AgentsTool) plain = AGENTS_TOOL (agents_custom_tool_new (
+    "freeform", NULL, NULL, recording_custom_tool, &spec, NULL));
+  g_autoptr (JsonObject) json =
+    agents_custom_tool_to_function_json (AGENTS_CUSTOM_TOOL (tool));
+  g_autoptr (JsonObject) plain_json =
+    agents_custom_tool_to_function_json (AGENTS_CUSTOM_TOOL (plain));
+  g_autofree char *text = object_text (json);
+  g_autofree char *plain_text = object_text (plain_json);
+
+  g_assert_cmpstr (text, ==,
+                   "{\"type\":\"function\",\"name\":\"apply_patch\","
+                   "\"description\":\"Edits files.\",\"parameters\":{"
+                   "\"type\":\"object\",\"properties\":{\"input\":{"
+                   "\"type\":\"string\",\"description\":\"The raw input "
+                   "text for the tool. It must follow this lark grammar:\\n"
+                   "start: /.+/\"}},\"required\":[\"input\"],"
+                   "\"additionalProperties\":false},\"strict\":true}");
+  g_assert_cmpstr (plain_text, ==,
+                   "{\"type\":\"function\",\"name\":\"freeform\","
+                   "\"description\":\"\",\"parameters\":{\"type\":"
+                   "\"object\",\"properties\":{\"input\":{\"type\":"
+                   "\"string\",\"description\":\"The raw input text for "
+                   "the tool.\"}},\"required\":[\"input\"],"
+                   "\"additionalProperties\":false},\"strict\":true}");
+  g_ptr_array_unref (spec.inputs);
+}
+
 static void
 test_custom_tool_call (void)
 {
@@ -865,6 +899,8 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/run/custom-tool/model-json", test_custom_tool_model_json);
+  g_test_add_func ("/run/custom-tool/function-form",
+                   test_custom_tool_function_form);
   g_test_add_func ("/run/custom-tool/call", test_custom_tool_call);
   g_test_add_func ("/run/custom-tool/error-is-output",
                    test_custom_tool_error_is_output);

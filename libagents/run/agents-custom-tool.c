@@ -117,6 +117,78 @@ agents_custom_tool_to_model_json (AgentsTool *tool)
   return json;
 }
 
+/* The description of the `input` argument of the function-tool form. */
+static char *
+input_description (AgentsCustomTool *self)
+{
+  const char *type =
+    self->format ? agents_run_private_json_string (self->format, "type") : NULL;
+  const char *syntax =
+    self->format ? agents_run_private_json_string (self->format, "syntax")
+                 : NULL;
+  const char *definition =
+    self->format ? agents_run_private_json_string (self->format, "definition")
+                 : NULL;
+
+  if (g_strcmp0 (type, "grammar") != 0 || definition == NULL)
+    return g_strdup ("The raw input text for the tool.");
+  return g_strdup_printf ("The raw input text for the tool. It must follow "
+                          "this %s grammar:\n%s",
+                          syntax ? syntax : "", definition);
+}
+
+/**
+ * agents_custom_tool_to_function_json:
+ * @self: a custom tool
+ *
+ * Gets the tool as a function tool taking one string argument, `input`,
+ * for models that have no freeform tools (Chat Completions servers):
+ * `{"type": "function", "name", "description", "parameters": {"type":
+ * "object", "properties": {"input": {"type": "string", "description"}},
+ * "required": ["input"], "additionalProperties": false}, "strict": true}`.
+ * A grammar format is given to the model in the argument's description.
+ * The runner passes the `input` of such a `function_call` to the tool and
+ * answers with a `function_call_output`.
+ *
+ * Returns: (transfer full): the function tool definition
+ */
+JsonObject *
+agents_custom_tool_to_function_json (AgentsCustomTool *self)
+{
+  const char *name, *description;
+  JsonObject *json, *parameters, *members, *input;
+  JsonArray *required;
+
+  g_return_val_if_fail (AGENTS_IS_CUSTOM_TOOL (self), NULL);
+
+  name = agents_tool_get_name (AGENTS_TOOL (self));
+  description = agents_tool_get_description (AGENTS_TOOL (self));
+  input = json_object_new ();
+  json_object_set_string_member (input, "type", "string");
+  {
+    g_autofree char *text = input_description (self);
+
+    json_object_set_string_member (input, "description", text);
+  }
+  members = json_object_new ();
+  json_object_set_object_member (members, "input", input);
+  required = json_array_new ();
+  json_array_add_string_element (required, "input");
+  parameters = json_object_new ();
+  json_object_set_string_member (parameters, "type", "object");
+  json_object_set_object_member (parameters, "properties", members);
+  json_object_set_array_member (parameters, "required", required);
+  json_object_set_boolean_member (parameters, "additionalProperties", FALSE);
+  json = json_object_new ();
+  json_object_set_string_member (json, "type", "function");
+  json_object_set_string_member (json, "name", name ? name : "");
+  json_object_set_string_member (json, "description",
+                                 description ? description : "");
+  json_object_set_object_member (json, "parameters", parameters);
+  json_object_set_boolean_member (json, "strict", TRUE);
+  return json;
+}
+
 /**
  * agents_custom_tool_error_message:
  * @error: the error a custom tool failed with

@@ -72,6 +72,9 @@ JsonObject *agents_custom_tool_get_format (AgentsCustomTool *self);
 AGENTS_AVAILABLE_IN_1_0
 void agents_custom_tool_set_format (AgentsCustomTool *self, JsonObject *format);
 AGENTS_AVAILABLE_IN_1_0
+JsonObject *agents_custom_tool_to_function_json (AgentsCustomTool *self)
+  G_GNUC_WARN_UNUSED_RESULT;
+AGENTS_AVAILABLE_IN_1_0
 char *agents_custom_tool_error_message (const GError *error)
   G_GNUC_WARN_UNUSED_RESULT;
 
