@@ -37,6 +37,8 @@
 #include "run/agents-run-context.h"
 #include "models/agents-model.h"
 #include "run/agents-tool.h"
+#include "run/agents-tool-output.h"
+#include "run/agents-custom-tool.h"
 #include "run/agents-guardrail.h"
 #include "run/agents-agent.h"
 #include "run/agents-run-config.h"
