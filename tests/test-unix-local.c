@@ -1745,6 +1745,8 @@ test_persist_and_resume (void)
   state =
     agents_sandbox_client_deserialize_session_state (client, json, &error);
   g_assert_no_error (error);
+  /* The root is the caller's own (its manifest named it): it says so. */
+  agents_sandbox_session_state_set_root_vouched (state, TRUE);
   agents_sandbox_client_resume_async (client, state, NULL, agents_test_async_cb,
                                       &result);
   resumed = agents_sandbox_client_resume_finish (

@@ -760,6 +760,33 @@ resumed (GObject *source, GAsyncResult *result, gpointer user_data)
   start_session (task);
 }
 
+/* Whether the caller's configuration names @state's root: the root of
+ * the run config's manifest or of the agent's default one. The default
+ * root names no host directory, so it vouches for nothing. */
+static gboolean
+caller_names_root (AgentsSandboxSessionManager *self,
+                   EnsureOp *op,
+                   AgentsSandboxSessionState *state)
+{
+  AgentsManifest *mine[] = {
+    agents_sandbox_run_config_get_manifest (self->config),
+    agents_sandbox_agent_get_default_manifest (op->agent),
+  };
+  const char *root = agents_manifest_get_root (
+    agents_sandbox_session_state_get_manifest (state));
+
+  for (guint i = 0; i < G_N_ELEMENTS (mine); i++)
+    {
+      const char *their = mine[i] ? agents_manifest_get_root (mine[i]) : NULL;
+
+      if (their != NULL && root != NULL &&
+          g_strcmp0 (their, AGENTS_MANIFEST_DEFAULT_ROOT) != 0 &&
+          g_str_equal (their, root))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 resume_from_state (GTask *task,
                    AgentsSandboxSessionState *state,
@@ -767,7 +794,11 @@ resume_from_state (GTask *task,
 {
   AgentsSandboxSessionManager *self = g_task_get_source_object (task);
   EnsureOp *op = g_task_get_task_data (task);
-  g_autoptr (AgentsManifest) processed =
+  g_autoptr (AgentsManifest) processed = NULL;
+
+  if (caller_names_root (self, op, state))
+    agents_sandbox_session_state_set_root_vouched (state, TRUE);
+  processed =
     processed_manifest (agents_sandbox_session_state_get_manifest (state),
                         op->agent, op->capabilities);
 
