@@ -14,7 +14,7 @@ python=/usr/bin/python3
 demo="$src/examples/demo/agent.json"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-cli-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'umount "$tmp/fullcache" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 # Sandboxes (g_dir_make_tmp) and snapshots (the user cache) stay in $tmp,
 # so that the test can see that nothing is left behind.
 mkdir -p "$tmp/tmpdir" "$tmp/cache"
@@ -577,6 +577,53 @@ if [ -d "$left" ] && run_agents 0 gc --dry-run &&
   pass "gc removes the workspace of a run killed with SIGKILL"
 else
   fail "gc removes the workspace of a run killed with SIGKILL"
+fi
+
+# ---- a full disk during persist (finding 3) ----------------------------------
+
+cat >"$tmp/full-turns.json" <<'EOF'
+[
+  [{"type": "function_call", "call_id": "call_w", "name": "write_file",
+    "arguments": "{\"path\": \"note.txt\", \"content\": \"kept\\n\"}"}],
+  [{"type": "function_call", "call_id": "call_b", "name": "exec_command",
+    "arguments": "{\"cmd\": \"head -c 3000000 /dev/zero > big; echo wrote\"}"}],
+  [{"type": "function_call", "call_id": "call_c", "name": "exec_command",
+    "arguments": "{\"cmd\": \"cat note.txt\"}"}],
+  [{"type": "message", "role": "assistant",
+    "content": [{"type": "output_text", "text": "all done"}]}]
+]
+EOF
+write_agent "$tmp/full.json" \
+  '["filesystem", {"type": "shell", "needs_approval": true}]' full-turns.json
+
+# The snapshots live on a 2 MiB file system: the first stop fits, the
+# second (a 3 MB file in the workspace) does not.
+mkdir -p "$tmp/fullcache"
+if mount -t tmpfs -o size=2m tmpfs "$tmp/fullcache" 2>/dev/null; then
+  full_snapshots="$tmp/fullcache/agents-1.0/snapshots"
+  if XDG_CACHE_HOME="$tmp/fullcache" run_agents 0 run "$tmp/full.json" "go" \
+    --state "$tmp/full-state.json"; then
+    cp "$tmp/full-state.json" "$tmp/full-state.orig"
+    cp "$full_snapshots"/*.tar "$tmp/full-snapshot.orig"
+    if XDG_CACHE_HOME="$tmp/fullcache" run_agents 1 resume "$tmp/full.json" \
+      "$tmp/full-state.json" --approve &&
+      has "wrote" "$tmp/out" &&
+      has "No space left on device" "$tmp/err" &&
+      has "the run state was not saved" "$tmp/err" &&
+      cmp -s "$tmp/full-state.json" "$tmp/full-state.orig" &&
+      cmp -s "$full_snapshots"/*.tar "$tmp/full-snapshot.orig" &&
+      [ "$(ls "$full_snapshots" | grep -c '\.tar\.')" = 0 ] &&
+      tar -tf "$full_snapshots"/*.tar | grep -q "note.txt"; then
+      pass "a full disk during persist keeps the previous snapshot and fails"
+    else
+      fail "a full disk during persist keeps the previous snapshot and fails"
+    fi
+  else
+    fail "a full disk during persist keeps the previous snapshot and fails"
+  fi
+  umount "$tmp/fullcache"
+else
+  pass "a full disk during persist keeps the previous snapshot and fails # SKIP cannot mount a tmpfs (not root?)"
 fi
 
 if no_sandbox_left; then
