@@ -202,12 +202,13 @@ char *
 agents_unix_local_system_root (const char *root)
 {
   static const char *const trees[] = {
-    "/etc",     "/usr",     "/bin",       "/sbin",      "/lib",     "/lib32",
-    "/lib64",   "/libx32",  "/boot",      "/dev",       "/proc",    "/sys",
-    "/var/lib", "/var/log", "/var/spool", "/var/cache", "/var/run", "/run",
+    "/etc",     "/usr",     "/bin",       "/sbin",      "/lib",  "/lib32",
+    "/lib64",   "/libx32",  "/boot",      "/dev",       "/proc", "/sys",
+    "/var/lib", "/var/log", "/var/spool", "/var/cache",
   };
   const char *const tops[] = {
     "/",
+    "/run",
     "/home",
     "/var",
     "/tmp",
