@@ -418,8 +418,7 @@ check_resumed_root (AgentsUnixLocalClient *self,
   if (agents_unix_local_session_state_get_root_proven (local))
     return TRUE;
   if (agents_sandbox_session_state_get_root_vouched (state))
-    return agents_unix_local_session_state_get_workspace_root_owned (local) ||
-           check_not_system_root (self, root, error);
+    return check_not_system_root (self, root, error);
   if (agents_unix_local_session_state_get_workspace_root_owned (local))
     {
       const char *token =
