@@ -434,6 +434,31 @@ if run_agents 0 run "$tmp/approval.json" "go" --state "$tmp/hostile.json"; then
     fail "a run state cannot make the library create a workspace anywhere"
   fi
 
+  # Where the snapshot is read and overwritten is the program's choice.
+  $python - "$tmp/hostile.json" "$tmp/snapdir.json" "$tmp/elsewhere" <<'EOF'
+import json, sys
+src, dst, base = sys.argv[1:4]
+state = json.load(open(src))
+def walk(node):
+    if isinstance(node, dict):
+        if node.get("type") == "local" and "base_path" in node:
+            node["base_path"] = base
+        for value in node.values():
+            walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            walk(value)
+walk(state)
+json.dump(state, open(dst, "w"))
+EOF
+  if run_agents 1 resume "$tmp/approval.json" "$tmp/snapdir.json" --approve &&
+    has "keeps its snapshot in $tmp/elsewhere" "$tmp/err" &&
+    [ ! -e "$tmp/elsewhere" ]; then
+    pass "a run state cannot choose where snapshots are read and written"
+  else
+    fail "a run state cannot choose where snapshots are read and written"
+  fi
+
   # The untouched state still resumes: its root was made by the library.
   if run_agents 0 resume "$tmp/approval.json" "$tmp/hostile.json" --approve &&
     grep -q "^    kept" "$tmp/out"; then
