@@ -1701,6 +1701,186 @@ test_open_beneath_during_renames (void)
   agents_test_rm_rf (tmp);
 }
 
+/* A session whose resume fails to restore its snapshot never persists
+ * over it (issue 15, finding 14): the snapshot stays for another try. */
+static void
+test_failed_restore_keeps_snapshot (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *workspace_root = agents_test_make_tmp_dir ("unix-local-ws-");
+  g_autofree char *snapshots = agents_test_make_tmp_dir ("unix-local-snap-");
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsLocalSnapshotSpec) spec =
+    agents_local_snapshot_spec_new (snapshots);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsSandboxSession) resumed = NULL;
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (JsonNode) json = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *tar = NULL;
+  g_autofree char *after = NULL;
+  const char *broken = "not a tar archive, but the only copy of the work";
+
+  agents_sandbox_client_create_async (client, manifest, NULL, G_OBJECT (spec),
+                                      NULL, agents_test_async_cb, &result);
+  session = agents_sandbox_client_create_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_true (start_session (session, &error));
+  g_assert_true (write_text (session, "a.txt", "alpha", &error));
+  g_assert_no_error (error);
+  close_session (session);
+  json = agents_sandbox_client_serialize_session_state (
+    client, agents_sandbox_session_get_state (session));
+  tar = agents_local_snapshot_dup_archive_path (
+    AGENTS_LOCAL_SNAPSHOT (agents_sandbox_session_state_get_snapshot (
+      agents_sandbox_session_get_state (session))));
+  delete_session (client, session);
+  /* The archive cannot be restored (damaged, or refused). */
+  g_assert_true (g_file_set_contents (tar, broken, -1, NULL));
+
+  state =
+    agents_sandbox_client_deserialize_session_state (client, json, &error);
+  g_assert_no_error (error);
+  agents_sandbox_session_state_set_root_vouched (state, TRUE);
+  agents_sandbox_client_resume_async (client, state, NULL, agents_test_async_cb,
+                                      &result);
+  resumed = agents_sandbox_client_resume_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_assert_false (start_session (resumed, &error));
+  g_assert_nonnull (error);
+  g_test_message ("restore failed: %s", error->message);
+  close_session (resumed);
+  delete_session (client, resumed);
+
+  g_assert_true (g_file_get_contents (tar, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, broken);
+
+  agents_test_rm_rf (workspace_root);
+  agents_test_rm_rf (snapshots);
+}
+
+/* Resumes @json (a serialized state, never vouched for) and returns the
+ * error. */
+static GError *
+resume_error (AgentsSandboxClient *client, JsonNode *json)
+{
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  GError *error = NULL;
+
+  state =
+    agents_sandbox_client_deserialize_session_state (client, json, &error);
+  g_assert_no_error (error);
+  agents_sandbox_client_resume_async (client, state, NULL, agents_test_async_cb,
+                                      &result);
+  session = agents_sandbox_client_resume_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_null (session);
+  return error;
+}
+
+static JsonNode *
+state_json_naming (AgentsSandboxClient *client,
+                   const char *root,
+                   gboolean owned)
+{
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (root);
+  g_autoptr (AgentsSandboxSessionState) state =
+    agents_unix_local_session_state_new (manifest, NULL, owned);
+
+  return agents_sandbox_client_serialize_session_state (client, state);
+}
+
+/* A state read from JSON names a host directory: without the caller's
+ * word or the library's proof, it is refused, naming the root, and the
+ * directory is untouched (issue 15, finding 2). */
+static void
+test_hostile_state_roots_refused (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *victim = agents_test_make_tmp_dir ("unix-local-victim-");
+  g_autofree char *data = g_build_filename (victim, "data", NULL);
+  g_autofree char *lookalike =
+    g_build_filename (g_get_tmp_dir (), "sandbox-local-lookalike-victim", NULL);
+  g_autofree char *lookalike_data = g_build_filename (lookalike, "data", NULL);
+  g_autoptr (JsonNode) wipe = NULL;
+  g_autoptr (JsonNode) claim = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_true (g_file_set_contents (data, "precious", -1, NULL));
+  g_assert_cmpint (g_mkdir_with_parents (lookalike, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (lookalike_data, "precious", -1, NULL));
+
+  wipe = state_json_naming (client, victim, FALSE);
+  error = resume_error (client, wipe);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH);
+  g_assert_nonnull (strstr (error->message, victim));
+  g_clear_error (&error);
+
+  claim = state_json_naming (client, lookalike, TRUE);
+  error = resume_error (client, claim);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH);
+  g_assert_nonnull (strstr (error->message, lookalike));
+
+  g_assert_true (g_file_get_contents (data, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "precious");
+  g_clear_pointer (&text, g_free);
+  g_assert_true (g_file_get_contents (lookalike_data, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "precious");
+
+  agents_test_rm_rf (victim);
+  agents_test_rm_rf (lookalike);
+}
+
+/* A system directory as the root is refused unless the client allows it
+ * (issue 15, finding 5). */
+static void
+test_system_root_refused (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  const char *roots[] = { "/etc", "/usr", "/usr/share", "/", "/home" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (roots); i++)
+    {
+      g_autoptr (AgentsManifest) manifest = manifest_with_root (roots[i]);
+      g_autoptr (AgentsSandboxSession) session = NULL;
+      g_autoptr (GAsyncResult) result = NULL;
+      g_autoptr (GError) error = NULL;
+
+      agents_sandbox_client_create_async (client, manifest, NULL, NULL, NULL,
+                                          agents_test_async_cb, &result);
+      session = agents_sandbox_client_create_finish (
+        client, agents_test_wait_result (&result), &error);
+      g_assert_null (session);
+      g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                      AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH);
+      g_assert_nonnull (strstr (error->message, roots[i]));
+    }
+  g_object_set (client, "allow-system-root", TRUE, NULL);
+  {
+    g_autoptr (AgentsManifest) manifest = manifest_with_root ("/etc");
+    g_autoptr (AgentsSandboxSession) session = NULL;
+    g_autoptr (GAsyncResult) result = NULL;
+    g_autoptr (GError) error = NULL;
+
+    /* Created only: nothing is started in /etc. */
+    agents_sandbox_client_create_async (client, manifest, NULL, NULL, NULL,
+                                        agents_test_async_cb, &result);
+    session = agents_sandbox_client_create_finish (
+      client, agents_test_wait_result (&result), &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (session);
+  }
+}
+
 /* A workspace persisted into a local snapshot comes back when a session
  * resumed from the serialized state starts. */
 static void
@@ -1745,6 +1925,8 @@ test_persist_and_resume (void)
   state =
     agents_sandbox_client_deserialize_session_state (client, json, &error);
   g_assert_no_error (error);
+  /* The root is the caller's own (its manifest named it): it says so. */
+  agents_sandbox_session_state_set_root_vouched (state, TRUE);
   agents_sandbox_client_resume_async (client, state, NULL, agents_test_async_cb,
                                       &result);
   resumed = agents_sandbox_client_resume_finish (
@@ -2276,6 +2458,12 @@ main (int argc, char *argv[])
                         GINT_TO_POINTER (FALSE), test_file_io_symlinks);
   g_test_add_data_func ("/sandbox/unix-local/file-io-symlinks-without-openat2",
                         GINT_TO_POINTER (TRUE), test_file_io_symlinks);
+  g_test_add_func ("/sandbox/unix-local/failed-restore-keeps-snapshot",
+                   test_failed_restore_keeps_snapshot);
+  g_test_add_func ("/sandbox/unix-local/hostile-state-roots-refused",
+                   test_hostile_state_roots_refused);
+  g_test_add_func ("/sandbox/unix-local/system-root-refused",
+                   test_system_root_refused);
   g_test_add_func ("/sandbox/unix-local/persist-and-resume",
                    test_persist_and_resume);
   g_test_add_data_func ("/sandbox/unix-local/host-ls", GINT_TO_POINTER (FALSE),

@@ -30,6 +30,7 @@ typedef struct
   gboolean approve;
   gboolean reject;
   gboolean reap_all;
+  gboolean allow_system_root;
   char **sandbox_options;    /* KEY=VALUE, as given */
   GVariant *sandbox_variant; /* a{sv} made of them; NULL when none */
 } Options;
@@ -323,6 +324,21 @@ print_interruptions_json (GListModel *interruptions, const char *state_file)
   print_json_line (object);
 }
 
+/* Whether the run's sandbox sessions closed cleanly, their workspaces
+ * saved; says why when they did not. A state saved without them would
+ * resume with an empty workspace. */
+static gboolean
+sandbox_saved (AgentsRunResultStreaming *streaming)
+{
+  const GError *error = agents_run_result_get_sandbox_error (
+    agents_run_result_streaming_get_result (streaming));
+
+  if (error == NULL)
+    return TRUE;
+  g_printerr (_ ("agents: closing the sandbox failed: %s\n"), error->message);
+  return FALSE;
+}
+
 /* The run stopped for approvals: saves it when a state file was given. */
 static int
 handle_interruptions (AgentsRunResultStreaming *streaming,
@@ -339,6 +355,14 @@ handle_interruptions (AgentsRunResultStreaming *streaming,
       g_printerr (
         _ ("agents: the run stopped for a tool approval; run it "
            "again with --state FILE to save it and resume it later\n"));
+      agents_cli_release_snapshots (streaming);
+      return AGENTS_CLI_EXIT_FAILED;
+    }
+  if (!sandbox_saved (streaming))
+    {
+      g_printerr (_ ("agents: the run state was not saved to %s: its "
+                     "workspace could not be saved\n"),
+                  options->state_file);
       return AGENTS_CLI_EXIT_FAILED;
     }
   if (!save_state (streaming, options->state_file, &error))
@@ -347,6 +371,7 @@ handle_interruptions (AgentsRunResultStreaming *streaming,
                   error->message);
       return AGENTS_CLI_EXIT_FAILED;
     }
+  agents_cli_claim_snapshots (streaming, options->state_file);
   if (!options->json)
     {
       g_print (_ ("The run is waiting for approval; its state is saved in "
@@ -460,6 +485,9 @@ stream_run (AgentsRunResultStreaming *streaming,
   if (!ok)
     {
       g_printerr (_ ("agents: the run failed: %s\n"), error->message);
+      /* A resumed run's snapshot is still the saved state's. */
+      if (state == NULL)
+        agents_cli_release_snapshots (streaming);
       return AGENTS_CLI_EXIT_FAILED;
     }
   interruptions = agents_run_result_streaming_get_interruptions (streaming);
@@ -468,7 +496,10 @@ stream_run (AgentsRunResultStreaming *streaming,
   print_final_output (&printer,
                       agents_run_result_streaming_get_current_agent (streaming),
                       agents_run_result_streaming_get_final_output (streaming));
-  return AGENTS_CLI_EXIT_OK;
+  /* Finished: nothing will resume it. */
+  agents_cli_release_snapshots (streaming);
+  return sandbox_saved (streaming) ? AGENTS_CLI_EXIT_OK
+                                   : AGENTS_CLI_EXIT_FAILED;
 }
 
 static gboolean
@@ -531,6 +562,10 @@ build_run_config (const Options *options, const char *backend, GError **error)
 
   if (client == NULL)
     return NULL;
+  if (options->allow_system_root &&
+      g_object_class_find_property (G_OBJECT_GET_CLASS (client),
+                                    "allow-system-root") != NULL)
+    g_object_set (client, "allow-system-root", TRUE, NULL);
   sandbox = agents_sandbox_run_config_new ();
   agents_sandbox_run_config_set_client (sandbox,
                                         AGENTS_SANDBOX_CLIENT (client));
@@ -695,6 +730,10 @@ parse_options (const char *command,
       N_ ("Print one JSON object per event line"), NULL },
     { "max-turns", 0, 0, G_OPTION_ARG_INT, &options->max_turns,
       N_ ("Stop after N model turns (default: 10)"), N_ ("N") },
+    { "allow-system-root", 0, 0, G_OPTION_ARG_NONE, &options->allow_system_root,
+      N_ ("Let the workspace root be a system directory (/, /etc, /usr, "
+          "$HOME…): it becomes read-write (unix_local)"),
+      NULL },
     G_OPTION_ENTRY_NULL
   };
   const GOptionEntry run_only[] = {

@@ -278,6 +278,8 @@ void agents_run_private_result_set_sandbox_resume_state (AgentsRunResult *self,
                                                          JsonObject *payload);
 JsonObject *
 agents_run_private_result_get_sandbox_resume_state (AgentsRunResult *self);
+void agents_run_private_result_set_sandbox_error (AgentsRunResult *self,
+                                                  const GError *error);
 
 /* ---- Run states (read and filled by the runner) ------------------------ */
 

@@ -620,8 +620,11 @@ cleanup_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (JsonObject) payload =
     g_task_propagate_pointer (G_TASK (result), &error);
 
+  /* The run's outcome stands; the result says the workspace was not
+   * saved. */
   if (error != NULL)
     g_debug ("sandbox cleanup failed: %s", error->message);
+  agents_run_private_result_set_sandbox_error (run->result, error);
   agents_run_private_result_set_sandbox_resume_state (run->result, payload);
   complete_run (run);
 }

@@ -47,6 +47,11 @@ struct _AgentsUnixLocalSessionState
   AgentsSandboxSessionState parent_instance;
 
   gboolean workspace_root_owned;
+  /* The token of the root's owner record (agents-unix-local-owner.h). */
+  char *workspace_root_token;
+  /* In memory only: this process made the root, or proved it made it;
+   * a state read from JSON has to prove it again. */
+  gboolean root_proven;
 };
 
 G_DEFINE_FINAL_TYPE (AgentsUnixLocalSessionState,
@@ -106,6 +111,11 @@ state_serialize_fields (AgentsSandboxSessionState *state, JsonBuilder *builder)
 
   json_builder_set_member_name (builder, "workspace_root_owned");
   json_builder_add_boolean_value (builder, self->workspace_root_owned);
+  if (self->workspace_root_token != NULL)
+    {
+      json_builder_set_member_name (builder, "workspace_root_token");
+      json_builder_add_string_value (builder, self->workspace_root_token);
+    }
 }
 
 static gboolean
@@ -114,8 +124,24 @@ state_deserialize_fields (AgentsSandboxSessionState *state,
                           GError **error)
 {
   AgentsUnixLocalSessionState *self = AGENTS_UNIX_LOCAL_SESSION_STATE (state);
-  JsonNode *member = json_object_get_member (object, "workspace_root_owned");
+  JsonNode *member = json_object_get_member (object, "workspace_root_token");
 
+  if (member != NULL)
+    {
+      if (!JSON_NODE_HOLDS_VALUE (member) ||
+          json_node_get_value_type (member) != G_TYPE_STRING)
+        {
+          agents_sandbox_error_set (
+            error, AGENTS_SANDBOX_ERROR_INVALID_JSON,
+            g_variant_new_parsed ("{'member': <'workspace_root_token'>}"),
+            _ ("session state member “%s” must be %s"), "workspace_root_token",
+            _ ("a string"));
+          return FALSE;
+        }
+      g_free (self->workspace_root_token);
+      self->workspace_root_token = g_strdup (json_node_get_string (member));
+    }
+  member = json_object_get_member (object, "workspace_root_owned");
   if (member == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_VALUE (member) ||
@@ -137,8 +163,23 @@ static void
 state_copy_fields (AgentsSandboxSessionState *state,
                    AgentsSandboxSessionState *dest)
 {
-  AGENTS_UNIX_LOCAL_SESSION_STATE (dest)->workspace_root_owned =
-    AGENTS_UNIX_LOCAL_SESSION_STATE (state)->workspace_root_owned;
+  AgentsUnixLocalSessionState *self = AGENTS_UNIX_LOCAL_SESSION_STATE (state);
+  AgentsUnixLocalSessionState *copy = AGENTS_UNIX_LOCAL_SESSION_STATE (dest);
+
+  copy->workspace_root_owned = self->workspace_root_owned;
+  g_free (copy->workspace_root_token);
+  copy->workspace_root_token = g_strdup (self->workspace_root_token);
+  copy->root_proven = self->root_proven;
+}
+
+static void
+state_finalize (GObject *object)
+{
+  AgentsUnixLocalSessionState *self = AGENTS_UNIX_LOCAL_SESSION_STATE (object);
+
+  g_free (self->workspace_root_token);
+  G_OBJECT_CLASS (agents_unix_local_session_state_parent_class)
+    ->finalize (object);
 }
 
 static void
@@ -151,6 +192,7 @@ agents_unix_local_session_state_class_init (
 
   object_class->get_property = state_get_property;
   object_class->set_property = state_set_property;
+  object_class->finalize = state_finalize;
 
   state_class->type_name = "unix_local";
   state_class->serialize_fields = state_serialize_fields;
@@ -199,6 +241,36 @@ agents_unix_local_session_state_set_workspace_root_owned (
   self->workspace_root_owned = owned;
   g_object_notify_by_pspec (G_OBJECT (self),
                             state_properties[STATE_PROP_WORKSPACE_ROOT_OWNED]);
+}
+
+const char *
+agents_unix_local_session_state_get_workspace_root_token (
+  AgentsUnixLocalSessionState *self)
+{
+  g_return_val_if_fail (AGENTS_IS_UNIX_LOCAL_SESSION_STATE (self), NULL);
+  return self->workspace_root_token;
+}
+
+void
+agents_unix_local_session_state_set_root_proven (
+  AgentsUnixLocalSessionState *self, const char *token)
+{
+  g_return_if_fail (AGENTS_IS_UNIX_LOCAL_SESSION_STATE (self));
+
+  if (token != self->workspace_root_token)
+    {
+      g_free (self->workspace_root_token);
+      self->workspace_root_token = g_strdup (token);
+    }
+  self->root_proven = TRUE;
+}
+
+gboolean
+agents_unix_local_session_state_get_root_proven (
+  AgentsUnixLocalSessionState *self)
+{
+  g_return_val_if_fail (AGENTS_IS_UNIX_LOCAL_SESSION_STATE (self), FALSE);
+  return self->root_proven;
 }
 
 /* ---- session -------------------------------------------------------- */
@@ -1964,9 +2036,10 @@ unix_local_hydrate_workspace (AgentsSandboxSession *session,
   g_autofree char *root = session_root (self);
 
   g_mkdir_with_parents (root, 0755);
-  agents_archive_extract_to_directory_async (
-    data, root, AGENTS_COMPRESSION_SCHEME_TAR,
-    agents_sandbox_session_get_archive_limits (session),
+  /* The archive is a snapshot of this workspace: its symlinks come
+   * back as they were, wherever they point. */
+  agents_archive_extract_snapshot_to_directory_async (
+    data, root, agents_sandbox_session_get_archive_limits (session),
     g_task_get_cancellable (task), hydrate_done, g_object_ref (task));
 }
 
