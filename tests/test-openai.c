@@ -838,6 +838,275 @@ test_timeout (Fixture *fx, gconstpointer data)
   g_assert_nonnull (strstr (error->message, "no answer for 1 seconds"));
 }
 
+/* ---- Chat Completions -------------------------------------------------- */
+
+static AgentsModel *
+chat_model (Fixture *fx)
+{
+  return AGENTS_MODEL (
+    agents_openai_chat_completions_model_new ("llama-test", fx->provider));
+}
+
+static void
+assert_event_types (Fixture *fx, const char *const *types)
+{
+  g_autoptr (GString) got = g_string_new (NULL);
+  g_autoptr (GString) expected = g_string_new (NULL);
+
+  for (guint i = 0; i < fx->events->len; i++)
+    {
+      g_string_append_printf (got, "%s\n", event_type (fx, i));
+      /* Synthesized events are numbered like the server's. */
+      g_assert_cmpint (
+        json_object_get_int_member (fx->events->pdata[i], "sequence_number"),
+        ==, i);
+    }
+  for (guint i = 0; types[i] != NULL; i++)
+    g_string_append_printf (expected, "%s\n", types[i]);
+  g_assert_cmpstr (got->str, ==, expected->str);
+}
+
+static void
+test_chat_text (Fixture *fx, gconstpointer data)
+{
+  g_autoptr (AgentsModel) model = chat_model (fx);
+  g_autoptr (AgentsModelRequest) request = simple_request ("Hi");
+  g_autoptr (AgentsModelResponse) response = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *types[] = { "response.created",
+                          "response.output_item.added",
+                          "response.content_part.added",
+                          "response.output_text.delta",
+                          "response.output_text.delta",
+                          "response.output_text.done",
+                          "response.content_part.done",
+                          "response.output_item.done",
+                          "response.completed",
+                          NULL };
+  JsonObject *completed;
+
+  agents_test_model_server_add (
+    fx->server,
+    "{\"path\": \"/v1/chat/completions\", \"auth\": \"Bearer " API_KEY
+    "\", \"expect\": \"chat-text.request.json\", \"body\": "
+    "\"chat-text.sse\", \"chunk\": 2}");
+  response = run_model (fx, model, request, TRUE, &error);
+  g_assert_no_error (error);
+  assert_event_types (fx, types);
+  g_assert_cmpstr (
+    json_object_get_string_member (fx->events->pdata[4], "delta"), ==,
+    "wörld 🎉");
+  completed = json_object_get_object_member (fx->events->pdata[8], "response");
+  g_assert_cmpint (
+    json_object_get_int_member (
+      json_object_get_object_member (completed, "usage"), "input_tokens"),
+    ==, 12);
+  g_assert_cmpstr (
+    json_object_get_string_member (
+      json_array_get_object_element (
+        json_object_get_array_member (output_item (response, 0), "content"), 0),
+      "text"),
+    ==, "Héllo, wörld 🎉");
+  g_assert_cmpint (usage_int (response, "input_tokens"), ==, 12);
+  g_assert_cmpint (usage_int (response, "output_tokens"), ==, 5);
+  g_assert_cmpint (usage_int (response, "requests"), ==, 1);
+}
+
+static void
+test_chat_tools (Fixture *fx, gconstpointer data)
+{
+  g_autoptr (AgentsModel) model = chat_model (fx);
+  g_autoptr (AgentsModelRequest) request = full_request ();
+  g_autoptr (AgentsModelResponse) response = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *types[] = { "response.created",
+                          "response.output_item.added",
+                          "response.reasoning_summary_part.added",
+                          "response.reasoning_summary_text.delta",
+                          "response.output_item.added",
+                          "response.content_part.added",
+                          "response.output_text.delta",
+                          "response.output_item.added",
+                          "response.function_call_arguments.delta",
+                          "response.output_item.added",
+                          "response.function_call_arguments.delta",
+                          "response.reasoning_summary_text.done",
+                          "response.reasoning_summary_part.done",
+                          "response.output_item.done",
+                          "response.output_text.done",
+                          "response.content_part.done",
+                          "response.output_item.done",
+                          "response.function_call_arguments.done",
+                          "response.output_item.done",
+                          "response.output_item.done",
+                          "response.completed",
+                          NULL };
+  JsonObject *item;
+
+  /* Tool-call deltas split across chunks and interleaved by index; the
+   * stream cut every 5 bytes. */
+  agents_test_model_server_add (
+    fx->server, "{\"expect\": \"chat-full.request.json\", \"body\": "
+                "\"chat-tools.sse\", \"chunk\": 5}");
+  response = run_model (fx, model, request, TRUE, &error);
+  g_assert_no_error (error);
+  assert_event_types (fx, types);
+  g_assert_cmpuint (
+    json_array_get_length (agents_model_response_get_output (response)), ==, 4);
+  item = output_item (response, 0);
+  g_assert_cmpstr (json_object_get_string_member (item, "type"), ==,
+                   "reasoning");
+  item = output_item (response, 1);
+  g_assert_cmpstr (json_object_get_string_member (item, "type"), ==, "message");
+  item = output_item (response, 2);
+  g_assert_cmpstr (json_object_get_string_member (item, "type"), ==,
+                   "function_call");
+  g_assert_cmpstr (json_object_get_string_member (item, "call_id"), ==,
+                   "call_a");
+  g_assert_cmpstr (json_object_get_string_member (item, "arguments"), ==,
+                   "{\"cmd\":\"cat a.txt\"}");
+  /* The custom tool's call comes back as a custom_tool_call. */
+  item = output_item (response, 3);
+  g_assert_cmpstr (json_object_get_string_member (item, "type"), ==,
+                   "custom_tool_call");
+  g_assert_cmpstr (json_object_get_string_member (item, "call_id"), ==,
+                   "call_p");
+  g_assert_cmpstr (json_object_get_string_member (item, "input"), ==,
+                   "*** Begin Patch\n*** Add File: hello.txt\n+hello\n"
+                   "*** End Patch\n");
+  g_assert_cmpint (usage_int (response, "total_tokens"), ==, 39);
+}
+
+static void
+test_chat_not_streamed (Fixture *fx, gconstpointer data)
+{
+  g_autoptr (AgentsModel) model = chat_model (fx);
+  g_autoptr (AgentsModelRequest) request = simple_request ("Hi");
+  g_autoptr (AgentsModelResponse) response = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_test_model_server_add (fx->server, "{\"body\": \"chat-answer.json\"}");
+  response = run_model (fx, model, request, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_false (json_object_has_member (
+    agents_test_model_server_get_request (fx->server, 0), "stream"));
+  g_assert_cmpstr (
+    json_object_get_string_member (output_item (response, 0), "id"), ==,
+    "__fake_id__");
+  g_assert_cmpstr (
+    json_object_get_string_member (output_item (response, 1), "type"), ==,
+    "function_call");
+  g_assert_cmpint (usage_int (response, "total_tokens"), ==, 10);
+}
+
+static JsonObject *
+converted_tool_message (const char *output_json, gboolean keep_images)
+{
+  g_autofree char *text = g_strdup_printf (
+    "[{\"type\": \"function_call_output\", \"call_id\": \"c\", \"output\": "
+    "%s}]",
+    output_json);
+  g_autoptr (JsonArray) items = json_array_from (text);
+  AgentsChatConvertOptions options = { keep_images };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonArray) messages =
+    agents_openai_chat_messages_from_items (NULL, items, &options, &error);
+
+  g_assert_no_error (error);
+  return json_object_ref (json_array_get_object_element (messages, 0));
+}
+
+static void
+assert_tool_content (const char *output_json,
+                     gboolean keep_images,
+                     const char *expected)
+{
+  g_autoptr (JsonObject) message =
+    converted_tool_message (output_json, keep_images);
+  g_autofree char *content =
+    node_string (json_object_get_member (message, "content"));
+
+  g_assert_cmpstr (json_object_get_string_member (message, "role"), ==, "tool");
+  g_assert_cmpstr (content, ==, expected);
+}
+
+static void
+test_chat_tool_outputs (void)
+{
+  const char *image = "{\"type\": \"input_image\", \"image_url\": "
+                      "\"data:image/png;base64,iVBO\"}";
+  g_autofree char *image_only = g_strdup_printf ("[%s]", image);
+  g_autofree char *mixed =
+    g_strdup_printf ("[{\"type\": \"input_text\", \"text\": \"a\"}, %s, "
+                     "{\"type\": \"input_text\", \"text\": \"b\"}]",
+                     image);
+
+  assert_tool_content ("\"plain\"", FALSE, "\"plain\"");
+  assert_tool_content (mixed, FALSE, "\"a\\nb\"");
+  assert_tool_content (image_only, FALSE, "\"[tool output omitted]\"");
+  assert_tool_content (image, FALSE, "\"[tool output omitted]\"");
+  assert_tool_content (
+    image_only, TRUE,
+    "[{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:image/png;"
+    "base64,iVBO\",\"detail\":\"auto\"}}]");
+  assert_tool_content (
+    mixed, TRUE,
+    "[{\"type\":\"text\",\"text\":\"a\"},{\"type\":\"image_url\","
+    "\"image_url\":{\"url\":\"data:image/png;base64,iVBO\",\"detail\":"
+    "\"auto\"}},{\"type\":\"text\",\"text\":\"b\"}]");
+}
+
+static void
+test_chat_conversion_errors (void)
+{
+  const char *bad[] = {
+    "[{\"type\": \"item_reference\", \"id\": \"x\"}]",
+    "[{\"type\": \"web_search_call\", \"id\": \"x\"}]",
+    "[{\"role\": \"wizard\", \"content\": \"x\"}]",
+    "[42]",
+  };
+  g_autoptr (JsonObject) hosted =
+    json_object_from ("{\"type\": \"web_search\"}");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonObject) tool = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (JsonArray) items = json_array_from (bad[i]);
+      g_autoptr (JsonArray) messages =
+        agents_openai_chat_messages_from_items (NULL, items, NULL, &error);
+
+      g_assert_null (messages);
+      g_assert_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_USER_ERROR);
+      g_clear_error (&error);
+    }
+  tool = agents_openai_chat_tool_from_responses (hosted, &error);
+  g_assert_null (tool);
+  g_assert_cmpstr (error->message, ==,
+                   "Hosted tools are not supported with the ChatCompletions "
+                   "API. Got tool type: web_search");
+}
+
+static void
+test_chat_unusable_tool_call (Fixture *fx, gconstpointer data)
+{
+  g_autoptr (AgentsModel) model = chat_model (fx);
+  g_autoptr (AgentsModelRequest) request = simple_request ("Hi");
+  g_autoptr (AgentsModelResponse) response = NULL;
+  g_autoptr (GError) error = NULL;
+
+  /* A call with no id never becomes usable. */
+  agents_test_model_server_add (
+    fx->server,
+    "{\"text\": \"data: {\\\"choices\\\": [{\\\"index\\\": 0, \\\"delta\\\": "
+    "{\\\"tool_calls\\\": [{\\\"index\\\": 0, \\\"function\\\": "
+    "{\\\"name\\\": \\\"f\\\", \\\"arguments\\\": \\\"{}\\\"}}]}}]}\\n\\n"
+    "data: {\\\"choices\\\": [{\\\"index\\\": 0, \\\"delta\\\": {}, "
+    "\\\"finish_reason\\\": \\\"tool_calls\\\"}]}\\n\\ndata: [DONE]\\n\\n\"}");
+  response = run_model (fx, model, request, TRUE, &error);
+  g_assert_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_MODEL_BEHAVIOR);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -866,6 +1135,13 @@ main (int argc, char **argv)
   ADD ("/openai/faults/cancel-never-ending", test_cancel_never_ending);
   ADD ("/openai/faults/cancel-during-backoff", test_cancel_during_backoff);
   ADD ("/openai/faults/timeout", test_timeout);
+  ADD ("/openai/chat/text", test_chat_text);
+  ADD ("/openai/chat/tools", test_chat_tools);
+  ADD ("/openai/chat/not-streamed", test_chat_not_streamed);
+  ADD ("/openai/chat/unusable-tool-call", test_chat_unusable_tool_call);
+  g_test_add_func ("/openai/chat/tool-outputs", test_chat_tool_outputs);
+  g_test_add_func ("/openai/chat/conversion-errors",
+                   test_chat_conversion_errors);
 #undef ADD
   return g_test_run ();
 }

@@ -101,3 +101,31 @@ agents_openai_usage_from_chat (JsonObject *usage)
            "reasoning_tokens"),
     count (usage, "total_tokens"));
 }
+
+/* A run usage object back in the Responses API's shape (no requests). */
+JsonObject *
+agents_openai_usage_responses_shape (JsonObject *usage)
+{
+  JsonObject *shape = json_object_new ();
+  JsonObject *input_details = json_object_new ();
+  JsonObject *output_details = json_object_new ();
+
+  json_object_set_int_member (shape, "input_tokens",
+                              count (usage, "input_tokens"));
+  json_object_set_int_member (
+    input_details, "cached_tokens",
+    count (agents_openai_json_object (usage, "input_tokens_details"),
+           "cached_tokens"));
+  json_object_set_object_member (shape, "input_tokens_details", input_details);
+  json_object_set_int_member (shape, "output_tokens",
+                              count (usage, "output_tokens"));
+  json_object_set_int_member (
+    output_details, "reasoning_tokens",
+    count (agents_openai_json_object (usage, "output_tokens_details"),
+           "reasoning_tokens"));
+  json_object_set_object_member (shape, "output_tokens_details",
+                                 output_details);
+  json_object_set_int_member (shape, "total_tokens",
+                              count (usage, "total_tokens"));
+  return shape;
+}

@@ -78,6 +78,8 @@ agents_openai_parse_json (const char *data, gsize len, GError **error);
 JsonObject *agents_openai_usage_from_responses (JsonObject *usage);
 /* A Chat Completions usage object ({prompt_tokens, …}), likewise. */
 JsonObject *agents_openai_usage_from_chat (JsonObject *usage);
+/* A run usage object back in the Responses API's shape. */
+JsonObject *agents_openai_usage_responses_shape (JsonObject *usage);
 const char *agents_openai_json_string (JsonObject *object, const char *member);
 JsonObject *agents_openai_json_object (JsonObject *object, const char *member);
 JsonArray *agents_openai_json_array (JsonObject *object, const char *member);

@@ -101,6 +101,12 @@ agents_openai_parse_json (const char *data, gsize len, GError **error)
                             local_error->message);
       return NULL;
     }
+  if (json_parser_get_root (parser) == NULL)
+    {
+      agents_run_error_set (error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
+                            _ ("the model server sent empty JSON"));
+      return NULL;
+    }
   return json_node_ref (json_parser_get_root (parser));
 }
 
