@@ -102,6 +102,52 @@ reply_body (AgentsTestModelServer *self, JsonObject *exchange)
   return g_bytes_new_take (g_steal_pointer (&contents), len);
 }
 
+/* The text of the last tool output of a Responses input or chat
+ * messages. */
+static char *
+last_output (JsonObject *body)
+{
+  JsonArray *items = json_object_has_member (body, "input")
+                       ? json_object_get_array_member (body, "input")
+                       : json_object_get_array_member (body, "messages");
+  guint n = items ? json_array_get_length (items) : 0;
+  JsonObject *last;
+  JsonNode *output;
+
+  if (n == 0)
+    return NULL;
+  last = json_array_get_object_element (items, n - 1);
+  output = json_object_get_member (
+    last, json_object_has_member (last, "output") ? "output" : "content");
+  if (output == NULL)
+    return NULL;
+  if (JSON_NODE_HOLDS_VALUE (output))
+    return g_strdup (json_node_get_string (output));
+  return json_to_string (output, FALSE);
+}
+
+/* "last_output_contains": what the last tool output must contain, which
+ * proves the tool really ran. */
+static void
+check_last_output (AgentsTestModelServer *self,
+                   JsonObject *exchange,
+                   JsonObject *body,
+                   guint n)
+{
+  const char *expected =
+    json_object_has_member (exchange, "last_output_contains")
+      ? json_object_get_string_member (exchange, "last_output_contains")
+      : NULL;
+  g_autofree char *output = NULL;
+
+  if (expected == NULL)
+    return;
+  output = last_output (body);
+  if (output == NULL || strstr (output, expected) == NULL)
+    problem (self, "request %u: the last tool output “%s” lacks “%s”", n,
+             output ? output : "(none)", expected);
+}
+
 static void
 check_request (AgentsTestModelServer *self,
                JsonObject *exchange,
@@ -139,6 +185,7 @@ check_request (AgentsTestModelServer *self,
                  "text/event-stream") != 0)
     problem (self, "request %u: streaming without Accept: text/event-stream",
              n);
+  check_last_output (self, exchange, json_node_get_object (body), n);
   if (json_object_has_member (exchange, "expect"))
     {
       g_autofree char *file = g_build_filename (

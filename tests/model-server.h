@@ -23,6 +23,7 @@ const char *agents_test_model_server_get_base_url (AgentsTestModelServer *self);
  *   "path": "/v1/responses" (checked),
  *   "expect": FILE of the exact request body JSON (optional),
  *   "auth": the expected Authorization value (optional),
+ *   "last_output_contains": text the last tool output must contain,
  *   "status": 200, "headers": {"name": "value"},
  *   "body": FILE replayed byte for byte, or "text": the bytes themselves,
  *   "crlf": true to send every LF as CRLF,
