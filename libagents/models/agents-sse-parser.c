@@ -149,13 +149,14 @@ line (AgentsSseParser *self, const char *text, gsize len, GError **error)
   return field (self, text, name_len, value, text + len - value, error);
 }
 
+/* The first CR or LF: memchr for LF, then for the (rare) CR before it. */
 static const char *
 find_eol (const char *p, const char *end)
 {
-  for (; p < end; p++)
-    if (*p == '\n' || *p == '\r')
-      return p;
-  return NULL;
+  const char *lf = memchr (p, '\n', end - p);
+  const char *cr = memchr (p, '\r', (lf ? lf : end) - p);
+
+  return cr ? cr : lf;
 }
 
 /* Feeds the next bytes of the stream; events complete in them are
