@@ -281,69 +281,90 @@ count_event (const char *event,
   return TRUE;
 }
 
+/* The parser alone, in 64 KiB pieces as the client reads; the best of
+ * five passes (the machine is shared). */
 static void
 run_parser (const char *label, const char *text)
 {
   gsize len = strlen (text);
   guint64 events = 0;
-  g_autoptr (AgentsSseParser) parser =
-    agents_sse_parser_new (16 * 1024 * 1024, count_event, &events);
-  gint64 start = g_get_monotonic_time ();
-  double seconds;
+  double best = G_MAXDOUBLE;
 
-  /* 64 KiB pieces, as the client reads them. */
-  for (gsize off = 0; off < len; off += 65536)
-    agents_sse_parser_feed (parser, text + off, MIN (65536, len - off), NULL);
-  seconds = (g_get_monotonic_time () - start) / 1e6;
+  for (guint pass = 0; pass < 5; pass++)
+    {
+      g_autoptr (AgentsSseParser) parser =
+        agents_sse_parser_new (16 * 1024 * 1024, count_event, &events);
+      gint64 start = g_get_monotonic_time ();
+
+      events = 0;
+      for (gsize off = 0; off < len; off += 65536)
+        agents_sse_parser_feed (parser, text + off, MIN (65536, len - off),
+                                NULL);
+      best = MIN (best, (g_get_monotonic_time () - start) / 1e6);
+    }
   g_print (
     "{\"phase\":\"%s\",\"client\":\"sse-parser\",\"bytes\":%" G_GSIZE_FORMAT
     ",\"events\":%" G_GUINT64_FORMAT ",\"mb_per_s\":%.1f}\n",
-    label, len, events, len / 1048576.0 / seconds);
+    label, len, events, len / 1048576.0 / best);
 }
 
+/* In a child process: the files are already written, so the peak RSS
+ * is the client's alone. */
 static void
-run_phase (const char *server_program, const char *phase)
+run_phase (const char *server_program, const char *dir, const char *phase)
 {
-  g_autofree char *dir = g_dir_make_tmp ("bench-models-XXXXXX", NULL);
-  g_autofree char *sse = g_build_filename (dir, "stream.sse", NULL);
-  g_autofree char *exchanges = g_build_filename (dir, "exchanges.json", NULL);
-  g_autofree char *text = g_str_equal (phase, "text")
-                            ? text_stream ((gsize) opt_mb * 1048576)
-                            : calls_stream (opt_calls);
-  const char *one = "{\"body\": \"stream.sse\"}";
+  g_autofree char *name = g_strconcat (phase, ".sse", NULL);
+  g_autofree char *sse = g_build_filename (dir, name, NULL);
+  g_autofree char *exchanges = g_build_filename (dir, phase, NULL);
+  g_autofree char *one = g_strdup_printf ("{\"body\": \"%s\"}", name);
   g_autofree char *list = g_strdup_printf ("[%s, %s]", one, one);
+  g_autofree char *text = NULL;
+  GStatBuf st;
   Server server = { 0 };
   double first;
   double total;
 
-  g_file_set_contents (sse, text, -1, NULL);
   g_file_set_contents (exchanges, list, -1, NULL);
+  g_stat (sse, &st);
   server_start (&server, server_program, dir, exchanges);
   run_curl (server.url, &first, &total);
   g_print ("{\"phase\":\"%s\",\"client\":\"curl -N\",\"bytes\":%zu,"
            "\"first_byte_ms\":%.3f,\"total_s\":%.3f}\n",
-           phase, strlen (text), first * 1e3, total);
-  run_client (server.url, phase, strlen (text));
+           phase, (gsize) st.st_size, first * 1e3, total);
+  run_client (server.url, phase, st.st_size);
   server_stop (&server);
+  g_file_get_contents (sse, &text, NULL, NULL);
   run_parser (phase, text);
-  g_unlink (sse);
   g_unlink (exchanges);
-  g_rmdir (dir);
+}
+
+static void
+write_stream (const char *dir, const char *phase, char *text)
+{
+  g_autofree char *name = g_strconcat (phase, ".sse", NULL);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  g_file_set_contents (path, text, -1, NULL);
+  g_free (text);
 }
 
 int
 main (int argc, char **argv)
 {
+  g_autofree char *opt_dir = NULL;
   const GOptionEntry entries[] = {
     { "mb", 0, 0, G_OPTION_ARG_INT, &opt_mb, "MB of text deltas", "N" },
     { "calls", 0, 0, G_OPTION_ARG_INT, &opt_calls, "function calls", "N" },
-    { "phase", 0, 0, G_OPTION_ARG_STRING, &opt_phase, "text or calls",
-      "PHASE" },
+    { "phase", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &opt_phase, NULL,
+      NULL },
+    { "dir", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &opt_dir, NULL,
+      NULL },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr (GOptionContext) context =
     g_option_context_new ("MODEL_SERVER - stream model answers");
   g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL;
 
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2)
@@ -355,24 +376,30 @@ main (int argc, char **argv)
   g_unsetenv ("OPENAI_API_KEY");
   if (opt_phase != NULL)
     {
-      run_phase (argv[1], opt_phase);
+      run_phase (argv[1], opt_dir, opt_phase);
       return 0;
     }
+  dir = g_dir_make_tmp ("bench-models-XXXXXX", NULL);
+  write_stream (dir, "text", text_stream ((gsize) opt_mb * 1048576));
+  write_stream (dir, "calls", calls_stream (opt_calls));
   /* Each phase in a child of its own: its peak RSS is its own. */
   for (guint i = 0; i < 2; i++)
     {
       const char *phase = i == 0 ? "text" : "calls";
-      g_autofree char *mb = g_strdup_printf ("--mb=%d", opt_mb);
-      g_autofree char *calls = g_strdup_printf ("--calls=%d", opt_calls);
       g_autofree char *phase_arg = g_strdup_printf ("--phase=%s", phase);
-      const char *child[] = { "/proc/self/exe", mb,      calls,
-                              phase_arg,        argv[1], NULL };
+      g_autofree char *dir_arg = g_strdup_printf ("--dir=%s", dir);
+      g_autofree char *name = g_strconcat (phase, ".sse", NULL);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      const char *child[] = { "/proc/self/exe", phase_arg, dir_arg, argv[1],
+                              NULL };
       int status;
 
       if (!g_spawn_sync (NULL, (char **) child, NULL,
                          G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, NULL, NULL,
                          &status, &error))
         g_error ("%s", error->message);
+      g_unlink (path);
     }
+  g_rmdir (dir);
   return 0;
 }
