@@ -227,6 +227,8 @@ reply_finished (SoupServerMessage *msg, gpointer user_data)
 
   /* The client went away (or the answer is done): free on the next turn
    * of the loop, not inside libsoup's emission. */
+  if (reply->finished)
+    return;
   reply->finished = TRUE;
   if (reply->source != 0)
     g_source_remove (reply->source);
@@ -372,6 +374,7 @@ handle (SoupServer *server,
   reply->never_end = member_bool (exchange, "never_end");
   self->n_streaming++;
   g_signal_connect (msg, "finished", G_CALLBACK (reply_finished), reply);
+  g_signal_connect (msg, "disconnected", G_CALLBACK (reply_finished), reply);
   soup_server_message_pause (msg);
   reply_schedule (reply);
 }

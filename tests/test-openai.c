@@ -56,7 +56,15 @@ fixture_teardown (Fixture *fx, gconstpointer data)
                    NULL);
   g_ptr_array_unref (fx->events);
   g_object_unref (fx->sink);
+  /* The client's kept-alive connections close first, then the server
+   * sees them go before it is freed. */
   g_object_unref (fx->provider);
+  for (guint i = 0; i < 20; i++)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (1000);
+    }
   agents_test_model_server_free (fx->server);
 }
 
@@ -765,6 +773,12 @@ cancel_later (gpointer user_data)
 }
 
 static void
+cancel_soon (GCancellable *cancellable)
+{
+  g_timeout_add (100, cancel_later, cancellable);
+}
+
+static void
 test_cancel_never_ending (Fixture *fx, gconstpointer data)
 {
   g_autoptr (AgentsModel) model = responses_model (fx);
@@ -779,7 +793,9 @@ test_cancel_never_ending (Fixture *fx, gconstpointer data)
     fx->server, "{\"text\": \"event: response.created\\ndata: "
                 "{\\\"type\\\": \\\"response.created\\\"}\\n\\n\", "
                 "\"never_end\": true}");
-  g_timeout_add (200, cancel_later, cancellable);
+  /* Cancelled once the stream is flowing. */
+  g_signal_connect_swapped (fx->sink, "event", G_CALLBACK (cancel_soon),
+                            cancellable);
   AGENTS_TEST_AWAIT (result, agents_model_stream_response_async (
                                model, request, fx->sink, cancellable,
                                agents_test_async_cb, &result));

@@ -310,7 +310,7 @@ retry_delay (AgentsOpenAIRequest *self)
       double advised =
         header_seconds (soup_message_get_response_headers (self->message));
 
-      if (advised >= 0 && advised <= MAX_RETRY_AFTER)
+      if (advised > 0 && advised <= MAX_RETRY_AFTER)
         return advised;
     }
   delay = MIN (base * (1 << MIN (self->attempts - 1, 16)), MAX_RETRY_DELAY);
