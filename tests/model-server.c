@@ -21,6 +21,7 @@ struct _AgentsTestModelServer
   GPtrArray *requests; /* JsonObject */
   GString *problems;
   guint n_streaming;
+  GList *replies; /* Reply, still being sent */
 };
 
 typedef struct
@@ -214,6 +215,8 @@ reply_free (Reply *reply)
 {
   if (reply->source != 0)
     g_source_remove (reply->source);
+  g_signal_handlers_disconnect_by_data (reply->msg, reply);
+  reply->server->replies = g_list_remove (reply->server->replies, reply);
   reply->server->n_streaming--;
   g_bytes_unref (reply->body);
   g_object_unref (reply->msg);
@@ -373,6 +376,7 @@ handle (SoupServer *server,
   reply->drop_after = member_int (exchange, "drop_after", -1);
   reply->never_end = member_bool (exchange, "never_end");
   self->n_streaming++;
+  self->replies = g_list_prepend (self->replies, reply);
   g_signal_connect (msg, "finished", G_CALLBACK (reply_finished), reply);
   g_signal_connect (msg, "disconnected", G_CALLBACK (reply_finished), reply);
   soup_server_message_pause (msg);
@@ -406,6 +410,10 @@ agents_test_model_server_new (const char *data_dir)
 void
 agents_test_model_server_free (AgentsTestModelServer *self)
 {
+  /* Answers still being sent when the test ends (a client that left
+   * without the server noticing yet). */
+  while (self->replies != NULL)
+    reply_free (self->replies->data);
   soup_server_disconnect (self->server);
   g_object_unref (self->server);
   g_queue_clear_full (&self->exchanges, (GDestroyNotify) json_object_unref);
