@@ -765,6 +765,51 @@ test_connection_refused (Fixture *fx, gconstpointer data)
     error->message, "cannot reach the model server at http://127.0.0.1:1/v1"));
 }
 
+/* OpenAI's own URL without a key fails before any request. */
+static void
+test_missing_key (Fixture *fx, gconstpointer data)
+{
+  g_autoptr (AgentsModel) model = responses_model (fx);
+  g_autoptr (AgentsModelRequest) request = simple_request ("Hi");
+  g_autoptr (AgentsModelResponse) response = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_openai_provider_set_base_url (fx->provider, NULL);
+  g_assert_cmpstr (agents_openai_provider_get_base_url (fx->provider), ==,
+                   "https://api.openai.com/v1");
+  agents_openai_provider_set_api_key (fx->provider, NULL);
+  g_assert_false (agents_openai_provider_has_api_key (fx->provider));
+  response = run_model (fx, model, request, TRUE, &error);
+  g_assert_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_USER_ERROR);
+  g_assert_nonnull (strstr (error->message, "OPENAI_API_KEY"));
+}
+
+/* A new provider starts from the environment. */
+static void
+test_provider_environment (void)
+{
+  g_autoptr (AgentsOpenAIProvider) provider = NULL;
+  g_autoptr (AgentsOpenAIResponsesModel) model = NULL;
+
+  g_setenv ("OPENAI_BASE_URL", "http://127.0.0.1:9/v1/", TRUE);
+  g_setenv ("OPENAI_ORG_ID", "org-1", TRUE);
+  g_setenv ("OPENAI_DEFAULT_MODEL", "gpt-env", TRUE);
+  provider = agents_openai_provider_new ();
+  g_assert_cmpstr (agents_openai_provider_get_base_url (provider), ==,
+                   "http://127.0.0.1:9/v1/");
+  g_assert_cmpstr (agents_openai_provider_get_organization (provider), ==,
+                   "org-1");
+  g_assert_true (agents_openai_provider_has_api_key (provider));
+  g_assert_cmpuint (agents_openai_provider_get_max_retries (provider), ==, 2);
+  g_assert_cmpuint (agents_openai_provider_get_timeout (provider), ==, 600);
+  model = agents_openai_responses_model_new (NULL, provider);
+  g_assert_cmpstr (agents_openai_responses_model_get_model_name (model), ==,
+                   "gpt-env");
+  g_unsetenv ("OPENAI_BASE_URL");
+  g_unsetenv ("OPENAI_ORG_ID");
+  g_unsetenv ("OPENAI_DEFAULT_MODEL");
+}
+
 static gboolean
 cancel_later (gpointer user_data)
 {
@@ -1151,6 +1196,8 @@ main (int argc, char **argv)
   ADD ("/openai/faults/cancel-never-ending", test_cancel_never_ending);
   ADD ("/openai/faults/cancel-during-backoff", test_cancel_during_backoff);
   ADD ("/openai/faults/timeout", test_timeout);
+  ADD ("/openai/faults/missing-key", test_missing_key);
+  g_test_add_func ("/openai/provider/environment", test_provider_environment);
   ADD ("/openai/chat/text", test_chat_text);
   ADD ("/openai/chat/tools", test_chat_tools);
   ADD ("/openai/chat/not-streamed", test_chat_not_streamed);

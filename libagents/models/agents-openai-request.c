@@ -660,6 +660,19 @@ agents_openai_request_send_async (AgentsOpenAIProvider *provider,
               NULL);
       return;
     }
+  /* OpenAI itself answers 401 without a key: say why before asking. */
+  if (agents_openai_provider_is_official (provider) &&
+      !agents_openai_provider_has_api_key (provider))
+    {
+      finish (self,
+              agents_run_error_new_literal (
+                AGENTS_RUN_ERROR_USER_ERROR, NULL,
+                _ ("The api_key client option must be set either by passing "
+                   "api_key to the client or by setting the OPENAI_API_KEY "
+                   "environment variable")),
+              NULL);
+      return;
+    }
   if (cancellable != NULL)
     {
       self->cancellable = g_object_ref (cancellable);
