@@ -127,6 +127,14 @@ object_string (JsonObject *object)
   return node_string (node);
 }
 
+static char *
+array_to_string (JsonArray *array)
+{
+  g_autoptr (JsonNode) node = json_node_init_array (json_node_alloc (), array);
+
+  return node_string (node);
+}
+
 static const char *
 event_type (Fixture *fx, guint i)
 {
@@ -765,6 +773,44 @@ test_connection_refused (Fixture *fx, gconstpointer data)
     error->message, "cannot reach the model server at http://127.0.0.1:1/v1"));
 }
 
+/* A run on the Responses model records a generation span with the
+ * model's name and the server's usage. */
+static void
+test_generation_span (Fixture *fx, gconstpointer data)
+{
+  g_autoptr (AgentsTestTracingProcessor) processor =
+    agents_test_tracing_processor_new ();
+  AgentsTracingProcessor *list[] = { AGENTS_TRACING_PROCESSOR (processor) };
+  g_autoptr (AgentsModel) model = responses_model (fx);
+  g_autoptr (AgentsAgent) agent = agents_agent_new ("Greeter");
+  g_autoptr (AgentsRunner) runner = agents_runner_new ();
+  g_autoptr (JsonNode) input = json_node_init_string (json_node_alloc (), "Hi");
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (AgentsRunResult) run = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonArray) traces = NULL;
+  g_autofree char *text = NULL;
+
+  agents_tracing_set_processors (list, 1);
+  agents_agent_set_model (agent, model);
+  /* Not streamed: the runner asks for a whole answer. */
+  agents_test_model_server_add (fx->server,
+                                "{\"body\": \"responses-answer.json\"}");
+  AGENTS_TEST_AWAIT (
+    result, agents_runner_run_async (runner, agent, input, NULL, NULL, NULL,
+                                     NULL, agents_test_async_cb, &result));
+  run = agents_runner_run_finish (runner, result, &error);
+  g_assert_no_error (error);
+  agents_tracing_force_flush ();
+  traces = agents_test_tracing_processor_fetch_normalized_spans (processor);
+  text = array_to_string (traces);
+  agents_tracing_set_processors (NULL, 0);
+  g_assert_nonnull (strstr (text, "\"type\":\"generation\""));
+  g_assert_nonnull (strstr (text, "\"model\":\"gpt-test\""));
+  g_assert_nonnull (strstr (text, "\"input_tokens\":12"));
+  g_assert_nonnull (strstr (text, "\"total_tokens\":17"));
+}
+
 /* OpenAI's own URL without a key fails before any request. */
 static void
 test_missing_key (Fixture *fx, gconstpointer data)
@@ -1197,6 +1243,7 @@ main (int argc, char **argv)
   ADD ("/openai/faults/cancel-during-backoff", test_cancel_during_backoff);
   ADD ("/openai/faults/timeout", test_timeout);
   ADD ("/openai/faults/missing-key", test_missing_key);
+  ADD ("/openai/tracing/generation-span", test_generation_span);
   g_test_add_func ("/openai/provider/environment", test_provider_environment);
   ADD ("/openai/chat/text", test_chat_text);
   ADD ("/openai/chat/tools", test_chat_tools);
