@@ -55,5 +55,8 @@
 #include "sandbox/agents-sandbox-runtime.h"
 #include "models/agents-scripted-model.h"
 #include "models/agents-testing.h"
+#include "models/agents-openai-provider.h"
+#include "models/agents-openai-responses-model.h"
+#include "models/agents-openai-chat-completions-model.h"
 
 #undef AGENTS_INSIDE

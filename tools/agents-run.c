@@ -31,6 +31,8 @@ typedef struct
   gboolean reject;
   gboolean reap_all;
   gboolean allow_system_root;
+  char *model;               /* --model PROVIDER:NAME */
+  char *base_url;            /* --base-url URL */
   char **sandbox_options;    /* KEY=VALUE, as given */
   GVariant *sandbox_variant; /* a{sv} made of them; NULL when none */
 } Options;
@@ -40,6 +42,8 @@ options_clear (Options *options)
 {
   g_free (options->backend);
   g_free (options->state_file);
+  g_free (options->model);
+  g_free (options->base_url);
   g_strfreev (options->sandbox_options);
   g_clear_pointer (&options->sandbox_variant, g_variant_unref);
 }
@@ -734,6 +738,14 @@ parse_options (const char *command,
       N_ ("Let the workspace root be a system directory (/, /etc, /usr, "
           "$HOME…): it becomes read-write (unix_local)"),
       NULL },
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &options->model,
+      N_ ("Use this model for every agent, e.g. openai:gpt-4.1 or "
+          "chat:llama3.2"),
+      N_ ("PROVIDER:NAME") },
+    { "base-url", 0, 0, G_OPTION_ARG_STRING, &options->base_url,
+      N_ ("The model server's base URL (default: $OPENAI_BASE_URL, else "
+          "OpenAI's)"),
+      N_ ("URL") },
     G_OPTION_ENTRY_NULL
   };
   const GOptionEntry run_only[] = {
@@ -802,6 +814,9 @@ agents_cli_run (int argc, char **argv)
     }
 
   agent = agents_cli_load_agent_file (argv[1], &error);
+  if (agent != NULL && !agents_cli_override_model (agent, options.model,
+                                                   options.base_url, &error))
+    g_clear_object (&agent);
   if (agent != NULL)
     config = build_run_config (&options, options.backend, &error);
   if (config == NULL)
@@ -927,6 +942,9 @@ agents_cli_resume (int argc, char **argv)
 
   options.state_file = g_strdup (argv[2]);
   agent = agents_cli_load_agent_file (argv[1], &error);
+  if (agent != NULL && !agents_cli_override_model (agent, options.model,
+                                                   options.base_url, &error))
+    g_clear_object (&agent);
   if (agent != NULL)
     state = load_state (agent, argv[2], &error);
   if (state != NULL && decide_interruptions (state, &options, &error) &&

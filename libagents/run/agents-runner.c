@@ -2191,16 +2191,30 @@ copy_input (JsonArray *input)
   return copy;
 }
 
+/* The agent's model name, else the model's own `model-name` (the HTTP
+ * models have one), else its type's name. */
+static char *
+span_model_name (AgentsAgent *agent, AgentsModel *model)
+{
+  const char *name = agents_agent_get_model_name (agent);
+  char *own = NULL;
+
+  if (name != NULL)
+    return g_strdup (name);
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (model), "model-name"))
+    g_object_get (model, "model-name", &own, NULL);
+  return own ? own : g_strdup (G_OBJECT_TYPE_NAME (model));
+}
+
 static JsonObject *
 generation_span_data (Turn *turn, AgentsModel *model)
 {
   JsonObject *data = json_object_new ();
-  const char *model_name = agents_agent_get_model_name (turn->execution_agent);
+  g_autofree char *model_name = span_model_name (turn->execution_agent, model);
 
   json_object_set_array_member (data, "input", copy_input (turn->input));
   json_object_set_null_member (data, "output");
-  json_object_set_string_member (
-    data, "model", model_name ? model_name : G_OBJECT_TYPE_NAME (model));
+  json_object_set_string_member (data, "model", model_name);
   json_object_set_object_member (
     data, "model_config", agents_model_settings_to_json (turn->settings));
   json_object_set_null_member (data, "usage");
