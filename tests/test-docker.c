@@ -2311,6 +2311,7 @@ test_resume_refuses_unconfigured (Fixture *f, gconstpointer data)
     { "snapshot.base_path", "\"/etc\"" },
   };
   g_autofree char *snapshots = g_build_filename (f->tmp, "snapshots", NULL);
+  g_autofree char *link = g_build_filename (f->tmp, "link", NULL);
   g_autoptr (AgentsLocalSnapshotSpec) spec =
     agents_local_snapshot_spec_new (snapshots);
   g_autoptr (AgentsSandboxSession) session = NULL;
@@ -2360,11 +2361,19 @@ test_resume_refuses_unconfigured (Fixture *f, gconstpointer data)
     json_array_get_length (list_session_containers (f, session_id, &holder)),
     ==, 1);
 
-  /* The untouched state, as configured, resumes (the image may be left
-   * out). */
+  /* The state, as configured, resumes (the image may be left out); a
+   * snapshot directory spelled another way (a link to it) is accepted,
+   * and then found through the caller's own path. */
+  g_assert_cmpint (symlink (snapshots, link), ==, 0);
+  json_object_set_string_member (
+    json_object_get_object_member (json_node_get_object (json), "snapshot"),
+    "base_path", link);
   state = deserialize_state (f, json);
   resumed = resume_session_full (f, state, NULL, G_OBJECT (spec), NULL);
   g_assert_nonnull (resumed);
+  g_assert_cmpstr (agents_local_snapshot_get_base_path (AGENTS_LOCAL_SNAPSHOT (
+                     agents_sandbox_session_state_get_snapshot (state))),
+                   ==, snapshots);
   start_ok (resumed);
   g_assert_cmpstr (container_id (resumed), ==, container_id (session));
   delete_session (f, resumed);

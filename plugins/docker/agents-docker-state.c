@@ -998,8 +998,20 @@ check_snapshot (AgentsDockerSessionState *saved,
     agents_local_snapshot_get_base_path (AGENTS_LOCAL_SNAPSHOT (snapshot)));
   configured_dir = canonical_dir (
     agents_local_snapshot_get_base_path (AGENTS_LOCAL_SNAPSHOT (configured)));
-  return check_string ("snapshot.base_path", saved_dir, configured_dir, "",
-                       error);
+  if (!check_string ("snapshot.base_path", saved_dir, configured_dir, "",
+                     error))
+    return FALSE;
+  /* From here on the files are found through the caller's own path,
+   * not through the state's spelling of it. */
+  {
+    g_autofree char *id = g_strdup (agents_snapshot_get_id (snapshot));
+    g_autoptr (AgentsSnapshot) own = agents_local_snapshot_new (
+      id,
+      agents_local_snapshot_get_base_path (AGENTS_LOCAL_SNAPSHOT (configured)));
+
+    agents_sandbox_session_state_set_snapshot (state, own);
+  }
+  return TRUE;
 }
 
 gboolean
