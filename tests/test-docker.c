@@ -2432,18 +2432,36 @@ test_resume_replaces_misconfigured_container (Fixture *f, gconstpointer data)
 
 /* ---- reap ------------------------------------------------------------- */
 
-/* Our own owner label with its pid and start time replaced (or, with
- * @machine, the machine id too). */
+/* Our own owner label with some of its parts replaced (NULL: ours). */
 static char *
-owner_label_with (const char *machine, gint64 pid, const char *start)
+owner_label_parts (const char *machine,
+                   const char *boot,
+                   const char *pidns,
+                   gint64 pid,
+                   const char *start)
 {
   g_autofree char *ours = agents_docker_owner_label ();
   g_auto (GStrv) parts = g_strsplit (ours, ":", -1);
 
   g_assert_cmpuint (g_strv_length (parts), ==, 5);
   return g_strdup_printf ("%s:%s:%s:%" G_GINT64_FORMAT ":%s",
-                          machine ? machine : parts[0], parts[1], parts[2], pid,
+                          machine ? machine : parts[0], boot ? boot : parts[1],
+                          pidns ? pidns : parts[2], pid,
                           start ? start : parts[4]);
+}
+
+static char *
+owner_label_with (const char *machine, gint64 pid, const char *start)
+{
+  return owner_label_parts (machine, NULL, NULL, pid, start);
+}
+
+static gboolean
+in_initial_pid_namespace (void)
+{
+  g_autofree char *link = g_file_read_link ("/proc/self/ns/pid", NULL);
+
+  return g_strcmp0 (link, "pid:[4026531836]") == 0;
 }
 
 static char *
@@ -2471,7 +2489,17 @@ test_reap (Fixture *f, gconstpointer data)
     g_strdup_printf ("%s:%d", g_get_host_name (), DEAD_PID);
   g_autofree char *elsewhere_label =
     owner_label_with ("0123456789abcdef0123456789abcdef", DEAD_PID, NULL);
+  /* Our own pid, but in an earlier boot of this machine: gone, if
+   * both run in the initial pid namespace (where /etc/machine-id is the
+   * machine's own); from inside a container (a machine id perhaps
+   * copied with the image) it proves nothing. */
+  g_autofree char *earlier_boot_label = owner_label_parts (
+    NULL, "00000000-0000-0000-0000-000000000000", NULL, getpid (), NULL);
+  g_autofree char *other_ns_label = owner_label_parts (
+    NULL, "00000000-0000-0000-0000-000000000000", "1", getpid (), NULL);
   g_autofree char *ours = agents_docker_owner_label ();
+  g_autofree char *earlier_boot = NULL;
+  g_autofree char *other_ns = NULL;
   g_autofree char *dead = NULL;
   g_autofree char *reused = NULL;
   g_autofree char *hostname = NULL;
@@ -2489,6 +2517,8 @@ test_reap (Fixture *f, gconstpointer data)
   hostname = owned_container (f, hostname_label);
   elsewhere = owned_container (f, elsewhere_label);
   alive = owned_container (f, ours);
+  earlier_boot = owned_container (f, earlier_boot_label);
+  other_ns = owned_container (f, other_ns_label);
 
   AGENTS_TEST_AWAIT (
     result, agents_sandbox_client_reap_async (f->client, NULL, FALSE, NULL,
@@ -2504,6 +2534,11 @@ test_reap (Fixture *f, gconstpointer data)
   g_assert_true (container_running (f, hostname));
   g_assert_true (container_running (f, elsewhere));
   g_assert_true (container_running (f, alive));
+  g_assert_true (container_running (f, other_ns));
+  if (in_initial_pid_namespace ())
+    g_assert_false (container_exists (f, earlier_boot));
+  else
+    g_assert_true (container_running (f, earlier_boot));
   g_assert_true (session_running (live));
   g_assert_true (container_running (f, container_id (live)));
 
