@@ -288,10 +288,9 @@ agents_cli_gc (int argc, char **argv)
       return AGENTS_CLI_EXIT_FAILED;
     }
   snapshots = gc_snapshots (dry_run);
-  g_print (dry_run ? _ ("Would remove %" G_GSSIZE_FORMAT
-                        " leftover workspaces and %u snapshots\n")
-                   : _ ("Removed %" G_GSSIZE_FORMAT
-                        " leftover workspaces and %u snapshots\n"),
-           workspaces, snapshots);
+  g_print (dry_run
+             ? _ ("Would remove %zd leftover workspaces and %u snapshots\n")
+             : _ ("Removed %zd leftover workspaces and %u snapshots\n"),
+           (ssize_t) workspaces, snapshots);
   return AGENTS_CLI_EXIT_OK;
 }

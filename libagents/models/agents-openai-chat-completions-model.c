@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include "agents-agent.h"
@@ -926,8 +927,8 @@ tool_call_delta (struct ChatStream *stream, JsonObject *delta, GError **error)
     {
       agents_run_error_set (
         error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
-        _ ("a streamed tool call has index %" G_GINT64_FORMAT ", out of 0…%d"),
-        index, MAX_TOOL_CALLS - 1);
+        _ ("a streamed tool call has index %" PRId64 ", out of 0…%d"),
+        (int64_t) index, MAX_TOOL_CALLS - 1);
       return FALSE;
     }
   if ((guint) index >= stream->calls->len)

@@ -65,8 +65,8 @@ too_large (AgentsSseParser *self, gsize size, GError **error)
     return FALSE;
   agents_run_error_set (error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
                         _ ("a server-sent event is larger than the limit of "
-                           "%" G_GSIZE_FORMAT " bytes"),
-                        self->max_event_size);
+                           "%zu bytes"),
+                        (size_t) self->max_event_size);
   return TRUE;
 }
 

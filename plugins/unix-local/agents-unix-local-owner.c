@@ -165,6 +165,16 @@ load_record (const char *path)
   return record;
 }
 
+/* A root handed over to the sandbox uid stays that uid's when its
+ * process dies before handing it back. */
+static gboolean
+owned_by_sandbox_uid (GKeyFile *record, const struct stat *st)
+{
+  return g_key_file_has_key (record, GROUP, "sandbox_uid", NULL) &&
+         (guint64) st->st_uid ==
+           g_key_file_get_uint64 (record, GROUP, "sandbox_uid", NULL);
+}
+
 /* Whether the directory at @root is the one @record was made for. */
 static gboolean
 record_matches_disk (GKeyFile *record, const char *root)
@@ -172,11 +182,33 @@ record_matches_disk (GKeyFile *record, const char *root)
   struct stat st;
 
   return lstat (root, &st) == 0 && S_ISDIR (st.st_mode) &&
-         st.st_uid == getuid () &&
+         (st.st_uid == getuid () || owned_by_sandbox_uid (record, &st)) &&
          (guint64) st.st_dev ==
            g_key_file_get_uint64 (record, GROUP, "device", NULL) &&
          (guint64) st.st_ino ==
            g_key_file_get_uint64 (record, GROUP, "inode", NULL);
+}
+
+void
+agents_unix_local_owner_note_sandbox_uid (const char *root, guint32 uid)
+{
+  g_autofree char *path = record_path (root);
+  g_autoptr (GKeyFile) record = load_record (path);
+  g_autofree char *recorded_root = NULL;
+  g_autofree char *data = NULL;
+  gsize length;
+
+  if (record == NULL)
+    return;
+  recorded_root = g_key_file_get_string (record, GROUP, "root", NULL);
+  if (g_strcmp0 (recorded_root, root) != 0 ||
+      (g_key_file_has_key (record, GROUP, "sandbox_uid", NULL) &&
+       g_key_file_get_uint64 (record, GROUP, "sandbox_uid", NULL) == uid))
+    return;
+  g_key_file_set_uint64 (record, GROUP, "sandbox_uid", uid);
+  data = g_key_file_to_data (record, &length, NULL);
+  g_file_set_contents_full (path, data, length, G_FILE_SET_CONTENTS_CONSISTENT,
+                            0600, NULL);
 }
 
 gboolean

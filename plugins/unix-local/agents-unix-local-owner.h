@@ -30,6 +30,9 @@ char *agents_unix_local_owner_record_root (const char *root,
  * @token, for the very directory that is there now (same device and
  * inode, not a symlink). */
 gboolean agents_unix_local_owner_verify (const char *root, const char *token);
+/* Records that the root at @root (when it has a record) is handed over
+ * to @uid, which then owns it until it is handed back. */
+void agents_unix_local_owner_note_sandbox_uid (const char *root, guint32 uid);
 
 /* Forgets @root (its record only). */
 void agents_unix_local_owner_forget (const char *root);

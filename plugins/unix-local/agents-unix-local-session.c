@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -27,6 +28,7 @@
 #include "agents-sandbox-session-private.h"
 #include "agents-unix-local-confine.h"
 #include "agents-unix-local-fs.h"
+#include "agents-unix-local-owner.h"
 #include "agents-unix-local-session.h"
 
 #define DEFAULT_OUTPUT_LIMIT (64 * 1024 * 1024)
@@ -360,9 +362,8 @@ read_count_option (GVariant *options,
       *value = (guint64) n;
       return TRUE;
     }
-  expected = g_strdup_printf (
-    _ ("an integer from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT), min,
-    max);
+  expected = g_strdup_printf (_ ("an integer from %" PRIu64 " to %" PRIu64),
+                              (uint64_t) min, (uint64_t) max);
   return set_option_error (error, name, expected);
 }
 
@@ -1673,6 +1674,10 @@ hand_over_thread (GTask *task,
   g_auto (GStrv) paths = agents_unix_local_policy_writable_paths (op->policy);
   GError *error = NULL;
 
+  /* First, so that the root is still recognized as this library's if
+   * the process dies before handing it back. */
+  agents_unix_local_owner_note_sandbox_uid (op->policy->workspace_root,
+                                            op->policy->sandbox_uid);
   if (agents_unix_local_hand_over ((const char *const *) paths,
                                    op->policy->sandbox_uid,
                                    op->policy->sandbox_gid, &error))
