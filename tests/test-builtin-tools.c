@@ -199,6 +199,8 @@ test_bad_arguments_are_an_error_text (Fixture *f, gconstpointer data)
       "`yield_time_ms` must be an integer >= 0" },
     { "{\"cmd\": \"true\", \"max_output_tokens\": 0}",
       "`max_output_tokens` must be a positive integer" },
+    { "{\"cmd\": \"true\", \"max_output_tokens\": 1e300}",
+      "`max_output_tokens` must be a positive integer" },
     { "{\"cmd\": \"true\", \"login\": \"yes\"}", "`login` must be a boolean" },
     { "{\"cmd\": \"true\", \"tty\": 1}", "`tty` must be a boolean" },
     { "{\"cmd\": \"true\", \"workdir\": 3}",
@@ -318,8 +320,19 @@ test_exec_timeout (Fixture *f, gconstpointer data)
     call (f, f->shell, "exec_command",
           "{\"cmd\": \"sleep 30\", \"yield_time_ms\": 200}");
 
+  g_autofree char *at_once =
+    call (f, f->shell, "exec_command",
+          "{\"cmd\": \"sleep 30\", \"yield_time_ms\": 0}");
+  g_autofree char *long_yield =
+    call (f, f->shell, "exec_command",
+          "{\"cmd\": \"echo ok\", \"yield_time_ms\": 100000000000000}");
+
   g_assert_cmpstr (output, ==,
                    FRAME ("") "Command timed out after 0.200 seconds.");
+  g_assert_cmpstr (at_once, ==,
+                   FRAME ("") "Command timed out after 0.000 seconds.");
+  g_assert_cmpstr (long_yield, ==,
+                   FRAME ("Process exited with code 0\n") "ok\n");
   g_assert_cmpint (g_get_monotonic_time () - start, <, 20 * G_USEC_PER_SEC);
 }
 

@@ -59,6 +59,10 @@ static const char exec_command_schema[] =
   "\"required\": [\"cmd\"], \"title\": \"ExecCommandArgs\", \"type\": "
   "\"object\"}";
 
+/* The longest kill timeout handed to the session (24 days): backends
+ * keep timeouts in 32-bit milliseconds. */
+#define MAX_KILL_TIMEOUT (G_MAXINT32 / 1000.0)
+
 static char *test_chunk_id;
 static AgentsShellClockFunc test_clock;
 
@@ -155,6 +159,9 @@ get_boolean (JsonObject *object,
   return TRUE;
 }
 
+/* Larger integers are refused: every smaller one is exact as a double. */
+#define MAX_INTEGER_ARGUMENT 1e15
+
 /* An integer of at least @minimum (a number with no fraction counts, as
  * pydantic accepts 10.0); null only when @nullable, leaving @value. */
 static gboolean
@@ -162,14 +169,11 @@ get_integer (JsonObject *object,
              const char *name,
              gint64 minimum,
              gboolean nullable,
+             const char *expected,
              gint64 *value,
              GError **error)
 {
   JsonNode *node = json_object_get_member (object, name);
-  const char *expected = minimum > 0 ? "a positive integer"
-                         : nullable  ? "an integer"
-                                     : "an integer "
-                                       ">= 0";
   double number;
 
   if (node == NULL || (nullable && JSON_NODE_HOLDS_NULL (node)))
@@ -180,8 +184,8 @@ get_integer (JsonObject *object,
     number = json_node_get_double (node);
   else
     return bad_argument (error, name, expected);
-  if (number != (double) (gint64) number || number < minimum ||
-      number > (double) G_MAXINT32 * 1000)
+  if (!(number >= minimum && number <= MAX_INTEGER_ARGUMENT) ||
+      number != (double) (gint64) number)
     return bad_argument (error, name, expected);
   *value = (gint64) number;
   return TRUE;
@@ -218,9 +222,9 @@ parse_exec_args (const char *arguments, GError **error)
       !get_optional_string (object, "shell", &args->shell, error) ||
       !get_boolean (object, "login", &args->login, error) ||
       !get_boolean (object, "tty", &(gboolean){ FALSE }, error) ||
-      !get_integer (object, "yield_time_ms", 0, FALSE, &args->yield_time_ms,
-                    error) ||
-      !get_integer (object, "max_output_tokens", 1, TRUE,
+      !get_integer (object, "yield_time_ms", 0, FALSE, "an integer >= 0",
+                    &args->yield_time_ms, error) ||
+      !get_integer (object, "max_output_tokens", 1, TRUE, "a positive integer",
                     &args->max_output_tokens, error))
     return NULL;
   if (args->shell != NULL && args->shell[0] == '\0')
@@ -369,11 +373,13 @@ run_script (AgentsCapability *capability,
   call->timeout = args->yield_time_ms / 1000.0;
   call->started = clock_seconds ();
   /* A zero yield times the command out at once, as asyncio's wait_for()
-   * with no time left does; the session reads 0 as "no timeout". */
+   * with no time left does (the session reads 0 as "no timeout"); a
+   * yield past MAX_KILL_TIMEOUT waits that long, which is long enough. */
   agents_sandbox_session_exec_async (
     session, session_shell ? own_shell : chosen_shell,
-    MAX (call->timeout, 0.001), session_shell, run_as_of (capability),
-    g_task_get_cancellable (task), exec_done, g_object_ref (task));
+    CLAMP (call->timeout, 0.001, MAX_KILL_TIMEOUT), session_shell,
+    run_as_of (capability), g_task_get_cancellable (task), exec_done,
+    g_object_ref (task));
 }
 
 static void
@@ -387,6 +393,7 @@ exec_command_invoke (AgentsRunContext *ctx,
   GError *error = NULL;
   g_autoptr (ExecArgs) args = parse_exec_args (arguments, &error);
   g_autofree char *script = NULL;
+  ExecCall *call;
 
   if (args != NULL && session == NULL)
     g_set_error_literal (&error, AGENTS_SANDBOX_ERROR,
@@ -399,9 +406,9 @@ exec_command_invoke (AgentsRunContext *ctx,
       g_task_return_error (task, error);
       return;
     }
-  g_task_set_task_data (task, g_new0 (ExecCall, 1), g_free);
-  ((ExecCall *) g_task_get_task_data (task))->max_output_tokens =
-    args->max_output_tokens;
+  call = g_new0 (ExecCall, 1);
+  call->max_output_tokens = args->max_output_tokens;
+  g_task_set_task_data (task, call, g_free);
   run_script (capability, session, args, script, task);
 }
 
