@@ -551,7 +551,8 @@ check_run_result (AgentsRunResult *result)
           AGENTS_RUN_ITEM_KIND_TOOL_CALL_OUTPUT)
         continue;
       text = output ? json_node_get_string (output) : NULL;
-      if (text == NULL || !g_str_has_prefix (text, "exit_code: 0\n") ||
+      if (text == NULL ||
+          strstr (text, "\nProcess exited with code 0\nOutput:\n") == NULL ||
           strstr (text, expected) == NULL)
         die ("run: tool output %u is “%s”, expected “%s”", outputs,
              text ? text : "(null)", expected);

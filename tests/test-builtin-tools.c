@@ -11,8 +11,23 @@
 
 #include <string.h>
 
+#include "agents-shell-tools-private.h"
 #include "agents-unix-local-client.h"
 #include "test-utils.h"
+
+/* The reference's tests patch uuid4 and perf_counter: every command
+ * seems to take a quarter of a second and its chunk is "123456". */
+static double fake_now;
+
+static double
+fake_clock (void)
+{
+  fake_now += 0.25;
+  return fake_now;
+}
+
+#define FRAME(exit_line) \
+  "Chunk ID: 123456\nWall time: 0.2500 seconds\n" exit_line "Output:\n"
 
 typedef struct
 {
@@ -45,6 +60,8 @@ fixture_set_up (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
 
   f->filesystem = agents_filesystem_capability_new ();
+  agents_filesystem_capability_set_file_tools (
+    AGENTS_FILESYSTEM_CAPABILITY (f->filesystem), TRUE);
   f->shell = agents_shell_capability_new ();
   agents_capability_bind (f->filesystem, f->session);
   agents_capability_bind (f->shell, f->session);
@@ -132,8 +149,8 @@ test_write_read_list_exec (Fixture *f, gconstpointer data)
   g_assert_cmpstr (listing, ==, "file           7  a.txt");
 
   exec = call (f, f->shell, "exec_command",
-               "{\"cmd\": \"wc -c < notes/a.txt\", \"timeout_seconds\": null}");
-  g_assert_cmpstr (exec, ==, "exit_code: 0\nstdout:\n7\nstderr:\n");
+               "{\"cmd\": \"wc -c < notes/a.txt\", \"workdir\": null}");
+  g_assert_cmpstr (exec, ==, FRAME ("Process exited with code 0\n") "7\n");
 }
 
 static void
@@ -166,20 +183,44 @@ test_missing_file_is_an_error_text (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (output, "nope.txt"));
 }
 
+#define TOOL_ERROR \
+  "An error occurred while running the tool. Please try again. Error: "
+
 static void
 test_bad_arguments_are_an_error_text (Fixture *f, gconstpointer data)
 {
-  g_autofree char *no_cmd = call (f, f->shell, "exec_command", "{}");
-  g_autofree char *number = call (f, f->shell, "exec_command", "{\"cmd\": 5}");
-  g_autofree char *timeout = call (f, f->shell, "exec_command",
-                                   "{\"cmd\": \"true\", \"timeout_seconds\": "
-                                   "-1}");
+  const char *const cases[][2] = {
+    { "{}", "`cmd` must be a non-empty string" },
+    { "{\"cmd\": 5}", "`cmd` must be a non-empty string" },
+    { "{\"cmd\": \"\"}", "`cmd` must be a non-empty string" },
+    { "{\"cmd\": \"true\", \"yield_time_ms\": -1}",
+      "`yield_time_ms` must be an integer >= 0" },
+    { "{\"cmd\": \"true\", \"yield_time_ms\": 1.5}",
+      "`yield_time_ms` must be an integer >= 0" },
+    { "{\"cmd\": \"true\", \"max_output_tokens\": 0}",
+      "`max_output_tokens` must be a positive integer" },
+    { "{\"cmd\": \"true\", \"max_output_tokens\": 1e300}",
+      "`max_output_tokens` must be a positive integer" },
+    { "{\"cmd\": \"true\", \"login\": \"yes\"}", "`login` must be a boolean" },
+    { "{\"cmd\": \"true\", \"tty\": 1}", "`tty` must be a boolean" },
+    { "{\"cmd\": \"true\", \"workdir\": 3}",
+      "`workdir` must be a string or null" },
+    { "{\"cmd\": \"true\", \"shell\": \"\"}",
+      "`shell` must be a non-empty string or null" },
+    { "[1]", "Invalid JSON input for tool exec_command: [1]" },
+  };
   g_autofree char *not_json = call (f, f->filesystem, "read_file", "[1");
 
-  g_assert_cmpstr (no_cmd, ==, "error: the argument “cmd” must be a string");
-  g_assert_cmpstr (number, ==, "error: the argument “cmd” must be a string");
-  g_assert_cmpstr (timeout, ==,
-                   "error: the argument “timeout_seconds” must be positive");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *output = call (f, f->shell, "exec_command", cases[i][0]);
+      g_autofree char *expected =
+        g_str_has_prefix (cases[i][1], "`")
+          ? g_strconcat (TOOL_ERROR "exec_command argument ", cases[i][1], NULL)
+          : g_strconcat (TOOL_ERROR, cases[i][1], NULL);
+
+      g_assert_cmpstr (output, ==, expected);
+    }
   g_assert_true (g_str_has_prefix (not_json, "error: "));
 }
 
@@ -191,33 +232,162 @@ test_binary_file_is_refused (Fixture *f, gconstpointer data)
   g_autofree char *output =
     call (f, f->filesystem, "read_file", "{\"path\": \"bin\"}");
 
-  g_assert_cmpstr (made, ==, "exit_code: 0\nstdout:\nstderr:\n");
+  g_assert_cmpstr (made, ==, FRAME ("Process exited with code 0\n"));
   g_assert_cmpstr (output, ==,
                    "bin is a binary file, not text; read_file only returns "
                    "text.");
 }
 
+/* The reference's pinned example (test_shell_capability.py). */
 static void
-test_exec_reports_exit_code_and_stderr (Fixture *f, gconstpointer data)
-{
-  g_autofree char *output = call (f, f->shell, "exec_command",
-                                  "{\"cmd\": \"echo out; echo err >&2; exit "
-                                  "3\", \"timeout_seconds\": 10}");
-
-  g_assert_cmpstr (output, ==, "exit_code: 3\nstdout:\nout\nstderr:\nerr\n");
-}
-
-static void
-test_huge_output_is_truncated (Fixture *f, gconstpointer data)
+test_exec_pinned_output (Fixture *f, gconstpointer data)
 {
   g_autofree char *output =
     call (f, f->shell, "exec_command",
-          "{\"cmd\": \"head -c 100000 /dev/zero | tr '\\\\000' a\"}");
+          "{\"cmd\": \"printf 'stdout: pwd'; printf 'stderr: pwd' >&2; exit "
+          "7\"}");
 
-  g_assert_true (g_str_has_prefix (output, "exit_code: 0\nstdout:\naaa"));
-  g_assert_nonnull (
-    strstr (output, "\n[output truncated: 16384 of 100000 bytes shown]"));
-  g_assert_cmpuint (strlen (output), <, 17000);
+  g_assert_cmpstr (output, ==,
+                   "Chunk ID: 123456\nWall time: 0.2500 seconds\nProcess "
+                   "exited with code 7\nOutput:\nstdout: pwd\nstderr: pwd");
+}
+
+static void
+test_exec_joins_streams (Fixture *f, gconstpointer data)
+{
+  g_autofree char *both =
+    call (f, f->shell, "exec_command",
+          "{\"cmd\": \"echo out; echo err >&2\", \"yield_time_ms\": 5000}");
+  g_autofree char *err_only =
+    call (f, f->shell, "exec_command", "{\"cmd\": \"echo err >&2; exit 1\"}");
+
+  g_assert_cmpstr (both, ==,
+                   FRAME ("Process exited with code 0\n") "out\nerr\n");
+  g_assert_cmpstr (err_only, ==,
+                   FRAME ("Process exited with code 1\n") "err\n");
+}
+
+/* The reference's token truncation example, through the tool. */
+static void
+test_exec_max_output_tokens (Fixture *f, gconstpointer data)
+{
+  g_autofree char *output = call (
+    f, f->shell, "exec_command",
+    "{\"cmd\": \"i=0; while [ $i -lt 100 ]; do printf 'line %03d\\\\n' $i; "
+    "i=$((i+1)); done\", \"max_output_tokens\": 20}");
+
+  g_assert_cmpstr (output, ==,
+                   FRAME ("Process exited with code 0\nOriginal token count: "
+                          "225\n") "Total output lines: 100\n\nline 000\nline "
+                                   "…218 tokens truncated…e 098\nline 099\n");
+}
+
+/* Without max_output_tokens, output past 1 MiB is truncated the same
+ * way (a deviation: the reference returns it all). */
+static void
+test_exec_byte_backstop (Fixture *f, gconstpointer data)
+{
+  g_autofree char *small =
+    call (f, f->shell, "exec_command",
+          "{\"cmd\": \"head -c 1048576 /dev/zero | tr '\\\\000' a\"}");
+  g_autofree char *huge =
+    call (f, f->shell, "exec_command",
+          "{\"cmd\": \"head -c 2097152 /dev/zero | tr '\\\\000' a\"}");
+  const char *body = strstr (huge, "Output:\n");
+
+  g_assert_cmpuint (strlen (small), ==,
+                    strlen (FRAME ("Process exited with code 0\n")) + 1048576);
+  g_assert_true (g_str_has_prefix (
+    huge,
+    FRAME ("Process exited with code 0\nOriginal token count: 524288\n")));
+  g_assert_nonnull (body);
+  body += strlen ("Output:\n");
+  g_assert_cmpuint (strlen (body), <=, AGENTS_EXEC_COMMAND_MAX_OUTPUT_BYTES);
+  g_assert_cmpuint (strlen (body), >,
+                    AGENTS_EXEC_COMMAND_MAX_OUTPUT_BYTES - 64);
+  g_assert_true (g_str_has_prefix (body, "Total output lines: 1\n\naaaa"));
+  g_assert_nonnull (strstr (body, "a…262"));
+  g_assert_nonnull (strstr (body, " tokens truncated…aaaa"));
+  g_assert_true (g_str_has_suffix (body, "aaaa"));
+}
+
+/* In one-shot mode the yield time is the kill timeout. */
+static void
+test_exec_timeout (Fixture *f, gconstpointer data)
+{
+  gint64 start = g_get_monotonic_time ();
+  g_autofree char *output =
+    call (f, f->shell, "exec_command",
+          "{\"cmd\": \"sleep 30\", \"yield_time_ms\": 200}");
+
+  g_autofree char *at_once =
+    call (f, f->shell, "exec_command",
+          "{\"cmd\": \"sleep 30\", \"yield_time_ms\": 0}");
+  g_autofree char *long_yield =
+    call (f, f->shell, "exec_command",
+          "{\"cmd\": \"echo ok\", \"yield_time_ms\": 100000000000000}");
+
+  g_assert_cmpstr (output, ==,
+                   FRAME ("") "Command timed out after 0.200 seconds.");
+  g_assert_cmpstr (at_once, ==,
+                   FRAME ("") "Command timed out after 0.000 seconds.");
+  g_assert_cmpstr (long_yield, ==,
+                   FRAME ("Process exited with code 0\n") "ok\n");
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 20 * G_USEC_PER_SEC);
+}
+
+static void
+test_exec_workdir (Fixture *f, gconstpointer data)
+{
+  g_autofree char *made =
+    call (f, f->shell, "exec_command", "{\"cmd\": \"mkdir -p 'a b/c'\"}");
+  g_autofree char *inside = call (f, f->shell, "exec_command",
+                                  "{\"cmd\": \"pwd\", \"workdir\": \"a b/c\"}");
+  g_autofree char *blank = call (f, f->shell, "exec_command",
+                                 "{\"cmd\": \"ls\", \"workdir\": \"  \"}");
+  const char *const escapes[] = { "..", "a b/../../x", "/etc" };
+
+  g_assert_cmpstr (made, ==, FRAME ("Process exited with code 0\n"));
+  g_assert_true (
+    g_str_has_prefix (inside, FRAME ("Process exited with code 0\n")));
+  g_assert_true (g_str_has_suffix (inside, "/a b/c\n"));
+  g_assert_cmpstr (blank, ==, FRAME ("Process exited with code 0\n") "a b\n");
+  for (guint i = 0; i < G_N_ELEMENTS (escapes); i++)
+    {
+      g_autofree char *args = g_strdup_printf (
+        "{\"cmd\": \"touch escaped\", \"workdir\": \"%s\"}", escapes[i]);
+      g_autofree char *output = call (f, f->shell, "exec_command", args);
+
+      g_test_message ("workdir %s → %s", escapes[i], output);
+      g_assert_true (g_str_has_prefix (output, TOOL_ERROR));
+      g_assert_nonnull (strstr (output, escapes[i]));
+    }
+}
+
+static void
+test_exec_shell_and_login (Fixture *f, gconstpointer data)
+{
+  const char *script = "shopt -q login_shell && echo login || echo plain";
+  g_autofree char *bash = g_find_program_in_path ("bash");
+  g_autofree char *login_args =
+    g_strdup_printf ("{\"cmd\": \"%s\", \"shell\": \"bash\"}", script);
+  g_autofree char *plain_args = g_strdup_printf (
+    "{\"cmd\": \"%s\", \"shell\": \"bash\", \"login\": false}", script);
+  g_autofree char *login = NULL;
+  g_autofree char *plain = NULL;
+  g_autofree char *own = call (f, f->shell, "exec_command",
+                               "{\"cmd\": \"echo $0\", \"login\": false}");
+
+  g_assert_cmpstr (own, ==, FRAME ("Process exited with code 0\n") "sh\n");
+  if (bash == NULL)
+    {
+      g_test_skip ("no bash");
+      return;
+    }
+  login = call (f, f->shell, "exec_command", login_args);
+  plain = call (f, f->shell, "exec_command", plain_args);
+  g_assert_cmpstr (login, ==, FRAME ("Process exited with code 0\n") "login\n");
+  g_assert_cmpstr (plain, ==, FRAME ("Process exited with code 0\n") "plain\n");
 }
 
 static void
@@ -229,7 +399,7 @@ test_huge_file_is_truncated (Fixture *f, gconstpointer data)
   g_autofree char *output =
     call (f, f->filesystem, "read_file", "{\"path\": \"big\"}");
 
-  g_assert_cmpstr (made, ==, "exit_code: 0\nstdout:\nstderr:\n");
+  g_assert_cmpstr (made, ==, FRAME ("Process exited with code 0\n"));
   /* Only the first 256 KiB (and one byte more) are read. */
   g_assert_cmpuint (strlen (output), <, 262144 + 100);
   g_assert_true (g_str_has_prefix (output, "bbbb"));
@@ -247,8 +417,7 @@ test_unbound_capability_is_an_error_text (void)
     call (&f, shell, "exec_command", "{\"cmd\": \"true\"}");
 
   g_assert_cmpstr (
-    output, ==,
-    "error: the shell capability is not bound to a sandbox session");
+    output, ==, TOOL_ERROR "Shell capability is not bound to a SandboxSession");
 }
 
 static char *
@@ -267,38 +436,119 @@ instructions (AgentsCapability *capability)
   return text;
 }
 
+/* The reference's ExecCommandArgs, as pydantic dumps it. */
+static const char exec_command_parameters[] =
+  "{\"properties\": {"
+  "\"cmd\": {\"description\": \"Shell command to execute.\", \"minLength\": 1, "
+  "\"title\": \"Cmd\", \"type\": \"string\"},"
+  "\"workdir\": {\"anyOf\": [{\"type\": \"string\"}, {\"type\": \"null\"}], "
+  "\"default\": null, \"description\": \"Optional working directory to run the "
+  "command in; defaults to the turn cwd.\", \"title\": \"Workdir\"},"
+  "\"shell\": {\"anyOf\": [{\"type\": \"string\"}, {\"type\": \"null\"}], "
+  "\"default\": null, \"description\": \"Shell binary to launch. Defaults to "
+  "the "
+  "user's default shell.\", \"title\": \"Shell\"},"
+  "\"login\": {\"default\": true, \"description\": \"Whether to run the shell "
+  "with -l/-i semantics. Defaults to true.\", \"title\": \"Login\", \"type\": "
+  "\"boolean\"},"
+  "\"tty\": {\"default\": false, \"description\": \"Whether to allocate a TTY "
+  "for the command. Defaults to false (plain pipes); set to true to open a "
+  "PTY and access TTY process.\", \"title\": \"Tty\", \"type\": \"boolean\"},"
+  "\"yield_time_ms\": {\"default\": 10000, \"description\": \"How long to wait "
+  "(in milliseconds) for output before yielding.\", \"minimum\": 0, \"title\": "
+  "\"Yield Time Ms\", \"type\": \"integer\"},"
+  "\"max_output_tokens\": {\"anyOf\": [{\"minimum\": 1, \"type\": "
+  "\"integer\"}, {\"type\": \"null\"}], \"default\": null, \"description\": "
+  "\"Maximum number of tokens to return. Excess output will be "
+  "truncated.\", \"title\": \"Max Output Tokens\"}},"
+  "\"required\": [\"cmd\"], \"title\": \"ExecCommandArgs\", \"type\": "
+  "\"object\"}";
+
+static const char shell_instructions[] =
+  "When using the shell:\n"
+  "- Use `exec_command` for shell execution.\n"
+  "- If available, use `write_stdin` to interact with or poll running "
+  "sessions.\n"
+  "- To interrupt a long-running process via `write_stdin`, start it with "
+  "`tty=true` and send Ctrl-C (`\\u0003`).\n"
+  "- Prefer `rg` and `rg --files` for text/file discovery when available.\n"
+  "- Avoid using Python scripts just to print large file chunks.";
+
+static char **
+tool_names (AgentsCapability *capability)
+{
+  g_autoptr (GPtrArray) tools = agents_capability_get_tools (capability);
+  GStrvBuilder *builder = g_strv_builder_new ();
+  char **names;
+
+  for (guint i = 0; i < tools->len; i++)
+    g_strv_builder_add (builder, agents_tool_get_name (tools->pdata[i]));
+  names = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return names;
+}
+
 static void
-test_tool_definitions (void)
+test_shell_tool_definition (void)
 {
   g_autoptr (AgentsCapability) shell = agents_shell_capability_new ();
+  g_auto (GStrv) names = tool_names (shell);
+  g_autoptr (AgentsTool) exec = find_tool (shell, "exec_command");
+  g_autoptr (JsonObject) definition = agents_tool_to_model_json (exec);
+  g_autoptr (JsonNode) expected =
+    json_from_string (exec_command_parameters, NULL);
+  g_autofree char *text = instructions (shell);
+
+  /* write_stdin only where the session has PTYs: none does yet. */
+  g_assert_cmpstrv (names, ((const char *const[]){ "exec_command", NULL }));
+  g_assert_cmpstr (json_object_get_string_member (definition, "type"), ==,
+                   "function");
+  g_assert_false (json_object_get_boolean_member (definition, "strict"));
+  g_assert_true (json_node_equal (
+    json_object_get_member (definition, "parameters"), expected));
+  g_assert_false (agents_tool_get_needs_approval (exec));
+  g_assert_cmpstr (text, ==, shell_instructions);
+}
+
+static void
+test_filesystem_tool_list (void)
+{
   g_autoptr (AgentsCapability) filesystem = agents_filesystem_capability_new ();
-  g_autoptr (GPtrArray) fs_tools = agents_capability_get_tools (filesystem);
-  g_autoptr (AgentsTool) exec = NULL;
+  g_auto (GStrv) names = tool_names (filesystem);
+  g_autofree char *text = instructions (filesystem);
   g_autoptr (AgentsCapability) clone = NULL;
-  g_autoptr (AgentsTool) approved_exec = NULL;
-  g_autofree char *shell_text = instructions (shell);
-  g_autofree char *fs_text = instructions (filesystem);
-  g_autoptr (JsonObject) definition = NULL;
-  g_autoptr (JsonNode) node = json_node_alloc ();
+  g_auto (GStrv) all_names = NULL;
+  g_autofree char *file_tools_text = NULL;
   g_autoptr (JsonNode) dump = NULL;
   g_autofree char *json = NULL;
 
-  g_assert_cmpuint (fs_tools->len, ==, 3);
-  g_assert_cmpstr (agents_tool_get_name (fs_tools->pdata[0]), ==, "read_file");
-  g_assert_cmpstr (agents_tool_get_name (fs_tools->pdata[1]), ==, "write_file");
-  g_assert_cmpstr (agents_tool_get_name (fs_tools->pdata[2]), ==, "list_dir");
-  g_assert_nonnull (strstr (shell_text, "`exec_command`"));
-  g_assert_nonnull (strstr (fs_text, "`read_file`"));
+  g_assert_cmpstrv (
+    names, ((const char *const[]){ "view_image", "apply_patch", NULL }));
+  g_assert_null (text);
 
-  exec = find_tool (shell, "exec_command");
-  g_assert_false (agents_tool_get_needs_approval (exec));
-  definition = agents_tool_to_model_json (exec);
-  json_node_init_object (node, definition);
-  json = json_to_string (node, FALSE);
-  g_assert_nonnull (
-    strstr (json, "\"required\":[\"cmd\",\"timeout_seconds\"]"));
-  g_assert_nonnull (strstr (json, "\"type\":[\"number\",\"null\"]"));
-  g_assert_nonnull (strstr (json, "\"additionalProperties\":false"));
+  /* The project's own file tools, off by default, survive the per-run
+   * clone and stay out of the capability's JSON. */
+  g_object_set (filesystem, "file-tools", TRUE, NULL);
+  clone = agents_capability_clone (filesystem);
+  all_names = tool_names (clone);
+  g_assert_cmpstrv (
+    all_names, ((const char *const[]){ "view_image", "apply_patch", "read_file",
+                                       "write_file", "list_dir", NULL }));
+  file_tools_text = instructions (clone);
+  g_assert_nonnull (strstr (file_tools_text, "`read_file`"));
+  dump = agents_capability_to_json (clone);
+  json = json_to_string (dump, FALSE);
+  g_assert_cmpstr (json, ==, "{\"type\":\"filesystem\"}");
+}
+
+static void
+test_shell_needs_approval (void)
+{
+  g_autoptr (AgentsCapability) shell = agents_shell_capability_new ();
+  g_autoptr (AgentsCapability) clone = NULL;
+  g_autoptr (AgentsTool) approved_exec = NULL;
+  g_autoptr (JsonNode) dump = NULL;
+  g_autofree char *json = NULL;
 
   /* The approval setting survives the per-run clone, and stays out of
    * the capability's JSON (the reference's Shell() dumps as its type). */
@@ -309,7 +559,6 @@ test_tool_definitions (void)
   approved_exec = find_tool (clone, "exec_command");
   g_assert_true (agents_tool_get_needs_approval (approved_exec));
   dump = agents_capability_to_json (clone);
-  g_free (json);
   json = json_to_string (dump, FALSE);
   g_assert_cmpstr (json, ==, "{\"type\":\"shell\"}");
 }
@@ -320,6 +569,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   /* The backend is linked in statically. */
   g_unsetenv ("AGENTS_PLUGIN_PATH");
+  agents_shell_set_test_hooks ("123456", fake_clock);
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
@@ -333,16 +583,25 @@ main (int argc, char *argv[])
        test_bad_arguments_are_an_error_text);
   ADD ("/sandbox/builtin-tools/binary-file-is-refused",
        test_binary_file_is_refused);
-  ADD ("/sandbox/builtin-tools/exec-reports-exit-code-and-stderr",
-       test_exec_reports_exit_code_and_stderr);
-  ADD ("/sandbox/builtin-tools/huge-output-is-truncated",
-       test_huge_output_is_truncated);
+  ADD ("/sandbox/builtin-tools/exec-pinned-output", test_exec_pinned_output);
+  ADD ("/sandbox/builtin-tools/exec-joins-streams", test_exec_joins_streams);
+  ADD ("/sandbox/builtin-tools/exec-max-output-tokens",
+       test_exec_max_output_tokens);
+  ADD ("/sandbox/builtin-tools/exec-byte-backstop", test_exec_byte_backstop);
+  ADD ("/sandbox/builtin-tools/exec-timeout", test_exec_timeout);
+  ADD ("/sandbox/builtin-tools/exec-workdir", test_exec_workdir);
+  ADD ("/sandbox/builtin-tools/exec-shell-and-login",
+       test_exec_shell_and_login);
   ADD ("/sandbox/builtin-tools/huge-file-is-truncated",
        test_huge_file_is_truncated);
 #undef ADD
   g_test_add_func ("/sandbox/builtin-tools/unbound-capability-is-an-error-text",
                    test_unbound_capability_is_an_error_text);
-  g_test_add_func ("/sandbox/builtin-tools/tool-definitions",
-                   test_tool_definitions);
+  g_test_add_func ("/sandbox/builtin-tools/shell-tool-definition",
+                   test_shell_tool_definition);
+  g_test_add_func ("/sandbox/builtin-tools/filesystem-tool-list",
+                   test_filesystem_tool_list);
+  g_test_add_func ("/sandbox/builtin-tools/shell-needs-approval",
+                   test_shell_needs_approval);
   return g_test_run ();
 }

@@ -94,7 +94,9 @@ start_server demo-responses.json
 if OPENAI_API_KEY=$key OPENAI_BASE_URL=$url \
   run_agents 0 run "$demo" "Sort 42 7 19 3 88" --model openai:gpt-demo &&
   has "Sorted in the sandbox: 3, 7, 19, 42, 88" "$tmp/out" &&
-  has "exec_command" "$tmp/out" && no_key_shown && no_sandbox_left; then
+  has "[tool call] apply_patch" "$tmp/out" &&
+  has "[tool call] exec_command" "$tmp/out" && no_key_shown &&
+  no_sandbox_left; then
   pass "demo agent through openai: (Responses), tools run in the sandbox"
 else
   fail "demo agent through openai: (Responses), tools run in the sandbox"

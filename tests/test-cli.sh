@@ -120,22 +120,24 @@ fi
 
 if run_agents 0 run "$demo" "Sort 42 7 19 3 88" &&
   has "[agent] Sorter" "$tmp/out" &&
-  has '[tool call] write_file {"path": "numbers.txt"' "$tmp/out" &&
+  has '[tool call] apply_patch "*** Begin Patch\n*** Add File: numbers.txt\n+42\n' "$tmp/out" &&
+  has "[tool output] apply_patch" "$tmp/out" &&
+  grep -q "^    Created numbers.txt$" "$tmp/out" &&
   has "[tool call] exec_command" "$tmp/out" &&
-  has "[tool call] read_file" "$tmp/out" &&
-  has "exit_code: 0" "$tmp/out" &&
+  grep -q "^    Process exited with code 0$" "$tmp/out" &&
   has "[final output]" "$tmp/out"; then
   pass "the demo runs and shows its sandboxed tool calls"
 else
   fail "the demo runs and shows its sandboxed tool calls"
 fi
 
-# The read_file output is the sorted file the sandboxed `sort` wrote.
+# The last exec_command prints the file the sandboxed `sort` wrote.
 if $python - "$tmp/out" <<'EOF'; then
 import sys
 text = open(sys.argv[1]).read()
-block = text.split("[tool output] read_file\n", 1)[1].split("[", 1)[0]
-lines = [l.strip() for l in block.splitlines() if l.strip()]
+block = text.split("[tool output] exec_command\n")[-1].split("[", 1)[0]
+output = block.split("    Output:\n", 1)[1]
+lines = [l.strip() for l in output.splitlines() if l.strip()]
 sys.exit(0 if lines == ["3", "7", "19", "42", "88"] else 1)
 EOF
   pass "the demo reads back the file sorted in the sandbox"
@@ -153,18 +155,23 @@ fi
 
 if run_agents 0 run --json "$demo" "Sort 42 7 19 3 88" &&
   $python - "$tmp/out" <<'EOF'; then
-import json, sys
+import json, re, sys
 events = [json.loads(line) for line in open(sys.argv[1])]
 assert all(isinstance(e, dict) and "type" in e for e in events), events
 assert events[0] == {"type": "agent_updated", "agent": "Sorter"}, events[0]
 calls = [e["item"]["name"] for e in events
          if e["type"] == "run_item" and e["name"] == "tool_called"]
-assert calls == ["write_file", "exec_command", "read_file"], calls
+assert calls == ["apply_patch", "exec_command", "exec_command"], calls
 outputs = [e for e in events
            if e["type"] == "run_item" and e["name"] == "tool_output"]
 assert len(outputs) == 3, outputs
-assert outputs[1]["output"].startswith("exit_code: 0\n"), outputs[1]
-assert outputs[2]["output"] == "3\n7\n19\n42\n88\n", outputs[2]
+assert outputs[0]["output"] == "Created numbers.txt", outputs[0]
+frame = r"Chunk ID: [0-9a-f]{6}\nWall time: [0-9]+\.[0-9]{4} seconds\n" \
+        r"Process exited with code 0\nOutput:\n"
+assert re.fullmatch(frame + "5\nREADME.md\nnumbers.txt\nsorted.txt\n",
+                    outputs[1]["output"]), outputs[1]
+assert re.fullmatch(frame + "3\n7\n19\n42\n88\n",
+                    outputs[2]["output"]), outputs[2]
 assert events[-1]["type"] == "final_output", events[-1]
 assert "3, 7, 19, 42, 88" in events[-1]["output"], events[-1]
 EOF
@@ -292,7 +299,8 @@ EOF
 cat >"$tmp/handoff.json" <<'EOF'
 {"name": "Writer", "model": "scripted:handoff-turns.json",
  "capabilities": ["filesystem"],
- "handoffs": [{"name": "Reviewer", "capabilities": ["filesystem"],
+ "handoffs": [{"name": "Reviewer",
+               "capabilities": [{"type": "filesystem", "file_tools": true}],
                "manifest": {"entries": {"draft.txt": {"type": "file", "content": "x"}}}}]}
 EOF
 if run_agents 0 run "$tmp/handoff.json" "go" &&
@@ -348,7 +356,7 @@ fi
 
 cat >"$tmp/slow-turns.json" <<'EOF'
 [[{"type": "function_call", "call_id": "call_s", "name": "exec_command",
-   "arguments": "{\"cmd\": \"sleep 37.25\"}"}]]
+   "arguments": "{\"cmd\": \"sleep 37.25\", \"yield_time_ms\": 120000}"}]]
 EOF
 write_agent "$tmp/slow.json" '["shell"]' slow-turns.json
 "$agents" run "$tmp/slow.json" "go" >"$tmp/out" 2>"$tmp/err" &
@@ -383,7 +391,8 @@ cat >"$tmp/approval-turns.json" <<'EOF'
 ]
 EOF
 write_agent "$tmp/approval.json" \
-  '["filesystem", {"type": "shell", "needs_approval": true}]' \
+  '[{"type": "filesystem", "file_tools": true},
+    {"type": "shell", "needs_approval": true}]' \
   approval-turns.json
 
 if run_agents 1 run "$tmp/approval.json" "go" &&
@@ -607,7 +616,8 @@ cat >"$tmp/link-turns.json" <<'EOF'
 ]
 EOF
 write_agent "$tmp/link.json" \
-  '["filesystem", {"type": "shell", "needs_approval": true}]' \
+  '[{"type": "filesystem", "file_tools": true},
+    {"type": "shell", "needs_approval": true}]' \
   link-turns.json
 
 # Stops before `ln`, then after it (the snapshot holds the links), then
@@ -656,7 +666,7 @@ fi
 cat >"$tmp/sleep-turns.json" <<'EOF'
 [
   [{"type": "function_call", "call_id": "call_s", "name": "exec_command",
-    "arguments": "{\"cmd\": \"echo started > here; sleep 41.5\"}"}],
+    "arguments": "{\"cmd\": \"echo started > here; sleep 41.5\", \"yield_time_ms\": 120000}"}],
   [{"type": "message", "role": "assistant",
     "content": [{"type": "output_text", "text": "slept"}]}]
 ]
@@ -701,7 +711,8 @@ cat >"$tmp/full-turns.json" <<'EOF'
 ]
 EOF
 write_agent "$tmp/full.json" \
-  '["filesystem", {"type": "shell", "needs_approval": true}]' full-turns.json
+  '[{"type": "filesystem", "file_tools": true},
+    {"type": "shell", "needs_approval": true}]' full-turns.json
 
 # The snapshots live on a 2 MiB file system: the first stop fits, the
 # second (a 3 MB file in the workspace) does not.

@@ -119,12 +119,14 @@ nothing_left() {
   [ "$(owned_by "$pid")" = 0 ] && [ -z "$(ls -A "$tmp/tmpdir")" ]
 }
 
-# The read_file output in $1 is the sorted numbers of the demo.
+# The last tool output in $1 (after its `Output:` line, for
+# exec_command) is the sorted numbers of the demo.
 read_back_sorted() {
   $python - "$1" <<'EOF'
 import sys
 text = open(sys.argv[1]).read()
-block = text.split("[tool output] read_file\n", 1)[1].split("[", 1)[0]
+block = text.split("[tool output] ")[-1].split("\n", 1)[1].split("[", 1)[0]
+block = block.split("    Output:\n", 1)[-1]
 lines = [l.strip() for l in block.splitlines() if l.strip()]
 sys.exit(0 if lines == ["3", "7", "19", "42", "88"] else 1)
 EOF
@@ -144,9 +146,10 @@ fi
 if run_agents 0 run "$demo" "Sort 42 7 19 3 88" --backend docker \
   -o image=$image &&
   has "[agent] Sorter" "$tmp/out" &&
-  has '[tool call] write_file {"path": "numbers.txt"' "$tmp/out" &&
+  has '[tool call] apply_patch "*** Begin Patch\n*** Add File: numbers.txt' "$tmp/out" &&
+  grep -q "^    Created numbers.txt$" "$tmp/out" &&
   has "[tool call] exec_command" "$tmp/out" &&
-  has "exit_code: 0" "$tmp/out" &&
+  has "Process exited with code 0" "$tmp/out" &&
   grep -q "^    sorted.txt$" "$tmp/out" &&
   read_back_sorted "$tmp/out" &&
   has "[final output]" "$tmp/out" &&
@@ -178,7 +181,7 @@ cat >"$tmp/where.json" <<'EOF'
 EOF
 if run_agents 0 run "$tmp/where.json" "where?" --backend docker \
   -o image=$image &&
-  has "exit_code: 0" "$tmp/out" &&
+  has "Process exited with code 0" "$tmp/out" &&
   grep -q "^    busybox$" "$tmp/out" &&
   grep -q "^    /workspace$" "$tmp/out" &&
   has "looked" "$tmp/out" && nothing_left; then
@@ -187,7 +190,7 @@ else
   fail "tool commands run inside the container of the image"
 fi
 
-# The filesystem capability's other tool: list_dir (the image's `ls`).
+# The filesystem capability's own file tools: list_dir (the image's `ls`).
 cat >"$tmp/list-turns.json" <<'EOF'
 [
   [{"type": "function_call", "call_id": "call_l", "name": "list_dir",
@@ -198,7 +201,7 @@ cat >"$tmp/list-turns.json" <<'EOF'
 EOF
 cat >"$tmp/list.json" <<'EOF'
 {"name": "Lister", "model": "scripted:list-turns.json",
- "capabilities": ["filesystem"],
+ "capabilities": [{"type": "filesystem", "file_tools": true}],
  "manifest": {"entries": {"notes.txt": {"type": "file", "content": "x"}}}}
 EOF
 if run_agents 0 run "$tmp/list.json" "list" --backend docker \
@@ -219,7 +222,7 @@ fi
 # labels); Ctrl-C stops the run and removes it.
 cat >"$tmp/slow-turns.json" <<'EOF'
 [[{"type": "function_call", "call_id": "call_s", "name": "exec_command",
-   "arguments": "{\"cmd\": \"sleep 41.5\"}"}]]
+   "arguments": "{\"cmd\": \"sleep 41.5\", \"yield_time_ms\": 120000}"}]]
 EOF
 cat >"$tmp/slow.json" <<'EOF'
 {"name": "Sleeper", "model": "scripted:slow-turns.json",
@@ -248,12 +251,19 @@ fi
 
 # ---- an approval saved by one process, resumed by another -----------------
 
-# The demo agent with a shell that waits for approvals; the same script.
-$python - "$demo" "$src/examples/demo/turns.json" "$tmp/approval.json" <<'EOF'
+# The demo agent with a shell that waits for approvals; the same script,
+# but the sorted file is read back with read_file (no approval).
+$python - "$demo" "$src/examples/demo/turns.json" "$tmp/approval.json" \
+  "$tmp/approval-turns.json" <<'EOF'
 import json, sys
 agent = json.load(open(sys.argv[1]))
-agent["model"] = "scripted:" + sys.argv[2]
-agent["capabilities"] = ["filesystem", {"type": "shell", "needs_approval": True}]
+turns = json.load(open(sys.argv[2]))
+turns[2] = [{"type": "function_call", "call_id": "call_read",
+             "name": "read_file", "arguments": '{"path": "sorted.txt"}'}]
+json.dump(turns, open(sys.argv[4], "w"), indent=1)
+agent["model"] = "scripted:" + sys.argv[4]
+agent["capabilities"] = [{"type": "filesystem", "file_tools": True},
+                         {"type": "shell", "needs_approval": True}]
 json.dump(agent, open(sys.argv[3], "w"), indent=1)
 EOF
 
@@ -261,7 +271,7 @@ limits="-o memory=268435456 -o cpus=0.5 -o pids_limit=64"
 # shellcheck disable=SC2086 # $limits is split on purpose
 if run_agents 0 run "$tmp/approval.json" "Sort 42 7 19 3 88" \
   --backend docker -o image=$image $limits --state "$tmp/state.json" &&
-  has "[tool output] write_file" "$tmp/out" &&
+  has "[tool output] apply_patch" "$tmp/out" &&
   has "[approval needed] exec_command" "$tmp/out" &&
   has "agents resume $tmp/approval.json $tmp/state.json --approve -o 'image=$image' -o 'memory=268435456' -o 'cpus=0.5' -o 'pids_limit=64'" "$tmp/out" &&
   [ "$(stat -c %a "$tmp/state.json")" = 600 ]; then
@@ -383,7 +393,7 @@ fi
 if run_agents 0 resume "$tmp/approval.json" "$tmp/state.json" --approve \
   $limits &&
   has "[tool output] exec_command" "$tmp/out" &&
-  has "exit_code: 0" "$tmp/out" &&
+  has "Process exited with code 0" "$tmp/out" &&
   grep -q "^    numbers.txt$" "$tmp/out" &&
   grep -q "^    sorted.txt$" "$tmp/out" &&
   [ "$(grep -c "^\[tool call\]" "$tmp/out")" = 1 ] &&

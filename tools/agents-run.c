@@ -128,15 +128,19 @@ raw_string (AgentsRunItem *item, const char *member)
 }
 
 /* The arguments of a call as the model gave them: a function call's
- * `arguments`, a local shell call's `action`. */
+ * `arguments`, a custom tool call's `input` (as a JSON string, on one
+ * line), a local shell call's `action`. */
 static char *
 call_arguments (AgentsRunItem *item)
 {
   JsonObject *raw = agents_run_item_get_raw_item (item);
   JsonNode *action = raw ? json_object_get_member (raw, "action") : NULL;
+  JsonNode *input = raw ? json_object_get_member (raw, "input") : NULL;
 
   if (raw_string (item, "arguments") != NULL)
     return g_strdup (raw_string (item, "arguments"));
+  if (input != NULL && raw_string (item, "input") != NULL)
+    return json_to_string (input, FALSE);
   return action ? json_to_string (action, FALSE) : g_strdup ("");
 }
 

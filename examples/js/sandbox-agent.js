@@ -5,9 +5,9 @@
 //
 // A SandboxAgent with the filesystem and shell capabilities works in a
 // confined unix_local sandbox made from a one-file manifest. Its model is
-// scripted (it answers from a script, not the network): it writes a file
-// with `write_file`, sorts it with `exec_command`, reads the result back
-// with `read_file` and answers. The tools really run in the sandbox. The
+// scripted (it answers from a script, not the network): it creates a file
+// with `apply_patch`, sorts it with `exec_command`, prints the result with
+// `exec_command` and answers. The tools really run in the sandbox. The
 // run is streamed: each event is printed as it comes, then the final
 // output. The run's cleanup persists the workspace to a snapshot and
 // deletes the sandbox; the snapshot goes to a temporary directory that
@@ -41,6 +41,20 @@ function call(name, args, callId) {
     return turn(Agents.testing_function_tool_call(name, JSON.stringify(args), callId));
 }
 
+// A call of the apply_patch custom tool: the patch is its raw input.
+function patch(text, callId) {
+    const item = {type: 'custom_tool_call', call_id: callId, name: 'apply_patch', input: text};
+    return turn(Json.from_string(JSON.stringify(item)).get_object());
+}
+
+// A function call's JSON arguments, a custom tool call's input (quoted).
+function callArguments(item) {
+    const raw = item.get_raw_item();
+    if (raw.has_member('arguments'))
+        return raw.get_string_member('arguments');
+    return JSON.stringify(raw.get_string_member('input'));
+}
+
 // Prints a stream event; token deltas (raw events) are skipped.
 function printEvent(event) {
     const item = event.get_item();
@@ -51,8 +65,7 @@ function printEvent(event) {
         break;
     case Agents.StreamEventKind.RUN_ITEM:
         if (item.get_kind() === Agents.RunItemKind.TOOL_CALL) {
-            print(`[tool call] ${item.get_tool_name()} ${
-                item.get_raw_item().get_string_member('arguments')}`);
+            print(`[tool call] ${item.get_tool_name()} ${callArguments(item)}`);
         } else if (item.get_kind() === Agents.RunItemKind.TOOL_CALL_OUTPUT) {
             print('[tool output]');
             for (const line of item.get_output().get_string().replace(/\n$/, '').split('\n'))
@@ -74,11 +87,11 @@ const manifest = Agents.Manifest.new_from_data(JSON.stringify({
 }), -1);
 
 const model = Agents.ScriptedModel.new();
-model.set_next_output(call('write_file', {path: 'numbers.txt', content: '42\n7\n19\n'},
-    'call_write'));
+model.set_next_output(patch('*** Begin Patch\n*** Add File: numbers.txt\n+42\n+7\n+19\n' +
+    '*** End Patch\n', 'call_patch'));
 model.set_next_output(call('exec_command', {cmd: 'sort -n numbers.txt > sorted.txt && ls'},
     'call_sort'));
-model.set_next_output(call('read_file', {path: 'sorted.txt'}, 'call_read'));
+model.set_next_output(call('exec_command', {cmd: 'cat sorted.txt'}, 'call_read'));
 model.set_next_output(turn(Agents.testing_final_output_message('Sorted: 7, 19, 42.')));
 
 const agent = Agents.SandboxAgent.new('Sorter');

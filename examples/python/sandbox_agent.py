@@ -6,9 +6,9 @@
 #
 # A SandboxAgent with the filesystem and shell capabilities works in a
 # confined unix_local sandbox made from a one-file manifest. Its model is
-# scripted (it answers from a script, not the network): it writes a file
-# with `write_file`, sorts it with `exec_command`, reads the result back
-# with `read_file` and answers. The tools really run in the sandbox. The
+# scripted (it answers from a script, not the network): it creates a file
+# with `apply_patch`, sorts it with `exec_command`, prints the result with
+# `exec_command` and answers. The tools really run in the sandbox. The
 # run is streamed: each event is printed as it comes, then the final
 # output. The run's cleanup persists the workspace to a snapshot and
 # deletes the sandbox; the snapshot goes to a temporary directory that
@@ -63,6 +63,20 @@ def call(name, arguments, call_id):
     return turn(Agents.testing_function_tool_call(name, json.dumps(arguments), call_id))
 
 
+def patch(text, call_id):
+    """A call of the apply_patch custom tool: the patch is its raw input."""
+    item = {"type": "custom_tool_call", "call_id": call_id, "name": "apply_patch", "input": text}
+    return turn(Json.from_string(json.dumps(item)).get_object())
+
+
+def call_arguments(item):
+    """A function call's JSON arguments, a custom tool call's input (quoted)."""
+    raw = item.get_raw_item()
+    if raw.has_member("arguments"):
+        return raw.get_string_member("arguments")
+    return json.dumps(raw.get_string_member("input"))
+
+
 def print_event(event):
     """Prints a stream event; token deltas (raw events) are skipped."""
     kind = event.get_kind()
@@ -71,8 +85,7 @@ def print_event(event):
     elif kind == EventKind.RUN_ITEM:
         item = event.get_item()
         if item.get_kind() == ItemKind.TOOL_CALL:
-            print("[tool call]", item.get_tool_name(),
-                  item.get_raw_item().get_string_member("arguments"))
+            print("[tool call]", item.get_tool_name(), call_arguments(item))
         elif item.get_kind() == ItemKind.TOOL_CALL_OUTPUT:
             print("[tool output]")
             for line in item.get_output().get_string().splitlines():
@@ -89,11 +102,11 @@ manifest = Agents.Manifest.new_from_data(json.dumps({
 }), -1)
 
 model = Agents.ScriptedModel.new()
-model.set_next_output(call("write_file", {"path": "numbers.txt", "content": "42\n7\n19\n"},
-                           "call_write"))
+model.set_next_output(patch("*** Begin Patch\n*** Add File: numbers.txt\n+42\n+7\n+19\n"
+                            "*** End Patch\n", "call_patch"))
 model.set_next_output(call("exec_command", {"cmd": "sort -n numbers.txt > sorted.txt && ls"},
                            "call_sort"))
-model.set_next_output(call("read_file", {"path": "sorted.txt"}, "call_read"))
+model.set_next_output(call("exec_command", {"cmd": "cat sorted.txt"}, "call_read"))
 model.set_next_output(turn(Agents.testing_final_output_message("Sorted: 7, 19, 42.")))
 
 agent = Agents.SandboxAgent.new("Sorter")

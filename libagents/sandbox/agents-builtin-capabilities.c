@@ -10,20 +10,19 @@
 #include <string.h>
 
 #include "agents-builtin-capabilities.h"
+#include "agents-filesystem-tools-private.h"
 #include "agents-sandbox-error-private.h"
+#include "agents-shell-tools-private.h"
 #include "run/agents-tool.h"
 
 /* ---- helpers of the model-facing tools -------------------------------- */
 
-/* Caps on what a tool hands back to the model: a command's output
- * streams and a file read are cut (with a note) past these sizes. */
-#define MAX_STREAM_BYTES (16 * 1024)
+/* The cap on what read_file hands back to the model: a file is cut (with
+ * a note) past this size. */
 #define MAX_READ_BYTES (256 * 1024)
-#define DEFAULT_EXEC_TIMEOUT 60.0
-#define MAX_EXEC_TIMEOUT 3600.0
 
 /* Builds a strict JSON schema: an object of the given properties, all of
- * them required (optional ones accept null), no others allowed. */
+ * them required, no others allowed. */
 static JsonObject *
 object_schema (const char *const *names, const char *const *types)
 {
@@ -35,16 +34,7 @@ object_schema (const char *const *names, const char *const *types)
     {
       JsonObject *property = json_object_new ();
 
-      if (g_str_has_suffix (types[i], "?"))
-        {
-          JsonArray *union_type = json_array_new ();
-
-          json_array_add_string_element (union_type, "number");
-          json_array_add_string_element (union_type, "null");
-          json_object_set_array_member (property, "type", union_type);
-        }
-      else
-        json_object_set_string_member (property, "type", types[i]);
+      json_object_set_string_member (property, "type", types[i]);
       json_object_set_object_member (properties, names[i], property);
       json_array_add_string_element (required, names[i]);
     }
@@ -154,10 +144,9 @@ return_instructions (GTask *task, const char *text)
 }
 
 /* Appends @len bytes of @data as valid UTF-8, cut at @max bytes with a
- * note saying so; @len is the whole size when @len_is_total. */
+ * note saying so. */
 static void
-append_capped_text (
-  GString *out, const char *data, gsize len, gsize max, gboolean len_is_total)
+append_capped_text (GString *out, const char *data, gsize len, gsize max)
 {
   gsize shown = MIN (len, max);
   g_autofree char *valid = NULL;
@@ -169,12 +158,7 @@ append_capped_text (
     shown = end - data;
   valid = g_utf8_make_valid (data, shown);
   g_string_append (out, valid);
-  if (shown < len && len_is_total)
-    g_string_append_printf (out,
-                            "\n[output truncated: %" G_GSIZE_FORMAT
-                            " of %" G_GSIZE_FORMAT " bytes shown]",
-                            shown, len);
-  else if (shown < len)
+  if (shown < len)
     g_string_append_printf (
       out, "\n[file truncated: only its first %" G_GSIZE_FORMAT " bytes shown]",
       shown);
@@ -185,10 +169,19 @@ append_capped_text (
 /**
  * AgentsShellCapability:
  *
- * The `shell` capability: lets the model run commands in the sandbox
- * with the `exec_command` tool (`{"cmd": "…", "timeout_seconds": N}`),
- * through `sh -c` in the workspace root, as the run-as user. The tool
- * returns the exit code, standard output and standard error.
+ * The `shell` capability: lets the model run commands in the sandbox, as
+ * the run-as user, with the reference's `exec_command` tool
+ * (`{"cmd", "workdir", "shell", "login", "tty", "yield_time_ms",
+ * "max_output_tokens"}`, a non-strict schema). `workdir` is relative to
+ * the workspace root and cannot leave it (path grants aside). The output
+ * is the reference's: `Chunk ID`, `Wall time`, `Process exited with
+ * code N`, `Output:` and the standard output and error joined.
+ *
+ * No backend offers PTYs yet, so the command runs to its end (one-shot):
+ * `yield_time_ms` (10 s by default) is its kill timeout, `tty` is ignored
+ * and there is no `write_stdin` tool. Output past `max_output_tokens` is
+ * truncated as the reference does it; without `max_output_tokens`, output
+ * past 1 MiB is truncated the same way (the reference has no such cap).
  */
 struct _AgentsShellCapability
 {
@@ -212,125 +205,11 @@ shell_get_capability_type (AgentsCapability *self)
   return "shell";
 }
 
-/* "exit_code: N\nstdout:\n…stderr:\n…", each stream's text ending
- * with a newline when it has any. */
-static char *
-format_exec_result (AgentsExecResult *result)
-{
-  GString *out = g_string_new (NULL);
-  GBytes *streams[] = { agents_exec_result_get_stdout (result),
-                        agents_exec_result_get_stderr (result) };
-  const char *labels[] = { "stdout", "stderr" };
-
-  g_string_append_printf (out, "exit_code: %d\n",
-                          agents_exec_result_get_exit_code (result));
-  for (guint i = 0; i < G_N_ELEMENTS (streams); i++)
-    {
-      gsize len = 0;
-      const char *data =
-        streams[i] ? g_bytes_get_data (streams[i], &len) : NULL;
-
-      g_string_append_printf (out, "%s:\n", labels[i]);
-      if (len == 0)
-        continue;
-      append_capped_text (out, data, len, MAX_STREAM_BYTES, TRUE);
-      if (out->str[out->len - 1] != '\n')
-        g_string_append_c (out, '\n');
-    }
-  return g_string_free (out, FALSE);
-}
-
-static void
-exec_command_done (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  g_autoptr (GTask) task = user_data;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (AgentsExecResult) exec = agents_sandbox_session_exec_finish (
-    AGENTS_SANDBOX_SESSION (source), result, &error);
-  g_autofree char *text = NULL;
-
-  if (exec == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  text = format_exec_result (exec);
-  agents_tool_return_text (task, text);
-}
-
-/* The timeout the model asked for: absent or null means the default. */
-static gboolean
-get_timeout_argument (JsonObject *args, double *timeout, GError **error)
-{
-  JsonNode *node = json_object_get_member (args, "timeout_seconds");
-  GType type = node && JSON_NODE_HOLDS_VALUE (node)
-                 ? json_node_get_value_type (node)
-                 : G_TYPE_INVALID;
-
-  *timeout = DEFAULT_EXEC_TIMEOUT;
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
-  if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
-    {
-      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
-                                NULL, _ ("the argument “%s” must be a number"),
-                                "timeout_seconds");
-      return FALSE;
-    }
-  *timeout = type == G_TYPE_INT64 ? (double) json_node_get_int (node)
-                                  : json_node_get_double (node);
-  if (!(*timeout > 0))
-    {
-      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
-                                NULL, _ ("the argument “%s” must be positive"),
-                                "timeout_seconds");
-      return FALSE;
-    }
-  *timeout = MIN (*timeout, MAX_EXEC_TIMEOUT);
-  return TRUE;
-}
-
-static void
-exec_command_tool (AgentsRunContext *ctx,
-                   const char *arguments,
-                   GTask *task,
-                   gpointer user_data)
-{
-  AgentsCapability *capability = user_data;
-  GError *error = NULL;
-  g_autoptr (JsonObject) args = parse_arguments (arguments, &error);
-  AgentsSandboxSession *session = NULL;
-  const char *cmd = NULL;
-  double timeout = 0;
-
-  if (args != NULL)
-    cmd = get_string_argument (args, "cmd", &error);
-  if (cmd != NULL && get_timeout_argument (args, &timeout, &error))
-    session = bound_session (capability, &error);
-  if (session == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  agents_sandbox_session_exec_async (
-    session, (const char *const[]){ cmd, NULL }, timeout, TRUE,
-    run_as_name (capability), g_task_get_cancellable (task), exec_command_done,
-    g_object_ref (task));
-}
-
 static GPtrArray *
 shell_get_tools (AgentsCapability *capability)
 {
   AgentsShellCapability *self = AGENTS_SHELL_CAPABILITY (capability);
-  static const char *const names[] = { "cmd", "timeout_seconds", NULL };
-  static const char *const types[] = { "string", "number?" };
-  g_autoptr (JsonObject) schema = object_schema (names, types);
-  AgentsTool *tool = new_sandbox_tool (
-    capability, "exec_command",
-    "Runs a shell command (sh -c) in the sandbox, in the workspace root, "
-    "and returns its exit code, standard output and standard error. "
-    "timeout_seconds defaults to 60.",
-    schema, exec_command_tool);
+  AgentsTool *tool = agents_exec_command_tool_new (capability);
 
   agents_tool_set_needs_approval (tool, self->needs_approval);
   return tool_array (tool, NULL);
@@ -341,13 +220,7 @@ shell_instructions (AgentsCapability *self,
                     AgentsManifest *manifest,
                     GTask *task)
 {
-  return_instructions (
-    task,
-    "Use the `exec_command` tool to run shell commands in the sandbox. "
-    "Commands run through `sh -c` with the workspace root as working "
-    "directory; the tool returns `exit_code`, `stdout` and `stderr` (long "
-    "outputs are truncated). Prefer short, non-interactive commands and "
-    "pass `timeout_seconds` for long ones.");
+  return_instructions (task, agents_shell_instructions);
 }
 
 /* The default clone copies readable, writable properties: the
@@ -483,17 +356,33 @@ agents_shell_capability_set_needs_approval (AgentsShellCapability *self,
 /**
  * AgentsFilesystemCapability:
  *
- * The `filesystem` capability: lets the model read and edit files of the
- * workspace with the `read_file` (`{"path"}`, text files),
- * `write_file` (`{"path", "content"}`) and `list_dir` (`{"path"}`) tools.
- * Paths are relative to the workspace root and cannot leave it; a
- * failure (a missing file, an escaping path) is reported to the model as
- * the tool's output.
+ * The `filesystem` capability: the reference's `view_image` (an image of
+ * the workspace shown to the model) and `apply_patch` (edits in the V4A
+ * patch format, a custom tool with the reference's grammar) tools, in
+ * that order. Paths are relative to the workspace root and cannot leave
+ * it (path grants aside); a failure is reported to the model as the
+ * tool's output.
+ *
+ * With #AgentsFilesystemCapability:file-tools on, the model also gets the
+ * project's own `read_file` (`{"path"}`, text files), `write_file`
+ * (`{"path", "content"}`) and `list_dir` (`{"path"}`) tools, which the
+ * reference does not have.
  */
 struct _AgentsFilesystemCapability
 {
   GObject parent_instance;
+
+  gboolean file_tools;
 };
+
+enum
+{
+  FILESYSTEM_PROP_0,
+  FILESYSTEM_PROP_FILE_TOOLS,
+  FILESYSTEM_N_PROPS
+};
+
+static GParamSpec *filesystem_properties[FILESYSTEM_N_PROPS];
 
 static const char *
 filesystem_get_capability_type (AgentsCapability *self)
@@ -556,7 +445,7 @@ read_file_read_done (GObject *source, GAsyncResult *result, gpointer user_data)
       return;
     }
   out = g_string_new (NULL);
-  append_capped_text (out, read->buffer, len, MAX_READ_BYTES, FALSE);
+  append_capped_text (out, read->buffer, len, MAX_READ_BYTES);
   agents_tool_return_text (task, out->str);
   g_string_free (out, TRUE);
 }
@@ -752,7 +641,7 @@ list_dir_tool (AgentsRunContext *ctx,
 }
 
 static GPtrArray *
-filesystem_get_tools (AgentsCapability *capability)
+file_tools (AgentsCapability *capability)
 {
   static const char *const path_names[] = { "path", NULL };
   static const char *const path_types[] = { "string" };
@@ -778,11 +667,34 @@ filesystem_get_tools (AgentsCapability *capability)
     NULL);
 }
 
+static GPtrArray *
+filesystem_get_tools (AgentsCapability *capability)
+{
+  GPtrArray *tools =
+    tool_array (agents_view_image_tool_new (capability),
+                agents_apply_patch_tool_new (capability), NULL);
+
+  if (AGENTS_FILESYSTEM_CAPABILITY (capability)->file_tools)
+    {
+      g_autoptr (GPtrArray) extra = file_tools (capability);
+
+      g_ptr_array_extend_and_steal (tools, g_steal_pointer (&extra));
+    }
+  return tools;
+}
+
+/* The reference's filesystem capability has no instructions; the
+ * project's own file tools do. */
 static void
 filesystem_instructions (AgentsCapability *self,
                          AgentsManifest *manifest,
                          GTask *task)
 {
+  if (!AGENTS_FILESYSTEM_CAPABILITY (self)->file_tools)
+    {
+      g_task_return_pointer (task, NULL, NULL);
+      return;
+    }
   return_instructions (
     task,
     "Use `read_file` to read a text file, `write_file` to create or "
@@ -791,10 +703,25 @@ filesystem_instructions (AgentsCapability *self,
     "Errors come back as the tool output, starting with `error:`.");
 }
 
+/* The write-only file-tools setting is carried over here (the default
+ * clone copies readable, writable properties). */
+static AgentsCapability *
+filesystem_clone (AgentsCapability *capability)
+{
+  AgentsCapabilityInterface *defaults =
+    g_type_default_interface_peek (AGENTS_TYPE_CAPABILITY);
+  AgentsCapability *copy = defaults->clone (capability);
+
+  AGENTS_FILESYSTEM_CAPABILITY (copy)->file_tools =
+    AGENTS_FILESYSTEM_CAPABILITY (capability)->file_tools;
+  return copy;
+}
+
 static void
 filesystem_capability_iface_init (AgentsCapabilityInterface *iface)
 {
   iface->get_capability_type = filesystem_get_capability_type;
+  iface->clone = filesystem_clone;
   iface->get_tools = filesystem_get_tools;
   iface->instructions = filesystem_instructions;
 }
@@ -807,8 +734,50 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (
                          filesystem_capability_iface_init))
 
 static void
+filesystem_set_property (GObject *object,
+                         guint prop_id,
+                         const GValue *value,
+                         GParamSpec *pspec)
+{
+  AgentsFilesystemCapability *self = AGENTS_FILESYSTEM_CAPABILITY (object);
+
+  switch (prop_id)
+    {
+    case FILESYSTEM_PROP_FILE_TOOLS:
+      agents_filesystem_capability_set_file_tools (self,
+                                                   g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 agents_filesystem_capability_class_init (AgentsFilesystemCapabilityClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->set_property = filesystem_set_property;
+
+  /**
+   * AgentsFilesystemCapability:file-tools:
+   *
+   * Whether the model also gets the `read_file`, `write_file` and
+   * `list_dir` tools (after `view_image` and `apply_patch`). Off by
+   * default: the reference has no such tools, its agents read files with
+   * the shell.
+   *
+   * The property is write-only (read it with
+   * agents_filesystem_capability_get_file_tools()), so that the
+   * capability's JSON stays `{"type": "filesystem"}`, as in the
+   * reference; an agent file sets it with
+   * `{"type": "filesystem", "file_tools": true}`.
+   */
+  filesystem_properties[FILESYSTEM_PROP_FILE_TOOLS] = g_param_spec_boolean (
+    "file-tools", NULL, NULL, FALSE,
+    G_PARAM_WRITABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, FILESYSTEM_N_PROPS,
+                                     filesystem_properties);
 }
 
 static void
@@ -827,6 +796,43 @@ AgentsCapability *
 agents_filesystem_capability_new (void)
 {
   return g_object_new (AGENTS_TYPE_FILESYSTEM_CAPABILITY, NULL);
+}
+
+/**
+ * agents_filesystem_capability_get_file_tools:
+ * @self: a filesystem capability
+ *
+ * Gets whether the model also gets `read_file`, `write_file` and
+ * `list_dir`.
+ *
+ * Returns: whether the project's own file tools are offered
+ */
+gboolean
+agents_filesystem_capability_get_file_tools (AgentsFilesystemCapability *self)
+{
+  g_return_val_if_fail (AGENTS_IS_FILESYSTEM_CAPABILITY (self), FALSE);
+  return self->file_tools;
+}
+
+/**
+ * agents_filesystem_capability_set_file_tools:
+ * @self: a filesystem capability
+ * @file_tools: whether to offer `read_file`, `write_file` and `list_dir`
+ *
+ * Sets #AgentsFilesystemCapability:file-tools.
+ */
+void
+agents_filesystem_capability_set_file_tools (AgentsFilesystemCapability *self,
+                                             gboolean file_tools)
+{
+  g_return_if_fail (AGENTS_IS_FILESYSTEM_CAPABILITY (self));
+
+  file_tools = !!file_tools;
+  if (self->file_tools == file_tools)
+    return;
+  self->file_tools = file_tools;
+  g_object_notify_by_pspec (G_OBJECT (self),
+                            filesystem_properties[FILESYSTEM_PROP_FILE_TOOLS]);
 }
 
 /* ---- compaction ------------------------------------------------------- */

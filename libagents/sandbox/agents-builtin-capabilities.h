@@ -44,6 +44,13 @@ G_DECLARE_FINAL_TYPE (AgentsFilesystemCapability,
 
 AGENTS_AVAILABLE_IN_1_0
 AgentsCapability *agents_filesystem_capability_new (void);
+AGENTS_AVAILABLE_IN_1_0
+gboolean
+agents_filesystem_capability_get_file_tools (AgentsFilesystemCapability *self);
+AGENTS_AVAILABLE_IN_1_0
+void
+agents_filesystem_capability_set_file_tools (AgentsFilesystemCapability *self,
+                                             gboolean file_tools);
 
 #define AGENTS_TYPE_COMPACTION_CAPABILITY \
   (agents_compaction_capability_get_type ())

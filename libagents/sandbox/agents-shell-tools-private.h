@@ -1,0 +1,37 @@
+/* agents-shell-tools-private.h - exec_command
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agents-capability.h"
+#include "run/agents-tool.h"
+
+G_BEGIN_DECLS
+
+/* The most output exec_command hands back when the model sets no
+ * `max_output_tokens` (the reference then returns everything): past
+ * 1 MiB the output is token-truncated as if `max_output_tokens` were
+ * 1 MiB / 4, with the same head, marker and tail. A deviation from the
+ * reference, so that no output is unbounded. */
+#define AGENTS_EXEC_COMMAND_MAX_OUTPUT_BYTES (1024 * 1024)
+
+/* The reference's `exec_command` function tool (wave2-reference §1.2),
+ * non-strict schema, run one-shot over @capability's bound session as
+ * its run-as user: `yield_time_ms` is the kill timeout. */
+AgentsTool *agents_exec_command_tool_new (AgentsCapability *capability);
+
+/* The reference's Shell capability instructions, exactly. */
+extern const char agents_shell_instructions[];
+
+/* Test hook, as the reference's tests patch uuid4 and perf_counter:
+ * @chunk_id (a fixed Chunk ID) and @clock (a monotonic clock in seconds,
+ * read when the command starts and when it ends) replace the random id
+ * and the real clock; %NULL restores them. */
+typedef double (*AgentsShellClockFunc) (void);
+void agents_shell_set_test_hooks (const char *chunk_id,
+                                  AgentsShellClockFunc clock);
+
+G_END_DECLS

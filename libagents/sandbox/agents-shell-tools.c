@@ -1,0 +1,429 @@
+/* agents-shell-tools.c - exec_command
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The reference's shell tool (wave2-reference §1) in one-shot mode: no
+ * backend offers PTYs yet, so `write_stdin` is not offered and
+ * `yield_time_ms` is the command's kill timeout. The schema and output
+ * text are wire format, kept exactly; the description is our own.
+ * Outputs and errors are read by the model, so they are not translated.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "agents-manifest-private.h"
+#include "agents-sandbox-error.h"
+#include "agents-sandbox-session.h"
+#include "agents-shell-format-private.h"
+#include "agents-shell-tools-private.h"
+#include "agents-token-truncation-private.h"
+
+const char agents_shell_instructions[] =
+  "When using the shell:\n"
+  "- Use `exec_command` for shell execution.\n"
+  "- If available, use `write_stdin` to interact with or poll running "
+  "sessions.\n"
+  "- To interrupt a long-running process via `write_stdin`, start it with "
+  "`tty=true` and send Ctrl-C (`\\u0003`).\n"
+  "- Prefer `rg` and `rg --files` for text/file discovery when available.\n"
+  "- Avoid using Python scripts just to print large file chunks.";
+
+/* The reference's ExecCommandArgs schema, byte for byte. */
+static const char exec_command_schema[] =
+  "{\"properties\": {"
+  "\"cmd\": {\"description\": \"Shell command to execute.\", \"minLength\": "
+  "1, \"title\": \"Cmd\", \"type\": \"string\"}, "
+  "\"workdir\": {\"anyOf\": [{\"type\": \"string\"}, {\"type\": \"null\"}], "
+  "\"default\": null, \"description\": \"Optional working directory to run "
+  "the command in; defaults to the turn cwd.\", \"title\": \"Workdir\"}, "
+  "\"shell\": {\"anyOf\": [{\"type\": \"string\"}, {\"type\": \"null\"}], "
+  "\"default\": null, \"description\": \"Shell binary to launch. Defaults to "
+  "the user's default shell.\", \"title\": \"Shell\"}, "
+  "\"login\": {\"default\": true, \"description\": \"Whether to run the "
+  "shell with -l/-i semantics. Defaults to true.\", \"title\": \"Login\", "
+  "\"type\": \"boolean\"}, "
+  "\"tty\": {\"default\": false, \"description\": \"Whether to allocate a "
+  "TTY for the command. Defaults to false (plain pipes); set to true to "
+  "open a PTY and access TTY process.\", \"title\": \"Tty\", \"type\": "
+  "\"boolean\"}, "
+  "\"yield_time_ms\": {\"default\": 10000, \"description\": \"How long to "
+  "wait (in milliseconds) for output before yielding.\", \"minimum\": 0, "
+  "\"title\": \"Yield Time Ms\", \"type\": \"integer\"}, "
+  "\"max_output_tokens\": {\"anyOf\": [{\"minimum\": 1, \"type\": "
+  "\"integer\"}, {\"type\": \"null\"}], \"default\": null, \"description\": "
+  "\"Maximum number of tokens to return. Excess output will be "
+  "truncated.\", \"title\": \"Max Output Tokens\"}}, "
+  "\"required\": [\"cmd\"], \"title\": \"ExecCommandArgs\", \"type\": "
+  "\"object\"}";
+
+/* The longest kill timeout handed to the session (24 days): backends
+ * keep timeouts in 32-bit milliseconds. */
+#define MAX_KILL_TIMEOUT (G_MAXINT32 / 1000.0)
+
+static char *test_chunk_id;
+static AgentsShellClockFunc test_clock;
+
+void
+agents_shell_set_test_hooks (const char *chunk_id, AgentsShellClockFunc clock)
+{
+  g_free (test_chunk_id);
+  test_chunk_id = g_strdup (chunk_id);
+  test_clock = clock;
+}
+
+static double
+clock_seconds (void)
+{
+  return test_clock ? test_clock () : g_get_monotonic_time () / 1e6;
+}
+
+static char *
+new_chunk_id (void)
+{
+  return test_chunk_id ? g_strdup (test_chunk_id)
+                       : agents_shell_new_chunk_id ();
+}
+
+/* ---- arguments ---------------------------------------------------------- */
+
+typedef struct
+{
+  char *cmd;
+  char *workdir;
+  char *shell;
+  gboolean login;
+  gint64 yield_time_ms;
+  gint64 max_output_tokens; /* -1: none */
+} ExecArgs;
+
+static void
+exec_args_free (ExecArgs *args)
+{
+  g_free (args->cmd);
+  g_free (args->workdir);
+  g_free (args->shell);
+  g_free (args);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ExecArgs, exec_args_free)
+
+static gboolean
+bad_argument (GError **error, const char *name, const char *expected)
+{
+  g_set_error (error, AGENTS_SANDBOX_ERROR,
+               AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+               "exec_command argument `%s` must be %s", name, expected);
+  return FALSE;
+}
+
+static GType
+value_type (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node)
+                                      : G_TYPE_INVALID;
+}
+
+/* A string, or NULL when absent or null. */
+static gboolean
+get_optional_string (JsonObject *object,
+                     const char *name,
+                     char **value,
+                     GError **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (value_type (node) != G_TYPE_STRING)
+    return bad_argument (error, name, "a string or null");
+  *value = g_strdup (json_node_get_string (node));
+  return TRUE;
+}
+
+static gboolean
+get_boolean (JsonObject *object,
+             const char *name,
+             gboolean *value,
+             GError **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL)
+    return TRUE;
+  if (value_type (node) != G_TYPE_BOOLEAN)
+    return bad_argument (error, name, "a boolean");
+  *value = json_node_get_boolean (node);
+  return TRUE;
+}
+
+/* Larger integers are refused: every smaller one is exact as a double. */
+#define MAX_INTEGER_ARGUMENT 1e15
+
+/* An integer of at least @minimum (a number with no fraction counts, as
+ * pydantic accepts 10.0); null only when @nullable, leaving @value. */
+static gboolean
+get_integer (JsonObject *object,
+             const char *name,
+             gint64 minimum,
+             gboolean nullable,
+             const char *expected,
+             gint64 *value,
+             GError **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+  double number;
+
+  if (node == NULL || (nullable && JSON_NODE_HOLDS_NULL (node)))
+    return TRUE;
+  if (value_type (node) == G_TYPE_INT64)
+    number = json_node_get_int (node);
+  else if (value_type (node) == G_TYPE_DOUBLE)
+    number = json_node_get_double (node);
+  else
+    return bad_argument (error, name, expected);
+  if (!(number >= minimum && number <= MAX_INTEGER_ARGUMENT) ||
+      number != (double) (gint64) number)
+    return bad_argument (error, name, expected);
+  *value = (gint64) number;
+  return TRUE;
+}
+
+static ExecArgs *
+parse_exec_args (const char *arguments, GError **error)
+{
+  g_autoptr (JsonNode) node = json_from_string (arguments, NULL);
+  g_autoptr (ExecArgs) args = g_new0 (ExecArgs, 1);
+  JsonObject *object;
+  JsonNode *cmd;
+
+  args->login = TRUE;
+  args->yield_time_ms = 10000;
+  args->max_output_tokens = -1;
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error_literal (error, AGENTS_SANDBOX_ERROR,
+                           AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                           "exec_command arguments must be a JSON object");
+      return NULL;
+    }
+  object = json_node_get_object (node);
+  cmd = json_object_get_member (object, "cmd");
+  if (cmd == NULL || value_type (cmd) != G_TYPE_STRING ||
+      json_node_get_string (cmd)[0] == '\0')
+    {
+      bad_argument (error, "cmd", "a non-empty string");
+      return NULL;
+    }
+  args->cmd = g_strdup (json_node_get_string (cmd));
+  if (!get_optional_string (object, "workdir", &args->workdir, error) ||
+      !get_optional_string (object, "shell", &args->shell, error) ||
+      !get_boolean (object, "login", &args->login, error) ||
+      !get_boolean (object, "tty", &(gboolean){ FALSE }, error) ||
+      !get_integer (object, "yield_time_ms", 0, FALSE, "an integer >= 0",
+                    &args->yield_time_ms, error) ||
+      !get_integer (object, "max_output_tokens", 1, TRUE, "a positive integer",
+                    &args->max_output_tokens, error))
+    return NULL;
+  if (args->shell != NULL && args->shell[0] == '\0')
+    {
+      bad_argument (error, "shell", "a non-empty string or null");
+      return NULL;
+    }
+  return g_steal_pointer (&args);
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+static gboolean
+is_blank (const char *text)
+{
+  if (text == NULL)
+    return TRUE;
+  while (g_ascii_isspace (*text))
+    text++;
+  return *text == '\0';
+}
+
+/* The script with the working directory the model asked for: anchored
+ * at the workspace root (the run's working directory), checked by the
+ * manifest's path policy (grants allowed, escapes refused). */
+static char *
+script_in_workdir (AgentsSandboxSession *session,
+                   const ExecArgs *args,
+                   GError **error)
+{
+  g_autofree char *resolved = NULL;
+  g_autofree char *quoted = NULL;
+
+  if (is_blank (args->workdir))
+    return g_strdup (args->cmd);
+  resolved = agents_manifest_resolve_path (
+    agents_sandbox_session_get_manifest (session), args->workdir, error);
+  if (resolved == NULL)
+    return NULL;
+  quoted = g_shell_quote (resolved);
+  return g_strdup_printf ("cd %s && %s", quoted, args->cmd);
+}
+
+typedef struct
+{
+  double started;
+  double timeout;
+  gint64 max_output_tokens;
+} ExecCall;
+
+/* The output the model reads: token-truncated as it asked, else cut at
+ * the byte backstop. */
+static char *
+truncate_output (const char *output, gint64 max_tokens, gint64 *original)
+{
+  gsize length = strlen (output);
+
+  *original = -1;
+  if (max_tokens < 0 && length <= AGENTS_EXEC_COMMAND_MAX_OUTPUT_BYTES)
+    return g_strdup (output);
+  if (max_tokens < 0)
+    max_tokens =
+      AGENTS_EXEC_COMMAND_MAX_OUTPUT_BYTES / AGENTS_APPROX_BYTES_PER_TOKEN;
+  return agents_truncate_to_tokens (output, length, max_tokens, original);
+}
+
+static char *
+format_result (ExecCall *call, AgentsExecResult *result)
+{
+  gsize out_len = 0, err_len = 0;
+  GBytes *out = agents_exec_result_get_stdout (result);
+  GBytes *err = agents_exec_result_get_stderr (result);
+  const char *out_data = out ? g_bytes_get_data (out, &out_len) : NULL;
+  const char *err_data = err ? g_bytes_get_data (err, &err_len) : NULL;
+  g_autofree char *joined =
+    agents_shell_join_output (out_data, out_len, err_data, err_len);
+  gint64 original = -1;
+  g_autofree char *output =
+    truncate_output (joined, call->max_output_tokens, &original);
+  g_autofree char *chunk_id = new_chunk_id ();
+
+  return agents_shell_format_response (
+    chunk_id, clock_seconds () - call->started,
+    agents_exec_result_get_exit_code (result), -1, original, output);
+}
+
+static char *
+format_timeout (ExecCall *call)
+{
+  g_autofree char *output = agents_shell_timeout_message (call->timeout);
+  g_autofree char *chunk_id = new_chunk_id ();
+
+  return agents_shell_format_response (
+    chunk_id, clock_seconds () - call->started, -1, -1, -1, output);
+}
+
+static void
+exec_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  ExecCall *call = g_task_get_task_data (task);
+  GError *error = NULL;
+  g_autoptr (AgentsExecResult) exec = agents_sandbox_session_exec_finish (
+    AGENTS_SANDBOX_SESSION (source), result, &error);
+  g_autofree char *text = NULL;
+
+  if (exec != NULL)
+    text = format_result (call, exec);
+  else if (g_error_matches (error, AGENTS_SANDBOX_ERROR,
+                            AGENTS_SANDBOX_ERROR_EXEC_TIMEOUT))
+    {
+      text = format_timeout (call);
+      g_clear_error (&error);
+    }
+  else
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  agents_tool_return_text (task, text);
+}
+
+static const char *
+run_as_of (AgentsCapability *capability)
+{
+  AgentsUser *user = agents_capability_get_run_as (capability);
+
+  return user != NULL ? agents_user_get_name (user) : NULL;
+}
+
+/* Runs @script as the reference picks the shell: no shell and a login
+ * shell → the session's own `sh -c`; otherwise `<shell> -lc|-c`. */
+static void
+run_script (AgentsCapability *capability,
+            AgentsSandboxSession *session,
+            const ExecArgs *args,
+            const char *script,
+            GTask *task)
+{
+  ExecCall *call = g_task_get_task_data (task);
+  gboolean session_shell = args->shell == NULL && args->login;
+  const char *own_shell[] = { script, NULL };
+  const char *chosen_shell[] = { args->shell ? args->shell : "sh",
+                                 args->login ? "-lc" : "-c", script, NULL };
+
+  call->timeout = args->yield_time_ms / 1000.0;
+  call->started = clock_seconds ();
+  /* A zero yield times the command out at once, as asyncio's wait_for()
+   * with no time left does (the session reads 0 as "no timeout"); a
+   * yield past MAX_KILL_TIMEOUT waits that long, which is long enough. */
+  agents_sandbox_session_exec_async (
+    session, session_shell ? own_shell : chosen_shell,
+    CLAMP (call->timeout, 0.001, MAX_KILL_TIMEOUT), session_shell,
+    run_as_of (capability), g_task_get_cancellable (task), exec_done,
+    g_object_ref (task));
+}
+
+static void
+exec_command_invoke (AgentsRunContext *ctx,
+                     const char *arguments,
+                     GTask *task,
+                     gpointer user_data)
+{
+  AgentsCapability *capability = user_data;
+  AgentsSandboxSession *session = agents_capability_get_session (capability);
+  GError *error = NULL;
+  g_autoptr (ExecArgs) args = parse_exec_args (arguments, &error);
+  g_autofree char *script = NULL;
+  ExecCall *call;
+
+  if (args != NULL && session == NULL)
+    g_set_error_literal (&error, AGENTS_SANDBOX_ERROR,
+                         AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                         "Shell capability is not bound to a SandboxSession");
+  else if (args != NULL)
+    script = script_in_workdir (session, args, &error);
+  if (script == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  call = g_new0 (ExecCall, 1);
+  call->max_output_tokens = args->max_output_tokens;
+  g_task_set_task_data (task, call, g_free);
+  run_script (capability, session, args, script, task);
+}
+
+AgentsTool *
+agents_exec_command_tool_new (AgentsCapability *capability)
+{
+  g_autoptr (JsonNode) schema = json_from_string (exec_command_schema, NULL);
+  AgentsFunctionTool *tool = agents_function_tool_new_async (
+    "exec_command",
+    "Runs a shell command in the sandbox and returns its output, exit code "
+    "and wall time, or the ID of a session that is still running for "
+    "further interaction.",
+    json_node_get_object (schema), exec_command_invoke,
+    g_object_ref (capability), g_object_unref);
+
+  agents_tool_set_strict (AGENTS_TOOL (tool), FALSE);
+  return AGENTS_TOOL (tool);
+}
