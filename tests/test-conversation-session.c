@@ -481,7 +481,7 @@ test_sqlite_corrupt_rows (Fixture *fixture, gconstpointer data)
     g_string_append_c (nested, '[');
   g_string_append_c (nested, '\'');
   deep = g_string_free (nested, FALSE);
-  check_corrupt (fixture, deep, "JSON nested too deeply");
+  check_corrupt (fixture, deep, "JSON nested deeper than 512 levels");
 }
 
 static void

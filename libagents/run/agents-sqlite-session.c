@@ -10,8 +10,9 @@
 #include <sqlite3.h>
 #include <string.h>
 
-#include "agents-sqlite-session.h"
+#include "agents-json-private.h"
 #include "agents-sandbox-error-private.h"
+#include "agents-sqlite-session.h"
 
 /**
  * AgentsSqliteSession:
@@ -35,10 +36,6 @@
 
 /* How long an operation waits for another connection's lock. */
 #define BUSY_TIMEOUT_MS 30000
-
-/* Items nest a few levels; a deeper document is hostile, and json-glib's
- * recursive parser would exhaust the stack on it. */
-#define MAX_ITEM_DEPTH 1000
 
 struct _AgentsSqliteSession
 {
@@ -232,65 +229,27 @@ ensure_open (AgentsSqliteSession *self, GError **error)
   return TRUE;
 }
 
-/* Rejects documents nested deeper than MAX_ITEM_DEPTH without parsing. */
-static gboolean
-depth_ok (const char *text, gsize len)
-{
-  gboolean in_string = FALSE;
-  guint depth = 0;
-
-  for (gsize i = 0; i < len; i++)
-    {
-      char c = text[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > MAX_ITEM_DEPTH)
-            return FALSE;
-        }
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
-    }
-  return TRUE;
-}
-
 static JsonObject *
 parse_row (AgentsSqliteSession *self, sqlite3_stmt *stmt, GError **error)
 {
   gint64 row_id = sqlite3_column_int64 (stmt, 0);
   const char *text = (const char *) sqlite3_column_text (stmt, 1);
   int len = sqlite3_column_bytes (stmt, 1);
-  g_autoptr (JsonParser) parser = NULL;
   g_autoptr (GError) local_error = NULL;
-  JsonNode *root;
+  g_autoptr (JsonNode) root = NULL;
 
   if (text == NULL || !g_utf8_validate (text, len, NULL))
     {
       set_corrupt_error (self, row_id, _ ("not UTF-8 text"), error);
       return NULL;
     }
-  if (!depth_ok (text, len))
-    {
-      set_corrupt_error (self, row_id, _ ("JSON nested too deeply"), error);
-      return NULL;
-    }
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, text, len, &local_error))
+  root = agents_json_parse_bounded (text, len, _ ("item"), &local_error);
+  if (root == NULL)
     {
       set_corrupt_error (self, row_id, local_error->message, error);
       return NULL;
     }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       set_corrupt_error (self, row_id, _ ("not a JSON object"), error);
       return NULL;

@@ -8,6 +8,9 @@
 
 #include <glib/gi18n-lib.h>
 
+#include <string.h>
+
+#include "agents-file-private.h"
 #include "agents-json-private.h"
 #include "agents-sandbox-error-private.h"
 
@@ -51,6 +54,164 @@ agents_json_set_missing (GError **error, const char *member)
 {
   agents_json_set_error (error, member, "missing",
                          _ ("missing JSON member “%s”"), member);
+}
+
+/* ---- parsing ----------------------------------------------------------- */
+
+static void set_parse_error (GError **error,
+                             const char *document,
+                             const char *reason,
+                             const char *format,
+                             ...) G_GNUC_PRINTF (4, 5);
+
+static void
+set_parse_error (GError **error,
+                 const char *document,
+                 const char *reason,
+                 const char *format,
+                 ...)
+{
+  g_auto (GVariantBuilder) ctx =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+  g_autofree char *valid = g_utf8_make_valid (document, -1);
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_variant_builder_add (&ctx, "{sv}", "document",
+                         g_variant_new_string (valid));
+  g_variant_builder_add (&ctx, "{sv}", "reason", g_variant_new_string (reason));
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_JSON,
+                            g_variant_builder_end (&ctx), "%s: %s", valid,
+                            message);
+}
+
+/* Walks @data as json-glib's scanner will, counting the nesting of
+ * brackets outside strings. What json-glib accepts beyond JSON and would
+ * make the two disagree on where strings are (comments, single-quoted
+ * strings, NUL bytes) is refused: *bad is its offset then. */
+static gboolean
+scan_nesting (const char *data, gsize length, guint *depth, gsize *bad)
+{
+  gboolean in_string = FALSE;
+  guint level = 0;
+
+  *depth = 0;
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = data[i];
+
+      if (c == '\0')
+        {
+          *bad = i;
+          return FALSE;
+        }
+      if (in_string)
+        {
+          if (c == '\\' && i + 1 < length && data[i + 1] != '\0')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+      if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        {
+          level++;
+          *depth = MAX (*depth, level);
+          /* Deeper is refused anyway: no need to read on. */
+          if (level > AGENTS_JSON_MAX_DEPTH)
+            return TRUE;
+        }
+      else if ((c == ']' || c == '}') && level > 0)
+        level--;
+      else if (c == '/' || c == '\'')
+        {
+          *bad = i;
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+JsonNode *
+agents_json_parse_bounded (const char *data,
+                           gssize length,
+                           const char *document,
+                           GError **error)
+{
+  g_autoptr (JsonParser) parser = NULL;
+  g_autoptr (GError) parse_error = NULL;
+  gsize size;
+  guint depth;
+  gsize bad;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (document != NULL, NULL);
+
+  size = length < 0 ? strnlen (data, (gsize) AGENTS_JSON_MAX_SIZE + 1)
+                    : (gsize) length;
+  if (size > AGENTS_JSON_MAX_SIZE)
+    {
+      set_parse_error (error, document, "too_large",
+                       _ ("JSON larger than %d bytes"), AGENTS_JSON_MAX_SIZE);
+      return NULL;
+    }
+  if (!scan_nesting (data, size, &depth, &bad))
+    {
+      /* TRANSLATORS: the character is a NUL byte, a slash or a quote. */
+      set_parse_error (
+        error, document, "parse_error",
+        _ ("invalid JSON: unexpected “%s” at byte %u (comments, single "
+           "quotes and NUL bytes are not JSON)"),
+        data[bad] == '\0'  ? "\\0"
+        : data[bad] == '/' ? "/"
+                           : "'",
+        (guint) bad);
+      return NULL;
+    }
+  if (depth > AGENTS_JSON_MAX_DEPTH)
+    {
+      set_parse_error (error, document, "too_deep",
+                       _ ("JSON nested deeper than %d levels"),
+                       AGENTS_JSON_MAX_DEPTH);
+      return NULL;
+    }
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, data, size, &parse_error))
+    {
+      set_parse_error (error, document, "parse_error", _ ("invalid JSON: %s"),
+                       parse_error->message);
+      return NULL;
+    }
+  if (json_parser_get_root (parser) == NULL)
+    {
+      set_parse_error (error, document, "empty",
+                       _ ("invalid JSON: the document is empty"));
+      return NULL;
+    }
+  return json_parser_steal_root (parser);
+}
+
+JsonNode *
+agents_json_load_file (const char *path, const char *kind, GError **error)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *display = g_filename_display_name (path);
+  g_autofree char *document = g_strdup_printf ("%s %s", kind, display);
+  gsize length;
+
+  if (!agents_file_read_regular (path, AGENTS_JSON_MAX_SIZE, &contents, &length,
+                                 error))
+    {
+      g_prefix_error (error, "%s ", kind);
+      return NULL;
+    }
+  return agents_json_parse_bounded (contents, length, document, error);
 }
 
 /* ---- reading ----------------------------------------------------------- */
