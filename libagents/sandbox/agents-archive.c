@@ -798,6 +798,9 @@ typedef struct
 {
   int root_fd;
   const char *root;
+  /* What errors about the archive name: the caller's name for it, or
+   * @root when it gave none. */
+  const char *archive_name;
   GInputStream *input;
   GCancellable *cancellable;
   gint64 max_input_bytes;
@@ -820,9 +823,13 @@ dir_mode_clear (gpointer data)
 static gboolean
 set_write_error (Extract *ex, GError **error, const char *rel, int errsv)
 {
+  /* Beneath a root of the library's own, the member's path means nothing
+   * to the caller: the error names the archive. */
+  if (ex->archive_name != ex->root)
+    rel = NULL;
   agents_archive_set_path_error (error,
                                  AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE,
-                                 ex->root, rel, g_strerror (errsv));
+                                 ex->archive_name, rel, g_strerror (errsv));
   return FALSE;
 }
 
@@ -838,7 +845,7 @@ set_read_error (Extract *ex, struct archive *a, GError **error)
       return FALSE;
     }
   agents_archive_set_path_error (
-    error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, ex->root, NULL,
+    error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, ex->archive_name, NULL,
     reason ? reason : _ ("archive error"));
   return FALSE;
 }
@@ -1485,8 +1492,8 @@ spool_input (Extract *ex, GError **error)
       if (!write_all_at (fd, ex->buffer, n, ex->input_bytes - n))
         {
           agents_archive_set_path_error (
-            error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, tmp_dir, NULL,
-            g_strerror (errno));
+            error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ,
+            ex->archive_name, NULL, g_strerror (errno));
           goto fail;
         }
     }
@@ -1562,25 +1569,34 @@ agents_archive_extract_to_directory (GInputStream *archive,
                                      GCancellable *cancellable,
                                      GError **error)
 {
+  g_return_val_if_fail (G_IS_INPUT_STREAM (archive), FALSE);
+  g_return_val_if_fail (root != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return agents_archive_extract_named (archive, NULL, root, scheme, limits,
+                                       cancellable, error);
+}
+
+gboolean
+agents_archive_extract_named (GInputStream *archive,
+                              const char *archive_name,
+                              const char *root,
+                              AgentsCompressionScheme scheme,
+                              const AgentsArchiveLimits *limits,
+                              GCancellable *cancellable,
+                              GError **error)
+{
   g_autoptr (AgentsArchiveLimits) defaults = NULL;
   Extract ex = { 0 };
   struct archive *a;
   int spool_fd = -1;
   gboolean ok;
 
-  g_return_val_if_fail (G_IS_INPUT_STREAM (archive), FALSE);
-  g_return_val_if_fail (root != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
+  ex.root = root;
+  ex.archive_name = archive_name ? archive_name : root;
   ex.root_fd = open (root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (ex.root_fd < 0)
-    {
-      agents_archive_set_path_error (
-        error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE, root, NULL,
-        g_strerror (errno));
-      return FALSE;
-    }
-  ex.root = root;
+    return set_write_error (&ex, error, NULL, errno);
   ex.input = archive;
   ex.cancellable = cancellable;
   if (limits == NULL)
