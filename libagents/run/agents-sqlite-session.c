@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <string.h>
 
@@ -205,6 +206,24 @@ configure_connection (AgentsSqliteSession *self, sqlite3 *db, GError **error)
   return TRUE;
 }
 
+/* A database file that exists must be a regular file: SQLite would
+ * block on a FIFO or read a device. */
+static gboolean
+check_regular_file (AgentsSqliteSession *self, GError **error)
+{
+  g_autoptr (GVariantDict) ctx = NULL;
+  GStatBuf st;
+
+  if (g_stat (self->db_path, &st) != 0 || S_ISREG (st.st_mode))
+    return TRUE;
+  ctx = error_context (self);
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_FAILED,
+                            g_variant_dict_end (ctx),
+                            _ ("SQLite session database %s failed: %s"),
+                            self->db_path, _ ("not a regular file"));
+  return FALSE;
+}
+
 static gboolean
 ensure_open (AgentsSqliteSession *self, GError **error)
 {
@@ -213,6 +232,8 @@ ensure_open (AgentsSqliteSession *self, GError **error)
 
   if (self->db != NULL)
     return TRUE;
+  if (!check_regular_file (self, error))
+    return FALSE;
 
   /* NOMUTEX: self->lock serializes every use of the connection. */
   rc = sqlite3_open_v2 (
