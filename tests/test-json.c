@@ -135,7 +135,9 @@ test_extensions_refused (void)
   assert_refused ("['a']", -1, "parse_error", "unexpected “'”");
   assert_refused (hidden, -1, "parse_error", "not JSON");
   assert_refused (nul_text, sizeof nul_text - 1, "parse_error",
-                  "unexpected “\\0”");
+                  "unexpected “\\x00”");
+  assert_refused ("\xef\xbb\xbf[1]", -1, "parse_error", "unexpected “\\xef”");
+  assert_refused ("[1, @]", -1, "parse_error", "invalid JSON");
   /* Inside double-quoted strings they are only characters. */
   g_clear_pointer (&hidden, g_free);
   {
@@ -145,6 +147,27 @@ test_extensions_refused (void)
       json_array_get_string_element (json_node_get_array (root), 0), ==,
       "/* it's */");
   }
+}
+
+/* json-glib reads value after value, keeps the last and leaks the others
+ * (found by tests/fuzz/fuzz-agent-file): one value per document. */
+static void
+test_one_value (void)
+{
+  static const char *const seconds[] = {
+    "\"\"[[[[[[[]]]]]]]", "[1] [2]",     "{}[]", "1 2", "1[2]",
+    "true\"x\"",          "\"a\" \"b\"", "{} x",
+  };
+  static const char *const singles[] = {
+    "1", " -1.5e3 ", "true", "null", "\"s\"", " [1, [2]] ", "{\"a\": {}}\n",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (seconds); i++)
+    assert_refused (seconds[i], -1, "parse_error", "a second value at byte");
+  for (guint i = 0; i < G_N_ELEMENTS (singles); i++)
+    {
+      g_autoptr (JsonNode) root = parse_ok (singles[i]);
+    }
 }
 
 static void
@@ -320,6 +343,7 @@ main (int argc, char **argv)
   g_test_add_func ("/json/depth-limit", test_depth_limit);
   g_test_add_func ("/json/strings-not-counted", test_strings_not_counted);
   g_test_add_func ("/json/extensions-refused", test_extensions_refused);
+  g_test_add_func ("/json/one-value", test_one_value);
   g_test_add_func ("/json/size-and-syntax", test_size_and_syntax);
   g_test_add_func ("/json/manifest-deep", test_manifest_deep);
   g_test_add_func ("/json/file/fifo-refused", test_file_fifo_refused);

@@ -89,33 +89,75 @@ set_parse_error (GError **error,
                             message);
 }
 
-/* Walks @data as json-glib's scanner will, counting the nesting of
- * brackets outside strings. What json-glib accepts beyond JSON and would
- * make the two disagree on where strings are (comments, single-quoted
- * strings, NUL bytes) is refused: *bad is its offset then. */
-static gboolean
-scan_nesting (const char *data, gsize length, guint *depth, gsize *bad)
+typedef enum
 {
-  gboolean in_string = FALSE;
+  SCAN_OK,
+  SCAN_NOT_JSON,     /* a byte that JSON does not allow there */
+  SCAN_SECOND_VALUE, /* a value after the document's value */
+} ScanResult;
+
+static gboolean
+is_space (char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* A byte of a number, true, false or null. */
+static gboolean
+is_scalar_byte (char c)
+{
+  return g_ascii_isalnum (c) || c == '-' || c == '+' || c == '.';
+}
+
+/* Walks @data as json-glib's scanner will, counting the nesting of
+ * brackets outside strings (*depth). What json-glib accepts beyond JSON
+ * and would make the two disagree on where strings are (comments,
+ * single-quoted strings, NUL bytes) is refused, and so is a second value
+ * after the first (json-glib reads them all, keeps the last and leaks
+ * the others); *at is the offset of the byte refused. */
+static ScanResult
+scan_document (const char *data, gsize length, guint *depth, gsize *at)
+{
+  gboolean in_string = FALSE, in_scalar = FALSE, value_done = FALSE;
   guint level = 0;
 
   *depth = 0;
-  for (gsize i = 0; i < length; i++)
+  for (*at = 0; *at < length; (*at)++)
     {
-      char c = data[i];
+      char c = data[*at];
 
       if (c == '\0')
-        {
-          *bad = i;
-          return FALSE;
-        }
+        return SCAN_NOT_JSON;
       if (in_string)
         {
-          if (c == '\\' && i + 1 < length && data[i + 1] != '\0')
-            i++;
+          if (c == '\\' && *at + 1 < length && data[*at + 1] != '\0')
+            (*at)++;
           else if (c == '"')
-            in_string = FALSE;
+            {
+              in_string = FALSE;
+              value_done = level == 0;
+            }
           continue;
+        }
+      if (c == '/' || c == '\'')
+        return SCAN_NOT_JSON;
+      if (is_space (c))
+        {
+          value_done = value_done || in_scalar;
+          in_scalar = FALSE;
+          continue;
+        }
+      if (level == 0)
+        {
+          if (value_done || (in_scalar && !is_scalar_byte (c)))
+            return SCAN_SECOND_VALUE;
+          if (c != '"' && c != '[' && c != '{')
+            {
+              if (!is_scalar_byte (c))
+                return SCAN_NOT_JSON;
+              in_scalar = TRUE;
+              continue;
+            }
         }
       if (c == '"')
         in_string = TRUE;
@@ -125,17 +167,39 @@ scan_nesting (const char *data, gsize length, guint *depth, gsize *bad)
           *depth = MAX (*depth, level);
           /* Deeper is refused anyway: no need to read on. */
           if (level > AGENTS_JSON_MAX_DEPTH)
-            return TRUE;
+            return SCAN_OK;
         }
-      else if ((c == ']' || c == '}') && level > 0)
-        level--;
-      else if (c == '/' || c == '\'')
-        {
-          *bad = i;
-          return FALSE;
-        }
+      else if (c == ']' || c == '}')
+        value_done = --level == 0;
     }
-  return TRUE;
+  return SCAN_OK;
+}
+
+/* Why scan_document() refused the byte at @at. */
+static void
+set_scan_error (GError **error,
+                const char *document,
+                ScanResult result,
+                const char *data,
+                gsize at)
+{
+  char shown[8];
+
+  if (result == SCAN_SECOND_VALUE)
+    {
+      set_parse_error (error, document, "parse_error",
+                       _ ("invalid JSON: a second value at byte %u"),
+                       (guint) at);
+      return;
+    }
+  if (g_ascii_isgraph (data[at]))
+    g_snprintf (shown, sizeof shown, "%c", data[at]);
+  else
+    g_snprintf (shown, sizeof shown, "\\x%02x", (guchar) data[at]);
+  set_parse_error (error, document, "parse_error",
+                   _ ("invalid JSON: unexpected “%s” at byte %u (comments, "
+                      "single quotes and NUL bytes are not JSON)"),
+                   shown, (guint) at);
 }
 
 JsonNode *
@@ -146,9 +210,9 @@ agents_json_parse_bounded (const char *data,
 {
   g_autoptr (JsonParser) parser = NULL;
   g_autoptr (GError) parse_error = NULL;
-  gsize size;
+  ScanResult scan;
+  gsize size, at;
   guint depth;
-  gsize bad;
 
   g_return_val_if_fail (data != NULL || length == 0, NULL);
   g_return_val_if_fail (document != NULL, NULL);
@@ -161,17 +225,10 @@ agents_json_parse_bounded (const char *data,
                        _ ("JSON larger than %d bytes"), AGENTS_JSON_MAX_SIZE);
       return NULL;
     }
-  if (!scan_nesting (data, size, &depth, &bad))
+  scan = scan_document (data, size, &depth, &at);
+  if (scan != SCAN_OK)
     {
-      /* TRANSLATORS: the character is a NUL byte, a slash or a quote. */
-      set_parse_error (
-        error, document, "parse_error",
-        _ ("invalid JSON: unexpected “%s” at byte %u (comments, single "
-           "quotes and NUL bytes are not JSON)"),
-        data[bad] == '\0'  ? "\\0"
-        : data[bad] == '/' ? "/"
-                           : "'",
-        (guint) bad);
+      set_scan_error (error, document, scan, data, at);
       return NULL;
     }
   if (depth > AGENTS_JSON_MAX_DEPTH)
