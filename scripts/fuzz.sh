@@ -65,6 +65,9 @@ for h in $harnesses; do
       "$out"/oom-* 2>/dev/null | head -n 1)
     echo "FAIL $h: ${artifact:-see $out/log}"
     grep -m 3 -E "ERROR|SUMMARY|runtime error" "$out/log" | sed 's/^/     /'
+    # Debian's GLib has no frame pointers: full stacks need the slow unwinder.
+    [ -n "$artifact" ] && echo "     reproduce: ASAN_OPTIONS=fast_unwind_on_malloc=0" \
+      "G_SLICE=always-malloc AGENTS_DISABLE_PLUGINS=1 $build/tests/fuzz/$h $artifact"
   fi
 done
 exit "$failed"
