@@ -149,7 +149,7 @@ scan_document (const char *data, gsize length, guint *depth, gsize *at)
         }
       if (level == 0)
         {
-          if (value_done || (in_scalar && !is_scalar_byte (c)))
+          if (value_done || (in_scalar && (c == '"' || c == '[' || c == '{')))
             return SCAN_SECOND_VALUE;
           if (c != '"' && c != '[' && c != '{')
             {
@@ -196,10 +196,15 @@ set_scan_error (GError **error,
     g_snprintf (shown, sizeof shown, "%c", data[at]);
   else
     g_snprintf (shown, sizeof shown, "\\x%02x", (guchar) data[at]);
-  set_parse_error (error, document, "parse_error",
-                   _ ("invalid JSON: unexpected “%s” at byte %u (comments, "
-                      "single quotes and NUL bytes are not JSON)"),
-                   shown, (guint) at);
+  if (data[at] == '/' || data[at] == '\'' || data[at] == '\0')
+    set_parse_error (error, document, "parse_error",
+                     _ ("invalid JSON: unexpected “%s” at byte %u (comments, "
+                        "single quotes and NUL bytes are not JSON)"),
+                     shown, (guint) at);
+  else
+    set_parse_error (error, document, "parse_error",
+                     _ ("invalid JSON: unexpected “%s” at byte %u"), shown,
+                     (guint) at);
 }
 
 JsonNode *
