@@ -244,6 +244,41 @@ agents_registry_load_plugins (void)
     }
 }
 
+/* The plugin directories in the order agents_registry_load_plugins()
+ * searches them, for messages. */
+static char *
+describe_plugin_path (void)
+{
+  const char *env = g_getenv ("AGENTS_PLUGIN_PATH");
+  g_autoptr (GString) path = g_string_new (NULL);
+
+  if (g_strcmp0 (g_getenv ("AGENTS_DISABLE_PLUGINS"), "1") == 0)
+    return g_strdup (_ ("none: AGENTS_DISABLE_PLUGINS=1"));
+  if (env != NULL && *env != '\0')
+    g_string_append_printf (path, "%s%c", env, G_SEARCHPATH_SEPARATOR);
+  g_string_append (path, AGENTS_PLUGINS_DIR);
+  return g_string_free (g_steal_pointer (&path), FALSE);
+}
+
+/* Nothing of @kind is registered at all: most likely no plugin module was
+ * found, so say where they were looked for. */
+static void
+set_none_registered_error (GError **error,
+                           GVariantBuilder *ctx,
+                           AgentsRegistryKind kind,
+                           const char *name)
+{
+  g_autofree char *path = describe_plugin_path ();
+
+  g_variant_builder_add (ctx, "{sv}", "plugin_path",
+                         g_variant_new_string (path));
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_UNKNOWN_TYPE, g_variant_builder_end (ctx),
+    _ ("unknown %s “%s” (known: none; no plugin module on the plugin path "
+       "registered one: %s)"),
+    _ (kind_labels[kind]), name ? name : "", path);
+}
+
 /**
  * agents_registry_list_plugins:
  *
@@ -383,10 +418,15 @@ agents_registry_lookup (AgentsRegistryKind kind,
       g_variant_builder_add (
         &ctx, "{sv}", "known",
         g_variant_new_strv ((const char *const *) known, -1));
-      agents_sandbox_error_set (
-        error, AGENTS_SANDBOX_ERROR_UNKNOWN_TYPE, g_variant_builder_end (&ctx),
-        _ ("unknown %s “%s” (known: %s)"), _ (kind_labels[kind]),
-        name ? name : "", *joined ? joined : _ ("none"));
+      if (*joined != '\0')
+        {
+          agents_sandbox_error_set (
+            error, AGENTS_SANDBOX_ERROR_UNKNOWN_TYPE,
+            g_variant_builder_end (&ctx), _ ("unknown %s “%s” (known: %s)"),
+            _ (kind_labels[kind]), name ? name : "", joined);
+          return G_TYPE_INVALID;
+        }
+      set_none_registered_error (error, &ctx, kind, name);
       return G_TYPE_INVALID;
     }
 
@@ -533,6 +573,10 @@ agents_registry_ensure_builtins (void)
       agents_compaction_capability_get_type },
     { AGENTS_REGISTRY_KIND_CAPABILITY, "memory",
       agents_memory_capability_get_type },
+    { AGENTS_REGISTRY_KIND_MODEL_PROVIDER, "openai",
+      agents_openai_responses_model_get_type },
+    { AGENTS_REGISTRY_KIND_MODEL_PROVIDER, "chat",
+      agents_openai_chat_completions_model_get_type },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (builtins); i++)

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <sqlite3.h>
@@ -144,9 +146,8 @@ set_corrupt_error (AgentsSqliteSession *self,
   g_variant_dict_insert (ctx, "message_id", "x", row_id);
   agents_sandbox_error_set (
     error, AGENTS_SANDBOX_ERROR_INVALID_JSON, g_variant_dict_end (ctx),
-    _ ("Conversation session %s has a corrupt item (message %" G_GINT64_FORMAT
-       "): %s"),
-    self->session_id, row_id, reason);
+    _ ("Conversation session %s has a corrupt item (message %" PRId64 "): %s"),
+    self->session_id, (int64_t) row_id, reason);
 }
 
 static gboolean

@@ -11,6 +11,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <limits.h>
 #include <string.h>
 
@@ -69,8 +70,8 @@ agents_archive_set_limit_error (GError **error, const char *limit, gint64 value)
   g_variant_builder_add (&ctx, "{sv}", "value", g_variant_new_int64 (value));
   agents_sandbox_error_set (
     error, AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT, g_variant_builder_end (&ctx),
-    _ ("archive exceeds archive_limits.%s (%" G_GINT64_FORMAT ")"), limit,
-    value);
+    _ ("archive exceeds archive_limits.%s (%" PRId64 ")"), limit,
+    (int64_t) value);
   return FALSE;
 }
 

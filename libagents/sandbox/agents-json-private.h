@@ -30,11 +30,14 @@ G_BEGIN_DECLS
 
 /* Parses @length bytes of @data (-1: NUL-terminated), the document that
  * errors call @document ("agent file /x/agent.json"). Beyond the limits,
- * or not JSON (json-glib's extensions, comments and single-quoted
- * strings, are refused too), it fails with an INVALID_JSON sandbox error
- * whose message starts with @document and whose context is {document,
- * reason}: `too_deep`, `too_large`, `parse_error` or `empty`. Returns
- * the root (transfer full).
+ * or not one JSON value (json-glib's extensions, comments and
+ * single-quoted strings, are refused too), it fails with an INVALID_JSON
+ * sandbox error whose message starts with @document ("DOCUMENT: JSON
+ * nested deeper than 512 levels", "DOCUMENT: invalid JSON: …") and
+ * whose context is {document, reason}: `too_deep`, `too_large`,
+ * `parse_error` or `empty`. With @document NULL, the message is the
+ * detail alone ("nested deeper than 512 levels"), for callers that say
+ * what the document is themselves. Returns the root (transfer full).
  *
  * Exported (not public API) for the `agents` program and the plugins,
  * which link the shared library. */

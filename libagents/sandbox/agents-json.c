@@ -64,6 +64,8 @@ static void set_parse_error (GError **error,
                              const char *format,
                              ...) G_GNUC_PRINTF (4, 5);
 
+/* "DOCUMENT: invalid JSON: DETAIL" (or "DOCUMENT: JSON DETAIL" for a
+ * limit), or DETAIL alone without a @document. */
 static void
 set_parse_error (GError **error,
                  const char *document,
@@ -73,20 +75,29 @@ set_parse_error (GError **error,
 {
   g_auto (GVariantBuilder) ctx =
     G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
-  g_autofree char *valid = g_utf8_make_valid (document, -1);
-  g_autofree char *message = NULL;
+  gboolean limit = g_str_has_prefix (reason, "too_");
+  g_autofree char *valid = NULL;
+  g_autofree char *detail = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  detail = g_strdup_vprintf (format, args);
   va_end (args);
 
+  g_variant_builder_add (&ctx, "{sv}", "reason", g_variant_new_string (reason));
+  if (document == NULL)
+    {
+      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_JSON,
+                                g_variant_builder_end (&ctx), "%s", detail);
+      return;
+    }
+  valid = g_utf8_make_valid (document, -1);
   g_variant_builder_add (&ctx, "{sv}", "document",
                          g_variant_new_string (valid));
-  g_variant_builder_add (&ctx, "{sv}", "reason", g_variant_new_string (reason));
-  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_JSON,
-                            g_variant_builder_end (&ctx), "%s: %s", valid,
-                            message);
+  /* TRANSLATORS: the document, then why it was refused. */
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_INVALID_JSON, g_variant_builder_end (&ctx),
+    limit ? _ ("%s: JSON %s") : _ ("%s: invalid JSON: %s"), valid, detail);
 }
 
 typedef enum
@@ -188,8 +199,7 @@ set_scan_error (GError **error,
   if (result == SCAN_SECOND_VALUE)
     {
       set_parse_error (error, document, "parse_error",
-                       _ ("invalid JSON: a second value at byte %u"),
-                       (guint) at);
+                       _ ("a second value at byte %u"), (guint) at);
       return;
     }
   if (g_ascii_isgraph (data[at]))
@@ -198,13 +208,12 @@ set_scan_error (GError **error,
     g_snprintf (shown, sizeof shown, "\\x%02x", (guchar) data[at]);
   if (data[at] == '/' || data[at] == '\'' || data[at] == '\0')
     set_parse_error (error, document, "parse_error",
-                     _ ("invalid JSON: unexpected “%s” at byte %u (comments, "
-                        "single quotes and NUL bytes are not JSON)"),
+                     _ ("unexpected “%s” at byte %u (comments, single quotes "
+                        "and NUL bytes are not JSON)"),
                      shown, (guint) at);
   else
     set_parse_error (error, document, "parse_error",
-                     _ ("invalid JSON: unexpected “%s” at byte %u"), shown,
-                     (guint) at);
+                     _ ("unexpected “%s” at byte %u"), shown, (guint) at);
 }
 
 JsonNode *
@@ -220,14 +229,12 @@ agents_json_parse_bounded (const char *data,
   guint depth;
 
   g_return_val_if_fail (data != NULL || length == 0, NULL);
-  g_return_val_if_fail (document != NULL, NULL);
-
   size = length < 0 ? strnlen (data, (gsize) AGENTS_JSON_MAX_SIZE + 1)
                     : (gsize) length;
   if (size > AGENTS_JSON_MAX_SIZE)
     {
-      set_parse_error (error, document, "too_large",
-                       _ ("JSON larger than %d bytes"), AGENTS_JSON_MAX_SIZE);
+      set_parse_error (error, document, "too_large", _ ("larger than %d bytes"),
+                       AGENTS_JSON_MAX_SIZE);
       return NULL;
     }
   scan = scan_document (data, size, &depth, &at);
@@ -239,21 +246,20 @@ agents_json_parse_bounded (const char *data,
   if (depth > AGENTS_JSON_MAX_DEPTH)
     {
       set_parse_error (error, document, "too_deep",
-                       _ ("JSON nested deeper than %d levels"),
+                       _ ("nested deeper than %d levels"),
                        AGENTS_JSON_MAX_DEPTH);
       return NULL;
     }
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, data, size, &parse_error))
     {
-      set_parse_error (error, document, "parse_error", _ ("invalid JSON: %s"),
+      set_parse_error (error, document, "parse_error", "%s",
                        parse_error->message);
       return NULL;
     }
   if (json_parser_get_root (parser) == NULL)
     {
-      set_parse_error (error, document, "empty",
-                       _ ("invalid JSON: the document is empty"));
+      set_parse_error (error, document, "empty", _ ("the document is empty"));
       return NULL;
     }
   return json_parser_steal_root (parser);

@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
@@ -1386,13 +1387,13 @@ set_size_error (AgentsDockerTarWriteStream *self,
   g_autofree char *reason = NULL;
 
   if (short_data)
-    reason = g_strdup_printf (_ ("the data ended after %" G_GUINT64_FORMAT
-                                 " of %" G_GUINT64_FORMAT " bytes"),
-                              self->pos - g_bytes_get_size (self->headers),
-                              self->size);
-  else
     reason = g_strdup_printf (
-      _ ("the data is longer than %" G_GUINT64_FORMAT " bytes"), self->size);
+      _ ("the data ended after %" PRIu64 " of %" PRIu64 " bytes"),
+      (uint64_t) (self->pos - g_bytes_get_size (self->headers)),
+      (uint64_t) self->size);
+  else
+    reason = g_strdup_printf (_ ("the data is longer than %" PRIu64 " bytes"),
+                              (uint64_t) self->size);
   g_variant_builder_add (&ctx, "{sv}", "path", g_variant_new_string (display));
   g_variant_builder_add (&ctx, "{sv}", "reason", g_variant_new_string (reason));
   agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE,
