@@ -2,8 +2,10 @@
 """Fails when the tests left libagents containers behind.
 
 Lists the containers labelled org.gnome.agents.managed=true whose owner
-process (label org.gnome.agents.owner, "HOST:PID") ran on this host and
-is gone, removes them, and exits 1 if there were any. Containers of live
+process (label org.gnome.agents.owner,
+"MACHINE_ID:BOOT_ID:PIDNS:PID:START_TIME") ran on this machine, in this
+boot and pid namespace, and is gone (its pid free or reused), removes
+them, and exits 1 if there were any. Containers of live
 processes (an agent running beside the tests) are left alone. Exits 0
 when no engine answers: then no docker test ran.
 """
@@ -36,10 +38,40 @@ def call(method, path):
     return answer.status, body
 
 
+def read_first_line(*paths):
+    for path in paths:
+        try:
+            with open(path) as f:
+                return f.readline().strip()
+        except OSError:
+            pass
+    return None
+
+
+def start_time(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            stat = f.read()
+    except OSError:
+        return None
+    return stat[stat.rindex(")") + 2 :].split()[19]
+
+
 def owner_gone(owner):
-    host, _, pid = (owner or "").rpartition(":")
-    if host != socket.gethostname() or not pid.isdigit():
+    parts = (owner or "").split(":")
+    if len(parts) != 5 or not parts[3].isdigit():
         return False
+    machine, boot, pidns, pid, start = parts
+    ours = (
+        read_first_line("/etc/machine-id", "/var/lib/dbus/machine-id"),
+        read_first_line("/proc/sys/kernel/random/boot_id"),
+        "".join(ch for ch in os.readlink("/proc/self/ns/pid") if ch.isdigit()),
+    )
+    if (machine, boot, pidns) != ours:
+        return False
+    now = start_time(int(pid))
+    if now is not None:
+        return now != start
     try:
         os.kill(int(pid), 0)
     except ProcessLookupError:

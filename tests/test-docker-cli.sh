@@ -95,10 +95,28 @@ print(urllib.parse.quote(json.dumps({"label": [
     $python -c 'import json, sys; print(len(json.load(sys.stdin)))'
 }
 
+# This machine's id, boot id and pid namespace: the owner label of a
+# container is "MACHINE_ID:BOOT_ID:PIDNS:PID:START_TIME".
+machine_id=$(cat /etc/machine-id 2>/dev/null || cat /var/lib/dbus/machine-id)
+boot_id=$(cat /proc/sys/kernel/random/boot_id)
+pidns=$(readlink /proc/self/ns/pid | tr -cd 0-9)
+
+# owned_by PID: the number of containers made by libagents whose owner
+# is process PID of this machine (running or not).
+owned_by() {
+  curl -s -f -m 30 --unix-socket "$socket" \
+    "$api/containers/json?all=true&filters=%7B%22label%22%3A%5B%22org.gnome.agents.managed%3Dtrue%22%5D%7D" |
+    $python -c 'import json, sys
+prefix = ":".join(sys.argv[1:]) + ":"
+print(sum(1 for c in json.load(sys.stdin)
+          if c["Labels"].get("org.gnome.agents.owner", "").startswith(prefix)))' \
+      "$machine_id" "$boot_id" "$pidns" "$1" 2>/dev/null ||
+    echo error
+}
+
 # The process $pid left no container and no spool file behind.
 nothing_left() {
-  [ "$(containers "org.gnome.agents.owner=$host:$pid")" = 0 ] &&
-    [ -z "$(ls -A "$tmp/tmpdir")" ]
+  [ "$(owned_by "$pid")" = 0 ] && [ -z "$(ls -A "$tmp/tmpdir")" ]
 }
 
 # The read_file output in $1 is the sorted numbers of the demo.
@@ -216,7 +234,7 @@ while ! has "[tool call] exec_command" "$tmp/out" && [ $i -lt 300 ]; do
   i=$((i + 1))
 done
 sleep 0.5
-live=$(containers "org.gnome.agents.owner=$host:$pid")
+live=$(owned_by "$pid")
 kill -INT $pid
 wait $pid
 status=$?
@@ -239,12 +257,13 @@ agent["capabilities"] = ["filesystem", {"type": "shell", "needs_approval": True}
 json.dump(agent, open(sys.argv[3], "w"), indent=1)
 EOF
 
+limits="-o memory=268435456 -o cpus=0.5 -o pids_limit=64"
+# shellcheck disable=SC2086 # $limits is split on purpose
 if run_agents 0 run "$tmp/approval.json" "Sort 42 7 19 3 88" \
-  --backend docker -o image=$image -o memory=268435456 -o cpus=0.5 \
-  -o pids_limit=64 --state "$tmp/state.json" &&
+  --backend docker -o image=$image $limits --state "$tmp/state.json" &&
   has "[tool output] write_file" "$tmp/out" &&
   has "[approval needed] exec_command" "$tmp/out" &&
-  has "agents resume $tmp/approval.json $tmp/state.json --approve" "$tmp/out" &&
+  has "agents resume $tmp/approval.json $tmp/state.json --approve -o 'image=$image' -o 'memory=268435456' -o 'cpus=0.5' -o 'pids_limit=64'" "$tmp/out" &&
   [ "$(stat -c %a "$tmp/state.json")" = 600 ]; then
   pass "an approval in a container saves the run state"
 else
@@ -289,9 +308,80 @@ else
   fail "resume refuses a --backend other than the saved one"
 fi
 
+# ---- a saved state cannot choose where or how its container runs -------
+
+# tamper MEMBER JSON_VALUE: a copy of the saved state with the docker
+# session state's MEMBER ("snapshot.base_path": nested) set, in both
+# places the run state keeps it; prints the copy's path.
+tamper() {
+  $python - "$tmp/state-copy.json" "$tmp/tampered.json" "$1" "$2" <<'EOF'
+import json, sys
+run = json.load(open(sys.argv[1]))
+sandbox = run["sandbox"]
+states = [sandbox["session_state"]] + [
+    s["session_state"] for s in sandbox["sessions_by_agent"].values()]
+for state in states:
+    target, member = state, sys.argv[3]
+    if member.startswith("snapshot."):
+        target, member = state["snapshot"], member[len("snapshot."):]
+    target[member] = json.loads(sys.argv[4])
+json.dump(run, open(sys.argv[2], "w"))
+EOF
+  echo "$tmp/tampered.json"
+}
+
+# refused MEMBER JSON_VALUE: resume of the tampered state, with the
+# options of the run (as its hint says), fails naming MEMBER and runs
+# nothing.
+refused() {
+  # shellcheck disable=SC2086
+  run_agents 1 resume "$tmp/approval.json" "$(tamper "$1" "$2")" --approve \
+    -o image=$image $limits &&
+    has "state's “$1”" "$tmp/err" &&
+    [ "$(grep -c "^\[tool" "$tmp/out")" = 0 ] && nothing_left
+}
+
+if refused network_mode '"host"'; then
+  pass "resume refuses a state that asks for the host's network"
+else
+  fail "resume refuses a state that asks for the host's network"
+fi
+
+if refused docker_host '"tcp://127.0.0.1:2375"'; then
+  pass "resume refuses a state that names another engine"
+else
+  fail "resume refuses a state that names another engine"
+fi
+
+mkdir -p "$tmp/elsewhere"
+if refused snapshot.base_path "\"$tmp/elsewhere\""; then
+  pass "resume refuses a state that names another snapshot directory"
+else
+  fail "resume refuses a state that names another snapshot directory"
+fi
+
+if refused image '"busybox:latest"' && has "“busybox:latest”" "$tmp/err"; then
+  pass "resume refuses a state that names another image"
+else
+  fail "resume refuses a state that names another image"
+fi
+
+# The options of the run are the caller's configuration: without them
+# the saved limits are not the defaults.
+if run_agents 1 resume "$tmp/approval.json" "$tmp/state-copy.json" \
+  --approve &&
+  has "state's “memory_bytes” (268435456) differs from the caller's" \
+    "$tmp/err" && nothing_left; then
+  pass "resume without the run's options refuses its saved limits"
+else
+  fail "resume without the run's options refuses its saved limits"
+fi
+
 # A second process, with the backend read from the state: the approved
 # command sees the file the first process wrote, and the run finishes.
-if run_agents 0 resume "$tmp/approval.json" "$tmp/state.json" --approve &&
+# shellcheck disable=SC2086
+if run_agents 0 resume "$tmp/approval.json" "$tmp/state.json" --approve \
+  $limits &&
   has "[tool output] exec_command" "$tmp/out" &&
   has "exit_code: 0" "$tmp/out" &&
   grep -q "^    numbers.txt$" "$tmp/out" &&
@@ -307,8 +397,9 @@ else
 fi
 
 # --backend may repeat the saved backend.
+# shellcheck disable=SC2086
 if run_agents 0 resume "$tmp/approval.json" "$tmp/state-copy.json" --reject \
-  --backend docker &&
+  --backend docker -o image=$image $limits &&
   has "[tool output] exec_command" "$tmp/out" &&
   has "Tool execution was" "$tmp/out" &&
   ! grep -q "^    sorted.txt$" "$tmp/out" &&
@@ -320,7 +411,7 @@ fi
 
 if [ -n "$session_id" ] &&
   [ "$(containers "org.gnome.agents.session-id=$session_id")" = 0 ] &&
-  [ "$(containers "org.gnome.agents.owner=$host:$first_pid")" = 0 ]; then
+  [ "$(owned_by "$first_pid")" = 0 ]; then
   pass "no container of the saved session is left"
 else
   : >"$tmp/out"
@@ -364,6 +455,19 @@ else
   fail "an unreachable engine is an error naming it"
 fi
 
+if run_agents 1 run "$demo" "Sort 1 2" --backend docker -o image=$image \
+  -o network=host &&
+  has "docker option “network”: “host” shares the host's network" \
+    "$tmp/err" && nothing_left &&
+  run_agents 1 run "$demo" "Sort 1 2" --backend docker -o image=$image \
+    -o network=host -o allow_host_network=yes &&
+  has "docker option “allow_host_network”: must be true or false" \
+    "$tmp/err" && nothing_left; then
+  pass "network=host needs allow_host_network=true"
+else
+  fail "network=host needs allow_host_network=true"
+fi
+
 if run_agents 2 run "$demo" "x" --backend docker -o "image" &&
   has "--sandbox-option “image”: expected KEY=VALUE" "$tmp/err" &&
   run_agents 2 run "$demo" "x" --backend docker -o "=$image" &&
@@ -378,30 +482,53 @@ fi
 
 # ---- agents reap ------------------------------------------------------------
 
-# A container whose owner process is gone (this host, a pid that is not
-# running), made the way the backend labels its own. What counts is that
-# it is gone afterwards: a reap of another test running beside this one
-# may be the one that removes it.
+# Containers labelled the way the backend labels its own, with owners:
+# gone (a pid of this machine's pid namespace that is not running), and
+# alive or unknowable. A reap removes the first only. What counts is
+# that it is gone afterwards: a reap of another test running beside
+# this one may be the one that removes it.
 dead_pid=$((4194304 + 12345))
 while kill -0 "$dead_pid" 2>/dev/null; do dead_pid=$((dead_pid + 1)); done
-orphan=$(curl -s -f -m 30 --unix-socket "$socket" -X POST \
-  -H 'Content-Type: application/json' \
-  -d "{\"Image\": \"$image\", \"Cmd\": [\"sleep\", \"600\"],
-       \"Labels\": {\"org.gnome.agents.managed\": \"true\",
-                    \"org.gnome.agents.owner\": \"$host:$dead_pid\"},
-       \"HostConfig\": {\"NetworkMode\": \"none\"}}" \
-  "$api/containers/create" | sed -n 's/.*"Id":"\([0-9a-f]*\)".*/\1/p')
+my_start=$(sed 's/.*) //' "/proc/$$/stat" | cut -d ' ' -f 20)
 
-if [ -n "$orphan" ] && run_agents 0 reap --backend docker &&
+# owned OWNER: creates a container whose owner label is OWNER; prints
+# its id.
+owned() {
+  curl -s -f -m 30 --unix-socket "$socket" -X POST \
+    -H 'Content-Type: application/json' \
+    -d "{\"Image\": \"$image\", \"Cmd\": [\"sleep\", \"600\"],
+         \"Labels\": {\"org.gnome.agents.managed\": \"true\",
+                      \"org.gnome.agents.owner\": \"$1\"},
+         \"HostConfig\": {\"NetworkMode\": \"none\"}}" \
+    "$api/containers/create" | sed -n 's/.*"Id":"\([0-9a-f]*\)".*/\1/p'
+}
+
+exists() {
+  curl -s -f -m 10 -o /dev/null --unix-socket "$socket" \
+    "$api/containers/$1/json"
+}
+
+orphan=$(owned "$machine_id:$boot_id:$pidns:$dead_pid:12345")
+# This shell, alive: its container is not an orphan.
+alive=$(owned "$machine_id:$boot_id:$pidns:$$:$my_start")
+# A process of another machine with the same host name (as the owner
+# label used to read): its pid may be free here, which proves nothing.
+same_name=$(owned "$host:$dead_pid")
+other_machine=$(owned "0123456789abcdef0123456789abcdef:$boot_id:$pidns:$dead_pid:1")
+
+if [ -n "$orphan" ] && [ -n "$alive" ] && [ -n "$same_name" ] &&
+  [ -n "$other_machine" ] && run_agents 0 reap --backend docker &&
   grep -Eq "^Removed [0-9]+ leftover sandbox" "$tmp/out" &&
-  ! curl -s -f -m 10 -o /dev/null --unix-socket "$socket" \
-    "$api/containers/$orphan/json"; then
-  pass "agents reap removes a container whose owner is gone"
+  ! exists "$orphan" && exists "$alive" && exists "$same_name" &&
+  exists "$other_machine"; then
+  pass "agents reap removes a container whose owner is gone, and no other"
 else
-  fail "agents reap removes a container whose owner is gone"
+  fail "agents reap removes a container whose owner is gone, and no other"
 fi
-[ -n "$orphan" ] && curl -s -m 30 -o /dev/null --unix-socket "$socket" \
-  -X DELETE "$api/containers/$orphan?force=true"
+for c in $orphan $alive $same_name $other_machine; do
+  curl -s -m 30 -o /dev/null --unix-socket "$socket" \
+    -X DELETE "$api/containers/$c?force=true"
+done
 
 if run_agents 2 reap && has "Usage: agents reap --backend NAME" "$tmp/err" &&
   run_agents 1 reap --backend docker -o "host=unix://$tmp/no-engine.sock" &&

@@ -718,11 +718,17 @@ session_create (AgentsSandboxClient *client,
   return agents_sandbox_client_create_finish (client, res, error);
 }
 
+/* Resumes @state_json as a caller configured with the engine @host and
+ * @snapshot would. */
 static AgentsSandboxSession *
 session_resume (AgentsSandboxClient *client,
                 const char *state_json,
+                const char *host,
+                GObject *snapshot,
                 GError **error)
 {
+  g_autoptr (GVariant) options =
+    g_variant_ref_sink (g_variant_new_parsed ("{'host': <%s>}", host));
   g_autoptr (GAsyncResult) res = NULL;
   g_autoptr (GError) local = NULL;
   g_autoptr (JsonNode) node = json_from_string (state_json, &local);
@@ -732,8 +738,9 @@ session_resume (AgentsSandboxClient *client,
   state =
     agents_sandbox_client_deserialize_session_state (client, node, &local);
   g_assert_no_error (local);
-  AGENTS_TEST_AWAIT (res, agents_sandbox_client_resume_async (
-                            client, state, NULL, agents_test_async_cb, &res));
+  AGENTS_TEST_AWAIT (
+    res, agents_sandbox_client_resume_with_options_async (
+           client, state, options, snapshot, NULL, agents_test_async_cb, &res));
   return agents_sandbox_client_resume_finish (client, res, error);
 }
 
@@ -1211,7 +1218,8 @@ test_engine_stopped (void)
 
   /* A resume while the engine is down fails and makes nothing. */
   second = agents_docker_client_new ();
-  failed = session_resume (second, state, &error);
+  failed =
+    session_resume (second, state, engine->unix_host, G_OBJECT (spec), &error);
   g_assert_null (failed);
   assert_unreachable (error, AGENTS_SANDBOX_ERROR_WORKSPACE_START,
                       engine->unix_host);
@@ -1223,7 +1231,8 @@ test_engine_stopped (void)
    * engine that went away must not stand in the way. */
   if (!engine_start (engine, &why))
     g_error ("%s", why);
-  resumed = session_resume (client, state, &error);
+  resumed =
+    session_resume (client, state, engine->unix_host, G_OBJECT (spec), &error);
   g_assert_no_error (error);
   session_start (resumed);
   assert_file (resumed, "notes.txt", text);
@@ -1284,7 +1293,7 @@ test_container_killed (void)
   g_assert_no_error (error);
 
   second = agents_docker_client_new ();
-  resumed = session_resume (second, state, &error);
+  resumed = session_resume (second, state, engine->unix_host, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (session_container_id (resumed), ==,
                    session_container_id (session));
@@ -1347,7 +1356,8 @@ test_container_removed (void)
   g_assert_no_error (error);
 
   second = agents_docker_client_new ();
-  resumed = session_resume (second, state, &error);
+  resumed =
+    session_resume (second, state, engine->tcp_host, G_OBJECT (spec), &error);
   g_assert_no_error (error);
   new_id = session_container_id (resumed);
   g_assert_nonnull (new_id);

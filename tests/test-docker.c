@@ -290,19 +290,36 @@ new_started_session (Fixture *f, AgentsManifest *manifest, GObject *snapshot)
   return g_steal_pointer (&session);
 }
 
+/* Resumes @state as a caller configured with @options (floating, or
+ * NULL) and @snapshot would. */
 static AgentsSandboxSession *
-resume_session (Fixture *f, AgentsSandboxSessionState *state)
+resume_session_full (Fixture *f,
+                     AgentsSandboxSessionState *state,
+                     GVariant *options,
+                     GObject *snapshot,
+                     GError **error)
 {
   g_autoptr (GAsyncResult) result = NULL;
-  g_autoptr (GError) error = NULL;
+  g_autoptr (GVariant) owned = options ? g_variant_ref_sink (options) : NULL;
   AgentsSandboxSession *session;
 
-  AGENTS_TEST_AWAIT (
-    result, agents_sandbox_client_resume_async (f->client, state, NULL,
-                                                agents_test_async_cb, &result));
-  session = agents_sandbox_client_resume_finish (f->client, result, &error);
+  AGENTS_TEST_AWAIT (result, agents_sandbox_client_resume_with_options_async (
+                               f->client, state, owned, snapshot, NULL,
+                               agents_test_async_cb, &result));
+  session = agents_sandbox_client_resume_finish (f->client, result, error);
+  if (session != NULL)
+    track_session (f, session);
+  return session;
+}
+
+static AgentsSandboxSession *
+resume_session (Fixture *f, AgentsSandboxSessionState *state, GObject *snapshot)
+{
+  g_autoptr (GError) error = NULL;
+  AgentsSandboxSession *session =
+    resume_session_full (f, state, image_options (), snapshot, &error);
+
   g_assert_no_error (error);
-  track_session (f, session);
   return session;
 }
 
@@ -551,7 +568,7 @@ test_resume_after_container_removed (Fixture *f, gconstpointer data)
   g_assert_false (container_exists (f, first_id));
 
   state = deserialize_state (f, json);
-  resumed = resume_session (f, state);
+  resumed = resume_session (f, state, G_OBJECT (spec));
   start_ok (resumed);
   second_id = g_strdup (container_id (resumed));
   g_assert_nonnull (second_id);
@@ -594,7 +611,7 @@ test_resume_reuses_container (Fixture *f, gconstpointer data)
   json = serialize_state (f, session);
 
   state = deserialize_state (f, json);
-  resumed = resume_session (f, state);
+  resumed = resume_session (f, state, G_OBJECT (spec));
   g_assert_cmpstr (container_id (resumed), ==, container_id (session));
   start_ok (resumed);
   g_assert_cmpstr (container_id (resumed), ==, container_id (session));
@@ -2104,7 +2121,7 @@ test_resume_foreign_container (Fixture *f, gconstpointer data)
   json_object_set_string_member (json_node_get_object (json), "container_id",
                                  stranger);
   state = deserialize_state (f, json);
-  session = resume_session (f, state);
+  session = resume_session (f, state, NULL);
   g_assert_nonnull (container_id (session));
   g_assert_cmpstr (container_id (session), !=, stranger);
   start_ok (session);
@@ -2114,26 +2131,394 @@ test_resume_foreign_container (Fixture *f, gconstpointer data)
   engine_remove_container (f, stranger);
 }
 
+/* ---- hardening -------------------------------------------------------- */
+
+/* What a command sees of its own privileges and limits: CapEff and
+ * NoNewPrivs of /proc/self/status, then the pids and memory limits of
+ * its cgroup (v2, else v1). */
+#define PRIVILEGES_SCRIPT                                        \
+  "grep -E '^(CapEff|NoNewPrivs):' /proc/self/status; "          \
+  "if [ -f /sys/fs/cgroup/pids.max ]; then "                     \
+  "cat /sys/fs/cgroup/pids.max /sys/fs/cgroup/memory.max; else " \
+  "cat /sys/fs/cgroup/pids/pids.max "                            \
+  "/sys/fs/cgroup/memory/memory.limit_in_bytes; fi"
+
+/* CHOWN (0), DAC_OVERRIDE (1), FOWNER (3) and KILL (5): nothing else. */
+#define KEPT_CAPS "000000000000002b"
+
+static void
+assert_privileges (AgentsSandboxSession *session,
+                   const char *pids,
+                   const char *memory)
+{
+  g_autofree char *out = exec_script (session, PRIVILEGES_SCRIPT);
+  g_autofree char *expected = g_strdup_printf (
+    "CapEff:\t" KEPT_CAPS "\nNoNewPrivs:\t1\n%s\n%s\n", pids, memory);
+
+  g_assert_cmpstr (out, ==, expected);
+}
+
+/* By default a container drops every capability but four, cannot gain
+ * privileges (setuid binaries included), and has pids and memory
+ * limits; options change the limits. */
+static void
+test_hardened_defaults (Fixture *f, gconstpointer data)
+{
+  g_autoptr (AgentsSandboxSession) session =
+    new_started_session (f, NULL, NULL);
+  g_autoptr (AgentsSandboxSession) limited = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *user = NULL;
+
+  assert_privileges (session, "1024", "2147483648");
+  /* Still root, and root still manages the workspace. */
+  user = exec_script (session, "id -u; touch f && chown 1234:1234 f && "
+                               "chmod 600 f && cat f && echo ok");
+  g_assert_cmpstr (user, ==, "0\nok\n");
+  delete_session (f, session);
+
+  limited = create_session_full (
+    f, NULL,
+    g_variant_new_parsed ("{'image': <%s>, 'pids_limit': <int64 64>, "
+                          "'memory': <int64 268435456>}",
+                          IMAGE),
+    NULL, &error);
+  g_assert_no_error (error);
+  start_ok (limited);
+  assert_privileges (limited, "64", "268435456");
+  delete_session (f, limited);
+}
+
+/* read_only_root: the image's files cannot be changed; /tmp and the
+ * workspace can, through commands and the file API alike. */
+static void
+test_read_only_root (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsSandboxSession) session = create_session_full (
+    f, NULL,
+    g_variant_new_parsed ("{'image': <%s>, 'read_only_root': <true>}", IMAGE),
+    NULL, &error);
+  const char *argv[] = { "sh", "-c", "touch /etc/x", NULL };
+  g_autoptr (AgentsExecResult) refused = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_no_error (error);
+  start_ok (session);
+  refused = exec_argv (session, argv);
+  g_assert_cmpint (agents_exec_result_get_exit_code (refused), !=, 0);
+  out = exec_script (session, "touch /tmp/t && echo w > in-workspace.txt && "
+                              "cat in-workspace.txt");
+  g_assert_cmpstr (out, ==, "w\n");
+  write_text (session, "api.txt", "through the API");
+  text = read_text (session, "api.txt");
+  g_assert_cmpstr (text, ==, "through the API");
+  assert_privileges (session, "1024", "2147483648");
+  delete_session (f, session);
+}
+
+static void
+assert_option_refused (Fixture *f, GVariant *options, const char *option)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsSandboxSession) session =
+    create_session_full (f, NULL, options, NULL, &error);
+  g_autofree char *quoted = g_strdup_printf ("“%s”", option);
+
+  g_assert_null (session);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, quoted));
+}
+
+/* The host's network only with the caller's explicit consent. */
+static void
+test_host_network_needs_consent (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+
+  assert_option_refused (
+    f, g_variant_new_parsed ("{'image': <%s>, 'network': <'host'>}", IMAGE),
+    "network");
+  assert_option_refused (
+    f,
+    g_variant_new_parsed ("{'image': <%s>, 'network': <'host'>, "
+                          "'allow_host_network': <'yes'>}",
+                          IMAGE),
+    "allow_host_network");
+  session = create_session_full (
+    f, NULL,
+    g_variant_new_parsed ("{'image': <%s>, 'network': <'host'>, "
+                          "'allow_host_network': <true>}",
+                          IMAGE),
+    NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (session);
+  delete_session (f, session);
+}
+
+/* ---- a saved state cannot choose where or how its container runs ------ */
+
+typedef struct
+{
+  const char *member;     /* in the state JSON; "snapshot.x" nested */
+  const char *value_json; /* the tampered value */
+} Tampering;
+
+static void
+assert_resume_refused (Fixture *f,
+                       JsonNode *json,
+                       GVariant *options,
+                       GObject *snapshot,
+                       const char *member)
+{
+  g_autoptr (AgentsSandboxSessionState) state = deserialize_state (f, json);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsSandboxSession) session =
+    resume_session_full (f, state, options, snapshot, &error);
+  g_autofree char *quoted = g_strdup_printf ("“%s”", member);
+  g_autoptr (GVariant) context = NULL;
+  const char *named = NULL;
+
+  g_assert_null (session);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, quoted));
+  context = agents_sandbox_error_get_context (error);
+  g_assert_true (g_variant_lookup (context, "member", "&s", &named));
+  g_assert_cmpstr (named, ==, member);
+  assert_reason (error, "not_configured");
+}
+
+static void
+test_resume_refuses_unconfigured (Fixture *f, gconstpointer data)
+{
+  static const Tampering tamperings[] = {
+    { "network_mode", "\"host\"" },
+    { "network_mode", "\"bridge\"" },
+    { "docker_host", "\"tcp://127.0.0.1:2375\"" },
+    { "docker_host", "\"unix:///var/run/docker.sock\"" },
+    { "image", "\"busybox:latest\"" },
+    { "pids_limit", "null" },
+    { "memory_bytes", "99999999999" },
+    { "nano_cpus", "1000000000" },
+    { "read_only_root", "true" },
+    { "labels", "{\"x\": \"y\"}" },
+    { "snapshot.base_path", "\"/etc\"" },
+  };
+  g_autofree char *snapshots = g_build_filename (f->tmp, "snapshots", NULL);
+  g_autofree char *link = g_build_filename (f->tmp, "link", NULL);
+  g_autoptr (AgentsLocalSnapshotSpec) spec =
+    agents_local_snapshot_spec_new (snapshots);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsSandboxSession) resumed = NULL;
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  g_autoptr (JsonNode) json = NULL;
+  g_autoptr (JsonNode) holder = NULL;
+  const char *session_id;
+
+  g_assert_cmpint (g_mkdir (snapshots, 0700), ==, 0);
+  session = new_started_session (f, NULL, G_OBJECT (spec));
+  write_text (session, "a.txt", "saved");
+  stop_session (session);
+  json = serialize_state (f, session);
+  session_id = agents_sandbox_session_state_get_session_id (
+    agents_sandbox_session_get_state (session));
+
+  for (guint i = 0; i < G_N_ELEMENTS (tamperings); i++)
+    {
+      /* json_node_copy() would share the object. */
+      g_autofree char *text = json_to_string (json, FALSE);
+      g_autoptr (JsonNode) copy = json_from_string (text, NULL);
+      JsonObject *object = json_node_get_object (copy);
+      const char *member = tamperings[i].member;
+
+      if (g_str_has_prefix (member, "snapshot."))
+        {
+          object = json_object_get_object_member (object, "snapshot");
+          member += strlen ("snapshot.");
+        }
+      json_object_set_member (
+        object, member, json_from_string (tamperings[i].value_json, NULL));
+      assert_resume_refused (f, copy, image_options (), G_OBJECT (spec),
+                             tamperings[i].member);
+    }
+  /* A caller who wants the host's network does not get it for a state
+   * saved without; and without the caller's options, the state's own
+   * snapshot directory is not the default one. */
+  assert_resume_refused (
+    f, json,
+    g_variant_new_parsed ("{'network': <'host'>, 'allow_host_network': "
+                          "<true>}"),
+    G_OBJECT (spec), "network_mode");
+  assert_resume_refused (f, json, NULL, NULL, "snapshot.base_path");
+  /* Nothing was made for the refused resumes. */
+  g_assert_cmpuint (
+    json_array_get_length (list_session_containers (f, session_id, &holder)),
+    ==, 1);
+
+  /* The state, as configured, resumes (the image may be left out); a
+   * snapshot directory spelled another way (a link to it) is accepted,
+   * and then found through the caller's own path. */
+  g_assert_cmpint (symlink (snapshots, link), ==, 0);
+  json_object_set_string_member (
+    json_object_get_object_member (json_node_get_object (json), "snapshot"),
+    "base_path", link);
+  state = deserialize_state (f, json);
+  resumed = resume_session_full (f, state, NULL, G_OBJECT (spec), NULL);
+  g_assert_nonnull (resumed);
+  g_assert_cmpstr (agents_local_snapshot_get_base_path (AGENTS_LOCAL_SNAPSHOT (
+                     agents_sandbox_session_state_get_snapshot (state))),
+                   ==, snapshots);
+  start_ok (resumed);
+  g_assert_cmpstr (container_id (resumed), ==, container_id (session));
+  delete_session (f, resumed);
+  delete_session (f, session);
+}
+
+/* A container is reused only when it runs as the caller configures it
+ * now: one made with other settings is replaced by a new container,
+ * hydrated from the snapshot. */
+static void
+test_resume_replaces_misconfigured_container (Fixture *f, gconstpointer data)
+{
+  g_autofree char *snapshots = g_build_filename (f->tmp, "snapshots", NULL);
+  g_autoptr (AgentsLocalSnapshotSpec) spec =
+    agents_local_snapshot_spec_new (snapshots);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsSandboxSession) resumed = NULL;
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  g_autoptr (JsonNode) json = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *digest_path = NULL;
+  g_autoptr (JsonNode) info = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonObject *labels;
+
+  g_assert_cmpint (g_mkdir (snapshots, 0700), ==, 0);
+  session = new_started_session (f, NULL, G_OBJECT (spec));
+  write_text (session, "a.txt", "saved");
+  stop_session (session);
+  digest_path = g_strdup_printf ("/containers/%s/json", container_id (session));
+  info = engine_call (f, "GET", digest_path, NULL, &error);
+  g_assert_no_error (error);
+  labels = json_object_get_object_member (
+    json_object_get_object_member (json_node_get_object (info), "Config"),
+    "Labels");
+  g_assert_cmpuint (strlen (json_object_get_string_member_with_default (
+                      labels, AGENTS_DOCKER_LABEL_CONFIG, "")),
+                    ==, 64);
+
+  json = serialize_state (f, session);
+  json_object_set_int_member (json_node_get_object (json), "pids_limit", 77);
+  state = deserialize_state (f, json);
+  resumed = resume_session_full (
+    f, state,
+    g_variant_new_parsed ("{'image': <%s>, 'pids_limit': <int64 77>}", IMAGE),
+    G_OBJECT (spec), &error);
+  g_assert_no_error (error);
+  start_ok (resumed);
+  g_assert_cmpstr (container_id (resumed), !=, container_id (session));
+  text = read_text (resumed, "a.txt");
+  g_assert_cmpstr (text, ==, "saved");
+  assert_privileges (resumed, "77", "2147483648");
+  delete_session (f, resumed);
+  delete_session (f, session);
+}
+
 /* ---- reap ------------------------------------------------------------- */
+
+/* Our own owner label with some of its parts replaced (NULL: ours). */
+static char *
+owner_label_parts (const char *machine,
+                   const char *boot,
+                   const char *pidns,
+                   gint64 pid,
+                   const char *start)
+{
+  g_autofree char *ours = agents_docker_owner_label ();
+  g_auto (GStrv) parts = g_strsplit (ours, ":", -1);
+
+  g_assert_cmpuint (g_strv_length (parts), ==, 5);
+  return g_strdup_printf ("%s:%s:%s:%" G_GINT64_FORMAT ":%s",
+                          machine ? machine : parts[0], boot ? boot : parts[1],
+                          pidns ? pidns : parts[2], pid,
+                          start ? start : parts[4]);
+}
+
+static char *
+owner_label_with (const char *machine, gint64 pid, const char *start)
+{
+  return owner_label_parts (machine, NULL, NULL, pid, start);
+}
+
+static gboolean
+in_initial_pid_namespace (void)
+{
+  g_autofree char *link = g_file_read_link ("/proc/self/ns/pid", NULL);
+
+  return g_strcmp0 (link, "pid:[4026531836]") == 0;
+}
+
+static char *
+owned_container (Fixture *f, const char *owner)
+{
+  g_autofree char *labels =
+    g_strdup_printf ("\"" AGENTS_DOCKER_LABEL_MANAGED "\": \"true\", "
+                     "\"" AGENTS_DOCKER_LABEL_SESSION "\": \"reap-test\", "
+                     "\"" AGENTS_DOCKER_LABEL_OWNER "\": \"%s\"",
+                     owner);
+
+  return engine_create_container (f, labels);
+}
 
 static void
 test_reap (Fixture *f, gconstpointer data)
 {
   g_autoptr (AgentsSandboxSession) live = new_started_session (f, NULL, NULL);
-  g_autofree char *labels =
-    g_strdup_printf ("\"" AGENTS_DOCKER_LABEL_MANAGED "\": \"true\", "
-                     "\"" AGENTS_DOCKER_LABEL_SESSION "\": \"reap-test\", "
-                     "\"" AGENTS_DOCKER_LABEL_OWNER "\": \"%s:%d\"",
-                     g_get_host_name (), DEAD_PID);
+  g_autofree char *dead_label = owner_label_with (NULL, DEAD_PID, NULL);
+  /* A pid that runs, but is not the process that made the container. */
+  g_autofree char *reused_label = owner_label_with (NULL, getpid (), "1");
+  /* What an older version wrote, and what a process of another machine
+   * with our host name (whose pid DEAD_PID may well be alive) writes. */
+  g_autofree char *hostname_label =
+    g_strdup_printf ("%s:%d", g_get_host_name (), DEAD_PID);
+  g_autofree char *elsewhere_label =
+    owner_label_with ("0123456789abcdef0123456789abcdef", DEAD_PID, NULL);
+  /* Our own pid, but in an earlier boot of this machine: gone, if
+   * both run in the initial pid namespace (where /etc/machine-id is the
+   * machine's own); from inside a container (a machine id perhaps
+   * copied with the image) it proves nothing. */
+  g_autofree char *earlier_boot_label = owner_label_parts (
+    NULL, "00000000-0000-0000-0000-000000000000", NULL, getpid (), NULL);
+  g_autofree char *other_ns_label = owner_label_parts (
+    NULL, "00000000-0000-0000-0000-000000000000", "1", getpid (), NULL);
+  g_autofree char *ours = agents_docker_owner_label ();
+  g_autofree char *earlier_boot = NULL;
+  g_autofree char *other_ns = NULL;
   g_autofree char *dead = NULL;
+  g_autofree char *reused = NULL;
+  g_autofree char *hostname = NULL;
+  g_autofree char *elsewhere = NULL;
+  g_autofree char *alive = NULL;
   g_autoptr (GAsyncResult) result = NULL;
   g_autoptr (GError) error = NULL;
   gssize removed;
 
   g_assert_cmpint (kill (DEAD_PID, 0), <, 0);
   g_assert_cmpint (errno, ==, ESRCH);
-  dead = engine_create_container (f, labels);
-  g_assert_true (container_running (f, dead));
+  g_assert_false (g_str_has_suffix (ours, ":0"));
+  dead = owned_container (f, dead_label);
+  reused = owned_container (f, reused_label);
+  hostname = owned_container (f, hostname_label);
+  elsewhere = owned_container (f, elsewhere_label);
+  alive = owned_container (f, ours);
+  earlier_boot = owned_container (f, earlier_boot_label);
+  other_ns = owned_container (f, other_ns_label);
 
   AGENTS_TEST_AWAIT (
     result, agents_sandbox_client_reap_async (f->client, NULL, FALSE, NULL,
@@ -2141,10 +2526,19 @@ test_reap (Fixture *f, gconstpointer data)
   removed = agents_sandbox_client_reap_finish (f->client, result, &error);
   g_assert_no_error (error);
   /* A reap of another test running beside this one may have removed
-   * it first: what counts is that it is gone. */
+   * them first: what counts is that they are gone. */
   g_assert_cmpint (removed, >=, 0);
 
   g_assert_false (container_exists (f, dead));
+  g_assert_false (container_exists (f, reused));
+  g_assert_true (container_running (f, hostname));
+  g_assert_true (container_running (f, elsewhere));
+  g_assert_true (container_running (f, alive));
+  g_assert_true (container_running (f, other_ns));
+  if (in_initial_pid_namespace ())
+    g_assert_false (container_exists (f, earlier_boot));
+  else
+    g_assert_true (container_running (f, earlier_boot));
   g_assert_true (session_running (live));
   g_assert_true (container_running (f, container_id (live)));
 
@@ -2212,10 +2606,13 @@ test_state_json_shape (Fixture *f, gconstpointer data)
   labels = json_object_get_object_member (object, "labels");
   g_assert_cmpuint (json_object_get_size (labels), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (labels, "team"), ==, "docs");
-  assert_json_null (object, "memory_bytes");
+  /* The default limits. */
+  g_assert_cmpint (json_object_get_int_member (object, "memory_bytes"), ==,
+                   G_GINT64_CONSTANT (2147483648));
   assert_json_null (object, "nano_cpus");
-  assert_json_null (object, "pids_limit");
+  g_assert_cmpint (json_object_get_int_member (object, "pids_limit"), ==, 1024);
   assert_json_null (object, "docker_host");
+  g_assert_false (json_object_get_boolean_member (object, "read_only_root"));
   g_assert_cmpstr (json_object_get_string_member (object, "session_id"), ==,
                    agents_sandbox_session_state_get_session_id (
                      agents_sandbox_session_get_state (session)));
@@ -2330,6 +2727,14 @@ main (int argc, char *argv[])
   ADD ("/docker/bad-input/delete-not-owned", test_delete_not_owned);
   ADD ("/docker/bad-input/resume-foreign-container",
        test_resume_foreign_container);
+  ADD ("/docker/hardening/defaults", test_hardened_defaults);
+  ADD ("/docker/hardening/read-only-root", test_read_only_root);
+  ADD ("/docker/hardening/host-network-needs-consent",
+       test_host_network_needs_consent);
+  ADD ("/docker/hardening/resume-refuses-unconfigured",
+       test_resume_refuses_unconfigured);
+  ADD ("/docker/hardening/resume-replaces-misconfigured-container",
+       test_resume_replaces_misconfigured_container);
   ADD ("/docker/reap", test_reap);
   ADD ("/docker/state/json-shape", test_state_json_shape);
   ADD ("/docker/state/json-options", test_state_json_options);

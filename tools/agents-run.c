@@ -345,6 +345,23 @@ sandbox_saved (AgentsRunResultStreaming *streaming)
   return FALSE;
 }
 
+/* " -o KEY=VALUE…" as given (a resume needs the same), shell-quoted. */
+static char *
+quoted_sandbox_options (const Options *options)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  for (guint i = 0;
+       options->sandbox_options != NULL && options->sandbox_options[i] != NULL;
+       i++)
+    {
+      g_autofree char *quoted = g_shell_quote (options->sandbox_options[i]);
+
+      g_string_append_printf (text, " -o %s", quoted);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
 /* The run stopped for approvals: saves it when a state file was given. */
 static int
 handle_interruptions (AgentsRunResultStreaming *streaming,
@@ -383,9 +400,11 @@ handle_interruptions (AgentsRunResultStreaming *streaming,
       g_print (_ ("The run is waiting for approval; its state is saved in "
                   "%s.\n"),
                options->state_file);
-      g_print (_ ("Continue it with:\n  agents resume %s %s --approve   (or "
+      g_autofree char *sandbox_options = quoted_sandbox_options (options);
+
+      g_print (_ ("Continue it with:\n  agents resume %s %s --approve%s   (or "
                   "--reject)\n"),
-               agent_file, options->state_file);
+               agent_file, options->state_file, sandbox_options);
     }
   return AGENTS_CLI_EXIT_OK;
 }
@@ -775,8 +794,11 @@ parse_options (const char *command,
        "anything else a string;\na KEY ending in “ports” takes a "
        "comma-separated list of integers (ai).\nThe docker backend: "
        "-o image=IMAGE (required), network=none|bridge|NAME,\n"
-       "exposed_ports=8080,8443, memory=BYTES, cpus=1.5, pids_limit=N, "
-       "host=URL\n(tcp://HOST:2376 or unix:///PATH; default $DOCKER_HOST)."));
+       "exposed_ports=8080,8443, memory=BYTES (default 2 GiB), cpus=1.5, "
+       "pids_limit=N (default 1024),\nread_only_root=true, "
+       "host=URL (tcp://HOST:2376 or unix:///PATH; default $DOCKER_HOST);\n"
+       "network=host only with allow_host_network=true. Resume with the "
+       "same options:\na saved state that differs from them is refused."));
   g_option_context_add_main_entries (context, common, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, resume ? resume_only : run_only,
                                      GETTEXT_PACKAGE);

@@ -98,6 +98,16 @@ default_resume (AgentsSandboxClient *self,
 }
 
 static void
+default_resume_with_options (AgentsSandboxClient *self,
+                             AgentsSandboxSessionState *state,
+                             GVariant *options,
+                             GObject *snapshot,
+                             GTask *task)
+{
+  AGENTS_SANDBOX_CLIENT_GET_IFACE (self)->resume (self, state, task);
+}
+
+static void
 default_delete (AgentsSandboxClient *self,
                 AgentsSandboxSession *session,
                 GTask *task)
@@ -120,6 +130,7 @@ agents_sandbox_client_default_init (AgentsSandboxClientInterface *iface)
   iface->reap = default_reap;
   iface->create = default_create;
   iface->resume = default_resume;
+  iface->resume_with_options = default_resume_with_options;
   iface->delete = default_delete;
   iface->serialize_session_state = default_serialize_session_state;
   iface->deserialize_session_state = default_deserialize_session_state;
@@ -245,12 +256,54 @@ agents_sandbox_client_resume_async (AgentsSandboxClient *self,
 }
 
 /**
+ * agents_sandbox_client_resume_with_options_async:
+ * @self: a client
+ * @state: a session state, e.g. from
+ *   agents_sandbox_client_deserialize_session_state()
+ * @options: (nullable): the backend options the caller would create a
+ *   session with (an `a{sv}`)
+ * @snapshot: (nullable): the snapshot the caller would create a session
+ *   with: an #AgentsSnapshot, an #AgentsLocalSnapshotSpec or %NULL
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the session
+ * @user_data: data for @callback
+ *
+ * Rebuilds a session from its state, as the caller configured it: a
+ * backend that checks refuses a state whose settings (where and how the
+ * session runs, where its snapshot is kept) differ from @options and
+ * @snapshot. Backends that do not check resume as
+ * agents_sandbox_client_resume_async() does. Finish with
+ * agents_sandbox_client_resume_finish().
+ */
+void
+agents_sandbox_client_resume_with_options_async (
+  AgentsSandboxClient *self,
+  AgentsSandboxSessionState *state,
+  GVariant *options,
+  GObject *snapshot,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_CLIENT (self));
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (state));
+  g_return_if_fail (snapshot == NULL || G_IS_OBJECT (snapshot));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agents_sandbox_client_resume_async);
+  IFACE (self)->resume_with_options (self, state, options, snapshot, task);
+}
+
+/**
  * agents_sandbox_client_resume_finish:
  * @self: a client
  * @result: the result passed to the callback
  * @error: return location for a #GError
  *
- * Finishes agents_sandbox_client_resume_async().
+ * Finishes agents_sandbox_client_resume_async() or
+ * agents_sandbox_client_resume_with_options_async().
  *
  * Returns: (transfer full): the session
  */

@@ -43,6 +43,12 @@ G_DECLARE_INTERFACE (
  *   with @all; the task returns the number removed as an integer
  *   (g_task_return_int()); the default fails with
  *   %AGENTS_SANDBOX_ERROR_NOT_SUPPORTED
+ * @resume_with_options: like @resume, with the caller's configuration:
+ *   @options (the `a{sv}` @create would get, or %NULL) and @snapshot
+ *   (what @create would get: a snapshot, a spec or %NULL). A backend
+ *   refuses a state that disagrees with them (a state read from a file
+ *   is not trusted to say where or how a session runs). The default
+ *   calls @resume.
  *
  * A sandbox backend. Backends are registered by id with
  * agents_registry_register_sandbox_client().
@@ -72,9 +78,14 @@ struct _AgentsSandboxClientInterface
                 GVariant *options,
                 gboolean all,
                 GTask *task);
+  void (*resume_with_options) (AgentsSandboxClient *self,
+                               AgentsSandboxSessionState *state,
+                               GVariant *options,
+                               GObject *snapshot,
+                               GTask *task);
 
   /*< private >*/
-  gpointer padding[11];
+  gpointer padding[10];
 };
 
 AGENTS_AVAILABLE_IN_1_0
@@ -99,6 +110,15 @@ void agents_sandbox_client_resume_async (AgentsSandboxClient *self,
                                          GCancellable *cancellable,
                                          GAsyncReadyCallback callback,
                                          gpointer user_data);
+AGENTS_AVAILABLE_IN_1_0
+void agents_sandbox_client_resume_with_options_async (
+  AgentsSandboxClient *self,
+  AgentsSandboxSessionState *state,
+  GVariant *options,
+  GObject *snapshot,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data);
 AGENTS_AVAILABLE_IN_1_0
 AgentsSandboxSession *agents_sandbox_client_resume_finish (
   AgentsSandboxClient *self, GAsyncResult *result, GError **error);

@@ -787,6 +787,18 @@ caller_names_root (AgentsSandboxSessionManager *self,
   return FALSE;
 }
 
+/* The snapshot a new session gets: the run config's, else a local one
+ * in the default directory. */
+static GObject *
+configured_snapshot_new (AgentsSandboxSessionManager *self)
+{
+  GObject *snapshot = agents_sandbox_run_config_get_snapshot (self->config);
+
+  if (snapshot != NULL)
+    return g_object_ref (snapshot);
+  return G_OBJECT (agents_local_snapshot_spec_new (NULL));
+}
+
 static void
 resume_from_state (GTask *task,
                    AgentsSandboxSessionState *state,
@@ -795,6 +807,7 @@ resume_from_state (GTask *task,
   AgentsSandboxSessionManager *self = g_task_get_source_object (task);
   EnsureOp *op = g_task_get_task_data (task);
   g_autoptr (AgentsManifest) processed = NULL;
+  g_autoptr (GObject) configured_snapshot = configured_snapshot_new (self);
 
   if (caller_names_root (self, op, state))
     agents_sandbox_session_state_set_root_vouched (state, TRUE);
@@ -806,9 +819,12 @@ resume_from_state (GTask *task,
   g_object_set_data (G_OBJECT (task), "source", GINT_TO_POINTER (source));
   op->span =
     start_span (self, "sandbox.resume_session", AGENTS_AGENT (op->agent));
-  agents_sandbox_client_resume_async (config_client (self), state,
-                                      g_task_get_cancellable (task), resumed,
-                                      g_object_ref (task));
+  /* The caller's options and snapshot, as create would get them: a
+   * backend refuses a saved state that disagrees with them. */
+  agents_sandbox_client_resume_with_options_async (
+    config_client (self), state,
+    agents_sandbox_run_config_get_options (self->config), configured_snapshot,
+    g_task_get_cancellable (task), resumed, g_object_ref (task));
 }
 
 static void
@@ -863,8 +879,7 @@ create_session (GTask *task)
   EnsureOp *op = g_task_get_task_data (task);
   AgentsSandboxClient *client = config_client (self);
   GVariant *options = agents_sandbox_run_config_get_options (self->config);
-  GObject *snapshot = agents_sandbox_run_config_get_snapshot (self->config);
-  g_autoptr (GObject) default_snapshot = NULL;
+  g_autoptr (GObject) snapshot = configured_snapshot_new (self);
   g_autoptr (AgentsManifest) manifest = NULL;
 
   if (options == NULL &&
@@ -877,9 +892,6 @@ create_session (GTask *task)
                            agents_sandbox_client_get_backend_id (client)));
       return;
     }
-  if (snapshot == NULL)
-    snapshot = default_snapshot =
-      G_OBJECT (agents_local_snapshot_spec_new (NULL));
   manifest = creation_manifest (self, op);
   op->span =
     start_span (self, "sandbox.create_session", AGENTS_AGENT (op->agent));

@@ -167,11 +167,18 @@ client_create (AgentsSandboxClient *client,
                 AGENTS_DOCKER_SESSION_STATE (state), FALSE, task);
 }
 
+/* A state is resumed only as the caller configured it (@options and
+ * @snapshot as for create): never on another engine, network, image,
+ * set of limits or snapshot directory than the state names. */
 static void
-client_resume (AgentsSandboxClient *client,
-               AgentsSandboxSessionState *state,
-               GTask *task)
+client_resume_with_options (AgentsSandboxClient *client,
+                            AgentsSandboxSessionState *state,
+                            GVariant *options,
+                            GObject *snapshot,
+                            GTask *task)
 {
+  GError *error = NULL;
+
   if (!AGENTS_IS_DOCKER_SESSION_STATE (state))
     {
       g_task_return_new_error (
@@ -180,8 +187,24 @@ client_resume (AgentsSandboxClient *client,
         G_OBJECT_TYPE_NAME (state));
       return;
     }
+  if (!agents_docker_session_state_check_configuration (
+        AGENTS_DOCKER_SESSION_STATE (state), options, snapshot, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
   open_session (AGENTS_DOCKER_CLIENT (client),
                 AGENTS_DOCKER_SESSION_STATE (state), TRUE, task);
+}
+
+/* Without the caller's configuration, the defaults are: the default
+ * engine, no network, the default limits and snapshot directory. */
+static void
+client_resume (AgentsSandboxClient *client,
+               AgentsSandboxSessionState *state,
+               GTask *task)
+{
+  client_resume_with_options (client, state, NULL, NULL, task);
 }
 
 /* ---- delete --------------------------------------------------------- */
@@ -292,6 +315,7 @@ client_iface_init (AgentsSandboxClientInterface *iface)
   iface->get_backend_id = client_get_backend_id;
   iface->create = client_create;
   iface->resume = client_resume;
+  iface->resume_with_options = client_resume_with_options;
   iface->delete = client_delete;
   iface->serialize_session_state = client_serialize_session_state;
   iface->deserialize_session_state = client_deserialize_session_state;

@@ -1179,12 +1179,6 @@ agents_docker_container_remove_owned (AgentsDockerContainer *self,
   return TRUE;
 }
 
-char *
-agents_docker_owner_label (void)
-{
-  return g_strdup_printf ("%s:%d", g_get_host_name (), (int) getpid ());
-}
-
 /* ---- create --------------------------------------------------------- */
 
 static void
@@ -1204,11 +1198,14 @@ add_env (JsonBuilder *builder, AgentsManifest *manifest)
   json_builder_end_array (builder);
 }
 
+static char *config_digest (AgentsDockerSessionState *state);
+
 static void
 add_labels (JsonBuilder *builder, AgentsDockerSessionState *state)
 {
   GHashTable *labels = agents_docker_session_state_get_labels (state);
   g_autofree char *owner = agents_docker_owner_label ();
+  g_autofree char *digest = config_digest (state);
   GHashTableIter iter;
   gpointer key, value;
 
@@ -1228,6 +1225,8 @@ add_labels (JsonBuilder *builder, AgentsDockerSessionState *state)
                                    AGENTS_SANDBOX_SESSION_STATE (state)));
   json_builder_set_member_name (builder, AGENTS_DOCKER_LABEL_OWNER);
   json_builder_add_string_value (builder, owner);
+  json_builder_set_member_name (builder, AGENTS_DOCKER_LABEL_CONFIG);
+  json_builder_add_string_value (builder, digest);
   json_builder_end_object (builder);
 }
 
@@ -1271,14 +1270,76 @@ add_int_member (JsonBuilder *builder, const char *name, gint64 value)
   json_builder_add_int_value (builder, value);
 }
 
+/* What a container keeps of Docker's default capabilities; the rest
+ * (NET_RAW, MKNOD, SETUID, SETGID, SETPCAP, SETFCAP, FSETID,
+ * NET_BIND_SERVICE, SYS_CHROOT, AUDIT_WRITE) is dropped. Commands run
+ * as the image's user (root, usually) or a manifest user, whom the
+ * engine switches to itself: no SETUID/SETGID is needed for that. */
+static const char *const kept_capabilities[] = {
+  "CHOWN",        /* chown, tar keeping owners, useradd's files */
+  "DAC_OVERRIDE", /* root reaches the files of the manifest's users */
+  "FOWNER",       /* chmod and utimes on files root does not own */
+  "KILL",         /* the kill script ends a manifest user's command */
+  NULL,
+};
+
 static void
-add_host_config (JsonBuilder *builder, AgentsDockerSessionState *state)
+add_strings (JsonBuilder *builder, const char *name, const char *const *strings)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_array (builder);
+  for (guint i = 0; strings[i] != NULL; i++)
+    json_builder_add_string_value (builder, strings[i]);
+  json_builder_end_array (builder);
+}
+
+static void
+add_security (JsonBuilder *builder)
+{
+  const char *const drop[] = { "ALL", NULL };
+  const char *const security[] = { "no-new-privileges:true", NULL };
+
+  add_strings (builder, "CapDrop", drop);
+  add_strings (builder, "CapAdd", kept_capabilities);
+  add_strings (builder, "SecurityOpt", security);
+}
+
+/* A read-only root keeps two places writable: /tmp (a tmpfs, where the
+ * exec server and the runtime helpers live, so not noexec) and the
+ * workspace (an anonymous volume, which the engine's archive endpoint
+ * can write and which goes with the container). */
+static void
+add_read_only_root (JsonBuilder *builder, AgentsDockerSessionState *state)
+{
+  AgentsManifest *manifest = agents_sandbox_session_state_get_manifest (
+    AGENTS_SANDBOX_SESSION_STATE (state));
+
+  json_builder_set_member_name (builder, "ReadonlyRootfs");
+  json_builder_add_boolean_value (builder, TRUE);
+  json_builder_set_member_name (builder, "Tmpfs");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "/tmp");
+  json_builder_add_string_value (builder, "rw,exec,nosuid,nodev,mode=1777");
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "Mounts");
+  json_builder_begin_array (builder);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "Type");
+  json_builder_add_string_value (builder, "volume");
+  json_builder_set_member_name (builder, "Target");
+  json_builder_add_string_value (builder, agents_manifest_get_root (manifest));
+  json_builder_end_object (builder);
+  json_builder_end_array (builder);
+}
+
+static JsonNode *
+host_config_node (AgentsDockerSessionState *state)
 {
   const char *network = agents_docker_session_state_get_network_mode (state);
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
   gint64 memory, cpus, pids;
 
   agents_docker_session_state_get_limits (state, &memory, &cpus, &pids);
-  json_builder_set_member_name (builder, "HostConfig");
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "NetworkMode");
   json_builder_add_string_value (builder, network ? network : "none");
@@ -1290,7 +1351,29 @@ add_host_config (JsonBuilder *builder, AgentsDockerSessionState *state)
   add_int_member (builder, "Memory", memory);
   add_int_member (builder, "NanoCpus", cpus);
   add_int_member (builder, "PidsLimit", pids);
+  add_security (builder);
+  if (agents_docker_session_state_get_read_only_root (state))
+    add_read_only_root (builder, state);
   json_builder_end_object (builder);
+  return json_builder_get_root (builder);
+}
+
+/* The digest of how a container runs (its image and host
+ * configuration), kept in a label so that a container is reused only
+ * when it still runs as the caller configured. */
+static char *
+config_digest (AgentsDockerSessionState *state)
+{
+  g_autoptr (JsonNode) host_config = host_config_node (state);
+  g_autofree char *text = json_to_string (host_config, FALSE);
+  g_autoptr (GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+
+  g_checksum_update (
+    checksum, (const guchar *) agents_docker_session_state_get_image (state),
+    -1);
+  g_checksum_update (checksum, (const guchar *) "\n", 1);
+  g_checksum_update (checksum, (const guchar *) text, -1);
+  return g_strdup (g_checksum_get_string (checksum));
 }
 
 static JsonNode *
@@ -1315,7 +1398,8 @@ create_body (AgentsDockerSessionState *state)
   add_labels (builder, state);
   add_ports (builder, agents_docker_session_state_get_exposed_ports (state),
              FALSE);
-  add_host_config (builder, state);
+  json_builder_set_member_name (builder, "HostConfig");
+  json_builder_add_value (builder, host_config_node (state));
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
 }
@@ -1410,8 +1494,22 @@ start_container (AgentsDockerContainer *self,
   return TRUE;
 }
 
+static gboolean
+config_matches (JsonObject *config, AgentsDockerSessionState *state)
+{
+  JsonNode *labels = json_object_get_member (config, "Labels");
+  g_autofree char *digest = config_digest (state);
+
+  return labels != NULL && JSON_NODE_HOLDS_OBJECT (labels) &&
+         g_strcmp0 (
+           json_object_get_string_member_with_default (
+             json_node_get_object (labels), AGENTS_DOCKER_LABEL_CONFIG, NULL),
+           digest) == 0;
+}
+
 /* Whether the container @id still is the state's: made by libagents for
- * this session from this image. Starts it if it stopped. */
+ * this session from this image, and configured as the caller configures
+ * it now. Starts it if it stopped. */
 static gboolean
 try_reuse (AgentsDockerEngine *engine,
            AgentsDockerSessionState *state,
@@ -1440,7 +1538,8 @@ try_reuse (AgentsDockerEngine *engine,
       config == NULL ||
       g_strcmp0 (
         json_object_get_string_member_with_default (config, "Image", NULL),
-        agents_docker_session_state_get_image (state)) != 0)
+        agents_docker_session_state_get_image (state)) != 0 ||
+      !config_matches (config, state))
     return TRUE;
   state_obj = object_member (info, "State");
   if (state_obj == NULL || !json_object_get_boolean_member_with_default (
@@ -1492,26 +1591,6 @@ agents_docker_container_ensure (AgentsDockerEngine *engine,
 
 /* ---- reap ----------------------------------------------------------- */
 
-static gboolean
-owner_gone (const char *owner)
-{
-  const char *colon = owner ? strrchr (owner, ':') : NULL;
-  g_autofree char *host = NULL;
-  gint64 pid;
-  char *end = NULL;
-
-  if (colon == NULL)
-    return FALSE;
-  host = g_strndup (owner, colon - owner);
-  pid = g_ascii_strtoll (colon + 1, &end, 10);
-  if (*end != '\0' || pid <= 0 || pid > G_MAXINT)
-    return FALSE;
-  /* Another machine's processes cannot be checked from here. */
-  if (!g_str_equal (host, g_get_host_name ()))
-    return FALSE;
-  return kill ((pid_t) pid, 0) < 0 && errno == ESRCH;
-}
-
 static const char *
 container_label (JsonObject *container, const char *label)
 {
@@ -1551,7 +1630,7 @@ agents_docker_reap (AgentsDockerEngine *engine,
                : NULL;
       g_autoptr (AgentsDockerContainer) container = NULL;
 
-      if (id == NULL || (!all && !owner_gone (container_label (
+      if (id == NULL || (!all && !agents_docker_owner_gone (container_label (
                                    object, AGENTS_DOCKER_LABEL_OWNER))))
         continue;
       container = agents_docker_container_new (engine, id);

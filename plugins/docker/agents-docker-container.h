@@ -109,7 +109,12 @@ GError *agents_docker_map_error (const GError *engine_error,
                                  int code,
                                  const char *const *argv);
 
-/* "<hostname>:<pid>" of this process. */
+/* The owner label of this process:
+ * "MACHINE_ID:BOOT_ID:PIDNS:PID:START_TIME" (agents-docker-owner.c). */
 char *agents_docker_owner_label (void);
+/* Whether the process an owner label names is provably gone: same
+ * machine and pid namespace, and the pid is free or reused (or an
+ * earlier boot of this machine). Unreadable or foreign labels are not. */
+gboolean agents_docker_owner_gone (const char *label);
 
 G_END_DECLS

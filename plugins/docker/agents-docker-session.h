@@ -18,9 +18,13 @@ G_BEGIN_DECLS
 /* Every container the backend creates carries these labels. */
 #define AGENTS_DOCKER_LABEL_MANAGED "org.gnome.agents.managed"
 #define AGENTS_DOCKER_LABEL_SESSION "org.gnome.agents.session-id"
-/* "<hostname>:<pid>" of the process that created the container: the
- * owner whose end makes the container a leak. */
+/* "MACHINE_ID:BOOT_ID:PIDNS:PID:START_TIME" of the process that created
+ * the container (agents_docker_owner_label()): the owner whose end makes
+ * the container a leak. */
 #define AGENTS_DOCKER_LABEL_OWNER "org.gnome.agents.owner"
+/* A digest of the container's configuration: a container is reused only
+ * when it runs as the caller configured. */
+#define AGENTS_DOCKER_LABEL_CONFIG "org.gnome.agents.config"
 
 #define AGENTS_TYPE_DOCKER_SESSION_STATE \
   (agents_docker_session_state_get_type ())
@@ -35,7 +39,8 @@ G_DECLARE_FINAL_TYPE (AgentsDockerSessionState,
  *   "image": s, "container_id": s or null, "network_mode": s or null
  *   (null: no network), "exposed_ports": [int], "labels": {s: s},
  *   "memory_bytes": int or null, "nano_cpus": int or null,
- *   "pids_limit": int or null, "docker_host": s or null */
+ *   "pids_limit": int or null, "docker_host": s or null,
+ *   "read_only_root": bool */
 const char *
 agents_docker_session_state_get_image (AgentsDockerSessionState *self);
 const char *
@@ -55,6 +60,21 @@ void agents_docker_session_state_get_limits (AgentsDockerSessionState *self,
                                              gint64 *pids_limit);
 const char *
 agents_docker_session_state_get_docker_host (AgentsDockerSessionState *self);
+gboolean
+agents_docker_session_state_get_read_only_root (AgentsDockerSessionState *self);
+
+/* Checks a saved state (read from JSON: hostile) against what the caller
+ * configured: @options as for create (the image may be left out) and
+ * @snapshot (a snapshot, a spec, or NULL for the default local one).
+ * Every member that says where or how the container runs, and a local
+ * snapshot's directory, must be the caller's; otherwise an
+ * AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT naming the member (context
+ * `member`, `saved`, `configured`, reason `not_configured`). */
+gboolean
+agents_docker_session_state_check_configuration (AgentsDockerSessionState *self,
+                                                 GVariant *options,
+                                                 GObject *snapshot,
+                                                 GError **error);
 
 /* Builds a state from a manifest and the create options (see
  * agents_docker_client options in agents-docker-client.h); validates

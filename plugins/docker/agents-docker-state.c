@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -14,6 +15,11 @@
 
 #define LABEL_NAMESPACE "org.gnome.agents."
 #define MAX_PORT 65535
+/* Limits a container gets unless the caller sets others: room for a
+ * build or a test suite, not for a fork bomb or a memory hog to take
+ * the host down. */
+#define DEFAULT_MEMORY_BYTES (G_GINT64_CONSTANT (2) << 30)
+#define DEFAULT_PIDS_LIMIT 1024
 
 /**
  * AgentsDockerSessionState:
@@ -36,6 +42,10 @@ struct _AgentsDockerSessionState
   gint64 nano_cpus;
   gint64 pids_limit;
   char *docker_host;
+  gboolean read_only_root;
+  /* The caller's explicit consent to network "host"; never saved, so a
+   * state alone can never ask for it. */
+  gboolean allow_host_network;
 };
 
 G_DEFINE_FINAL_TYPE (AgentsDockerSessionState,
@@ -146,6 +156,25 @@ read_int_option (GVariantDict *dict,
       return FALSE;
     }
   *out = v;
+  return TRUE;
+}
+
+static gboolean
+read_bool_option (GVariantDict *dict,
+                  const char *name,
+                  gboolean *out,
+                  GError **error)
+{
+  g_autoptr (GVariant) value = g_variant_dict_lookup_value (dict, name, NULL);
+
+  if (value == NULL)
+    return TRUE;
+  if (!g_variant_is_of_type (value, G_VARIANT_TYPE_BOOLEAN))
+    {
+      set_option_error (error, name, _ ("must be true or false"));
+      return FALSE;
+    }
+  *out = g_variant_get_boolean (value);
   return TRUE;
 }
 
@@ -264,8 +293,17 @@ read_labels_option (GVariantDict *dict, GHashTable *labels, GError **error)
 }
 
 static const char *const known_options[] = {
-  "image", "network",    "exposed_ports", "labels", "memory",
-  "cpus",  "pids_limit", "host",          NULL,
+  "image",
+  "network",
+  "exposed_ports",
+  "labels",
+  "memory",
+  "cpus",
+  "pids_limit",
+  "host",
+  "read_only_root",
+  "allow_host_network",
+  NULL,
 };
 
 static gboolean
@@ -294,6 +332,15 @@ check_network (AgentsDockerSessionState *self, GError **error)
       set_option_error (error, "network", _ ("not a valid network name"));
       return FALSE;
     }
+  if (self->network_mode != NULL && g_str_equal (self->network_mode, "host") &&
+      !self->allow_host_network)
+    {
+      set_option_error (
+        error, "network",
+        _ ("“host” shares the host's network (and its 127.0.0.1) with the "
+           "sandbox: it needs allow_host_network=true as well"));
+      return FALSE;
+    }
   if (self->network_mode == NULL && self->exposed_ports->len > 0)
     {
       set_option_error (
@@ -305,16 +352,25 @@ check_network (AgentsDockerSessionState *self, GError **error)
   return TRUE;
 }
 
+/* Reads @options into @self; with @image_required FALSE (a resume
+ * that does not pin the image) the image may be left out. */
 static gboolean
 state_read_options (AgentsDockerSessionState *self,
                     GVariant *options,
+                    gboolean image_required,
                     GError **error)
 {
   g_autoptr (GVariantDict) dict = g_variant_dict_new (options);
 
+  self->memory_bytes = DEFAULT_MEMORY_BYTES;
+  self->pids_limit = DEFAULT_PIDS_LIMIT;
   if (options != NULL && !check_unknown_options (options, error))
     return FALSE;
   if (!read_string_option (dict, "image", &self->image, error) ||
+      !read_bool_option (dict, "read_only_root", &self->read_only_root,
+                         error) ||
+      !read_bool_option (dict, "allow_host_network", &self->allow_host_network,
+                         error) ||
       !read_string_option (dict, "network", &self->network_mode, error) ||
       !read_string_option (dict, "host", &self->docker_host, error) ||
       !read_ports_option (dict, self->exposed_ports, error) ||
@@ -323,18 +379,30 @@ state_read_options (AgentsDockerSessionState *self,
       !read_int_option (dict, "pids_limit", &self->pids_limit, error) ||
       !read_cpus_option (dict, &self->nano_cpus, error))
     return FALSE;
-  if (self->image == NULL)
+  if (self->image == NULL && image_required)
     {
       set_option_error (error, "image",
                         _ ("is required: the image the container runs"));
       return FALSE;
     }
-  if (!image_name_valid (self->image))
+  if (self->image != NULL && !image_name_valid (self->image))
     {
       set_option_error (error, "image", _ ("not a valid image reference"));
       return FALSE;
     }
   return check_network (self, error);
+}
+
+static gboolean
+check_options_type (GVariant *options, GError **error)
+{
+  if (options == NULL || g_variant_is_of_type (options, G_VARIANT_TYPE_VARDICT))
+    return TRUE;
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT, NULL,
+    _ ("docker options must be a dictionary (a{sv}), not “%s”"),
+    g_variant_get_type_string (options));
+  return FALSE;
 }
 
 static gboolean
@@ -362,20 +430,11 @@ agents_docker_session_state_new (AgentsManifest *manifest,
 {
   g_autoptr (AgentsDockerSessionState) self = NULL;
 
-  if (options != NULL &&
-      !g_variant_is_of_type (options, G_VARIANT_TYPE_VARDICT))
-    {
-      agents_sandbox_error_set (
-        error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT, NULL,
-        _ ("docker options must be a dictionary (a{sv}), not “%s”"),
-        g_variant_get_type_string (options));
-      return NULL;
-    }
-  if (!check_root (manifest, error))
+  if (!check_options_type (options, error) || !check_root (manifest, error))
     return NULL;
   self =
     g_object_new (AGENTS_TYPE_DOCKER_SESSION_STATE, "manifest", manifest, NULL);
-  if (!state_read_options (self, options, error))
+  if (!state_read_options (self, options, TRUE, error))
     return NULL;
   return AGENTS_SANDBOX_SESSION_STATE (g_steal_pointer (&self));
 }
@@ -446,6 +505,8 @@ state_serialize_fields (AgentsSandboxSessionState *state, JsonBuilder *builder)
   add_nullable_int (builder, "nano_cpus", self->nano_cpus);
   add_nullable_int (builder, "pids_limit", self->pids_limit);
   add_nullable_string (builder, "docker_host", self->docker_host);
+  json_builder_set_member_name (builder, "read_only_root");
+  json_builder_add_boolean_value (builder, self->read_only_root);
 }
 
 static gboolean
@@ -495,6 +556,23 @@ load_int (JsonObject *object, const char *name, gint64 *out, GError **error)
       return FALSE;
     }
   *out = json_node_get_int (node);
+  return TRUE;
+}
+
+static gboolean
+load_bool (JsonObject *object, const char *name, gboolean *out, GError **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!node_is (node, G_TYPE_BOOLEAN))
+    {
+      set_member_error (error, name, "wrong_type",
+                        _ ("must be true, false or null"));
+      return FALSE;
+    }
+  *out = json_node_get_boolean (node);
   return TRUE;
 }
 
@@ -622,7 +700,8 @@ state_deserialize_fields (AgentsSandboxSessionState *state,
       !load_ports (self, object, error) || !load_labels (self, object, error) ||
       !load_int (object, "memory_bytes", &self->memory_bytes, error) ||
       !load_int (object, "nano_cpus", &self->nano_cpus, error) ||
-      !load_int (object, "pids_limit", &self->pids_limit, error))
+      !load_int (object, "pids_limit", &self->pids_limit, error) ||
+      !load_bool (object, "read_only_root", &self->read_only_root, error))
     return FALSE;
   if (self->network_mode != NULL && g_str_equal (self->network_mode, "none"))
     g_clear_pointer (&self->network_mode, g_free);
@@ -650,6 +729,8 @@ state_copy_fields (AgentsSandboxSessionState *state,
   dest->memory_bytes = self->memory_bytes;
   dest->nano_cpus = self->nano_cpus;
   dest->pids_limit = self->pids_limit;
+  dest->read_only_root = self->read_only_root;
+  dest->allow_host_network = self->allow_host_network;
 }
 
 static void
@@ -752,4 +833,204 @@ agents_docker_session_state_get_docker_host (AgentsDockerSessionState *self)
 {
   g_return_val_if_fail (AGENTS_IS_DOCKER_SESSION_STATE (self), NULL);
   return self->docker_host;
+}
+
+gboolean
+agents_docker_session_state_get_read_only_root (AgentsDockerSessionState *self)
+{
+  g_return_val_if_fail (AGENTS_IS_DOCKER_SESSION_STATE (self), FALSE);
+  return self->read_only_root;
+}
+
+/* ---- a saved state against the caller's configuration --------------- */
+
+static gboolean
+refuse_member (GError **error,
+               const char *member,
+               const char *saved,
+               const char *configured)
+{
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+    g_variant_new_parsed ("{'member': <%s>, 'reason': <'not_configured'>, "
+                          "'saved': <%s>, 'configured': <%s>}",
+                          member, saved, configured),
+    _ ("the saved docker session state's “%s” (%s) differs from the "
+       "caller's configuration (%s): a saved state cannot choose where or "
+       "how its container runs; resume it with the options it was created "
+       "with"),
+    member, saved, configured);
+  return FALSE;
+}
+
+static gboolean
+check_string (const char *member,
+              const char *saved,
+              const char *configured,
+              const char *unset,
+              GError **error)
+{
+  g_autofree char *s = NULL;
+  g_autofree char *c = NULL;
+
+  if (g_strcmp0 (saved, configured) == 0)
+    return TRUE;
+  s = saved ? g_strdup_printf ("“%s”", saved) : g_strdup (unset);
+  c = configured ? g_strdup_printf ("“%s”", configured) : g_strdup (unset);
+  return refuse_member (error, member, s, c);
+}
+
+static gboolean
+check_int (const char *member, gint64 saved, gint64 configured, GError **error)
+{
+  char s[32], c[32];
+
+  if (saved == configured)
+    return TRUE;
+  g_snprintf (s, sizeof s, "%" G_GINT64_FORMAT, saved);
+  g_snprintf (c, sizeof c, "%" G_GINT64_FORMAT, configured);
+  return refuse_member (error, member, saved > 0 ? s : "null",
+                        configured > 0 ? c : "null");
+}
+
+static gboolean
+same_ports (GArray *a, GArray *b)
+{
+  if (a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    {
+      gboolean found = FALSE;
+
+      for (guint j = 0; j < b->len && !found; j++)
+        found = g_array_index (a, int, i) == g_array_index (b, int, j);
+      if (!found)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+same_labels (GHashTable *a, GHashTable *b)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (g_hash_table_size (a) != g_hash_table_size (b))
+    return FALSE;
+  g_hash_table_iter_init (&iter, a);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (g_strcmp0 (value, g_hash_table_lookup (b, key)) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* Every member that says where or how the container runs. The image is
+ * compared only when the caller pins one. */
+static gboolean
+check_members (AgentsDockerSessionState *saved,
+               AgentsDockerSessionState *configured,
+               GError **error)
+{
+  return check_string ("docker_host", saved->docker_host,
+                       configured->docker_host, _ ("the default engine"),
+                       error) &&
+         (configured->image == NULL ||
+          check_string ("image", saved->image, configured->image, "", error)) &&
+         check_string ("network_mode", saved->network_mode,
+                       configured->network_mode, _ ("no network"), error) &&
+         (same_ports (saved->exposed_ports, configured->exposed_ports) ||
+          refuse_member (error, "exposed_ports", _ ("other ports"),
+                         _ ("the configured ports"))) &&
+         (same_labels (saved->labels, configured->labels) ||
+          refuse_member (error, "labels", _ ("other labels"),
+                         _ ("the configured labels"))) &&
+         check_int ("memory_bytes", saved->memory_bytes,
+                    configured->memory_bytes, error) &&
+         check_int ("nano_cpus", saved->nano_cpus, configured->nano_cpus,
+                    error) &&
+         check_int ("pids_limit", saved->pids_limit, configured->pids_limit,
+                    error) &&
+         (saved->read_only_root == configured->read_only_root ||
+          refuse_member (error, "read_only_root",
+                         saved->read_only_root ? "true" : "false",
+                         configured->read_only_root ? "true" : "false"));
+}
+
+static char *
+canonical_dir (const char *path)
+{
+  g_autofree char *real = realpath (path, NULL);
+
+  return real ? g_strdup (real) : g_canonicalize_filename (path, NULL);
+}
+
+/* A local snapshot is read from and written to its base path: only the
+ * directory the caller configured will do. A noop snapshot touches
+ * nothing; another type must be the caller's type. */
+static gboolean
+check_snapshot (AgentsDockerSessionState *saved,
+                GObject *configured_spec,
+                GError **error)
+{
+  AgentsSandboxSessionState *state = AGENTS_SANDBOX_SESSION_STATE (saved);
+  AgentsSnapshot *snapshot = agents_sandbox_session_state_get_snapshot (state);
+  g_autoptr (GObject) default_spec = NULL;
+  g_autoptr (AgentsSnapshot) configured = NULL;
+  g_autofree char *saved_dir = NULL;
+  g_autofree char *configured_dir = NULL;
+  const char *saved_type, *configured_type;
+
+  if (snapshot == NULL || AGENTS_IS_NOOP_SNAPSHOT (snapshot))
+    return TRUE;
+  if (configured_spec == NULL)
+    configured_spec = default_spec =
+      G_OBJECT (agents_local_snapshot_spec_new (NULL));
+  configured = agents_snapshot_resolve (
+    configured_spec, agents_sandbox_session_state_get_session_id (state));
+  saved_type = agents_snapshot_get_snapshot_type (snapshot);
+  configured_type = agents_snapshot_get_snapshot_type (configured);
+  if (!check_string ("snapshot.type", saved_type, configured_type, "", error))
+    return FALSE;
+  if (!AGENTS_IS_LOCAL_SNAPSHOT (snapshot))
+    return TRUE;
+  saved_dir = canonical_dir (
+    agents_local_snapshot_get_base_path (AGENTS_LOCAL_SNAPSHOT (snapshot)));
+  configured_dir = canonical_dir (
+    agents_local_snapshot_get_base_path (AGENTS_LOCAL_SNAPSHOT (configured)));
+  if (!check_string ("snapshot.base_path", saved_dir, configured_dir, "",
+                     error))
+    return FALSE;
+  /* From here on the files are found through the caller's own path,
+   * not through the state's spelling of it. */
+  {
+    g_autofree char *id = g_strdup (agents_snapshot_get_id (snapshot));
+    g_autoptr (AgentsSnapshot) own = agents_local_snapshot_new (
+      id,
+      agents_local_snapshot_get_base_path (AGENTS_LOCAL_SNAPSHOT (configured)));
+
+    agents_sandbox_session_state_set_snapshot (state, own);
+  }
+  return TRUE;
+}
+
+gboolean
+agents_docker_session_state_check_configuration (AgentsDockerSessionState *self,
+                                                 GVariant *options,
+                                                 GObject *snapshot,
+                                                 GError **error)
+{
+  g_autoptr (AgentsDockerSessionState) configured = NULL;
+
+  g_return_val_if_fail (AGENTS_IS_DOCKER_SESSION_STATE (self), FALSE);
+
+  if (!check_options_type (options, error))
+    return FALSE;
+  configured = g_object_new (AGENTS_TYPE_DOCKER_SESSION_STATE, NULL);
+  if (!state_read_options (configured, options, FALSE, error) ||
+      !check_members (self, configured, error) ||
+      !check_snapshot (self, snapshot, error))
+    return FALSE;
+  self->allow_host_network = configured->allow_host_network;
+  return TRUE;
 }
