@@ -6,8 +6,12 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "test-utils.h"
 
@@ -481,7 +485,7 @@ test_sqlite_corrupt_rows (Fixture *fixture, gconstpointer data)
     g_string_append_c (nested, '[');
   g_string_append_c (nested, '\'');
   deep = g_string_free (nested, FALSE);
-  check_corrupt (fixture, deep, "JSON nested too deeply");
+  check_corrupt (fixture, deep, "JSON nested deeper than 512 levels");
 }
 
 static void
@@ -507,6 +511,35 @@ test_sqlite_not_a_database (Fixture *fixture, gconstpointer data)
   /* The file was not touched. */
   after = agents_test_read_file (fixture->db_path);
   g_assert_cmpstr (after, ==, garbage);
+}
+
+static void
+on_fifo_alarm (int sig)
+{
+  static const char message[] = "Bail out! blocked on a FIFO\n";
+
+  (void) sig;
+  (void) !write (STDOUT_FILENO, message, sizeof message - 1);
+  _exit (1);
+}
+
+/* A FIFO as the database: refused at once, naming the path and saying
+ * why (SQLite said "disk I/O error"). */
+static void
+test_sqlite_fifo_refused (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonArray) items = NULL;
+
+  g_assert_cmpint (mkfifo (fixture->db_path, 0600), ==, 0);
+  signal (SIGALRM, on_fifo_alarm);
+  alarm (10);
+  items = get_items (fixture->session, 0, &error);
+  alarm (0);
+  g_assert_null (items);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR, AGENTS_SANDBOX_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, fixture->db_path));
+  g_assert_nonnull (strstr (error->message, "not a regular file"));
 }
 
 static void
@@ -790,6 +823,8 @@ main (int argc, char *argv[])
             test_sqlite_corrupt_rows);
   add_test ("sqlite-file", KIND_SQLITE_FILE, "not-a-database",
             test_sqlite_not_a_database);
+  add_test ("sqlite-file", KIND_SQLITE_FILE, "fifo-refused",
+            test_sqlite_fifo_refused);
   add_test ("sqlite-file", KIND_SQLITE_FILE, "concurrent-threads",
             test_sqlite_concurrent_threads);
   add_test ("sqlite-file", KIND_SQLITE_FILE, "concurrent-processes",

@@ -934,8 +934,8 @@ test_malformed_documents (void)
   g_autofree char *deep_text = NULL;
   gint64 begin;
 
-  assert_invalid (agent, "", "not valid JSON");
-  assert_invalid (agent, "{\"$schemaVersion\": ", "not valid JSON");
+  assert_invalid (agent, "", "invalid JSON");
+  assert_invalid (agent, "{\"$schemaVersion\": ", "invalid JSON");
   assert_invalid (agent, "[]", "not a JSON object");
   assert_invalid (agent, "\"text\"", "not a JSON object");
   assert_invalid (agent, "{}", "$schemaVersion");

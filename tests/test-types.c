@@ -528,6 +528,26 @@ test_parse_ls_malformed (void)
     }
 }
 
+/* A sandbox's command prints any bytes: a malformed line that is not
+ * UTF-8 is reported (made valid), without a critical (found by
+ * tests/fuzz/fuzz-ls). */
+static void
+test_parse_ls_malformed_not_utf8 (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) entries = agents_file_entry_parse_ls (
+    "total 4\n-rw-r--r-- x root root 12 Nov 30 08:40 n\xff\xfe\n", "/workspace",
+    &error);
+
+  g_assert_null (entries);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  agents_test_assert_context_str (
+    error, "line",
+    "-rw-r--r-- x root root 12 Nov 30 08:40 n\xef\xbf\xbd\xef\xbf\xbd");
+}
+
 static void
 test_file_entry_new (void)
 {
@@ -721,6 +741,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/sandbox/types/parse-ls/empty", test_parse_ls_empty);
   g_test_add_func ("/sandbox/types/parse-ls/malformed",
                    test_parse_ls_malformed);
+  g_test_add_func ("/sandbox/types/parse-ls/malformed-not-utf8",
+                   test_parse_ls_malformed_not_utf8);
   g_test_add_func ("/sandbox/types/file-entry/new", test_file_entry_new);
   g_test_add_func ("/sandbox/types/json/user", test_user_json);
   g_test_add_func ("/sandbox/types/json/group", test_group_json);

@@ -649,6 +649,52 @@ test_read_and_write_reject_paths_outside_workspace_root (void)
   agents_test_rm_rf (workspace_root);
 }
 
+/* Extracting garbage names the archive the caller gave, not the
+ * temporary directory it was unpacked in first. */
+static void
+test_extract_garbage_names_the_archive (void)
+{
+  static const AgentsCompressionScheme schemes[] = {
+    AGENTS_COMPRESSION_SCHEME_TAR,
+    AGENTS_COMPRESSION_SCHEME_ZIP,
+  };
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *workspace_root =
+    agents_test_make_tmp_dir ("workspace-root-");
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsSandboxSession) session =
+    create_session (client, manifest, NULL);
+  g_autofree char *archive =
+    g_build_filename (workspace_root, "bundle.tar", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (schemes); i++)
+    {
+      static const char garbage[] = "this is not an archive, not at all\n";
+      g_autoptr (GInputStream) data =
+        g_memory_input_stream_new_from_data (garbage, sizeof garbage - 1, NULL);
+      g_autoptr (GAsyncResult) result = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GVariant) ctx = NULL;
+      const char *path = NULL;
+
+      agents_sandbox_session_extract_async (session, "bundle.tar", data,
+                                            schemes[i], NULL,
+                                            agents_test_async_cb, &result);
+      g_assert_false (agents_sandbox_session_extract_finish (
+        session, agents_test_wait_result (&result), &error));
+      g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                      AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ);
+      g_assert_null (strstr (error->message, "agents-extract"));
+      g_assert_nonnull (strstr (error->message, archive));
+      ctx = agents_sandbox_error_get_context (error);
+      g_assert_true (g_variant_lookup (ctx, "path", "&s", &path));
+      g_assert_cmpstr (path, ==, archive);
+    }
+
+  delete_session (client, session);
+  agents_test_rm_rf (workspace_root);
+}
+
 static void
 test_rm_recursive_ignores_missing_paths (void)
 {
@@ -2390,6 +2436,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/sandbox/unix-local/unix_local_read_and_write_reject_paths_"
                    "outside_workspace_root",
                    test_read_and_write_reject_paths_outside_workspace_root);
+  g_test_add_func ("/sandbox/unix-local/extract_garbage_names_the_archive",
+                   test_extract_garbage_names_the_archive);
   g_test_add_func ("/sandbox/unix-local/unix_local_rm_recursive_ignores_"
                    "missing_paths",
                    test_rm_recursive_ignores_missing_paths);

@@ -14,6 +14,8 @@
 
 #include <glib/gi18n.h>
 
+#include "agents-json-private.h"
+
 /* Handoffs nest; a deeper file is surely a mistake (or an attack). */
 #define MAX_HANDOFF_DEPTH 16
 
@@ -413,22 +415,22 @@ load_scripted_model (Loader *loader,
   g_autofree char *path = g_path_is_absolute (file)
                             ? g_strdup (file)
                             : g_build_filename (loader->base_dir, file, NULL);
-  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
   g_autoptr (GPtrArray) turns =
     g_ptr_array_new_with_free_func ((GDestroyNotify) json_array_unref);
   g_autoptr (GError) local_error = NULL;
   AgentsScriptedModel *model = g_hash_table_lookup (loader->scripts, path);
-  JsonNode *root;
+  g_autoptr (JsonNode) root = NULL;
 
   if (model != NULL)
     return g_object_ref (AGENTS_MODEL (model));
-  if (!json_parser_load_from_mapped_file (parser, path, &local_error))
+  /* A regular file only (a FIFO would block), bounded in size and depth. */
+  root = agents_json_load_file (path, _ ("scripted turns file"), &local_error);
+  if (root == NULL)
     {
       fail (loader, error, where, "%s", local_error->message);
       return NULL;
     }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
+  if (!JSON_NODE_HOLDS_ARRAY (root))
     {
       fail (loader, error, where, _ ("%s must hold an array of turns"), path);
       return NULL;
@@ -722,7 +724,7 @@ load_root (Loader *loader, JsonNode *root, GError **error)
 static AgentsAgent *
 load_with (const char *source,
            const char *base_dir,
-           JsonParser *parser,
+           JsonNode *root,
            GError **error)
 {
   Loader loader = { source, base_dir, NULL };
@@ -730,7 +732,7 @@ load_with (const char *source,
 
   loader.scripts =
     g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
-  agent = load_root (&loader, json_parser_get_root (parser), error);
+  agent = load_root (&loader, root, error);
   g_hash_table_unref (loader.scripts);
   return agent;
 }
@@ -774,19 +776,21 @@ agents_cli_skip_scripted_turns (AgentsAgent *agent, guint n_used)
 AgentsAgent *
 agents_cli_load_agent_file (const char *path, GError **error)
 {
-  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
   g_autoptr (GError) local_error = NULL;
   g_autofree char *base_dir = g_path_get_dirname (path);
+  g_autoptr (JsonNode) root = NULL;
 
   /* Registers the built-in types before any lookup. */
   agents_registry_load_plugins ();
-  if (!json_parser_load_from_mapped_file (parser, path, &local_error))
+  /* A regular file only (a FIFO would block), bounded in size and depth. */
+  root = agents_json_load_file (path, _ ("agent file"), &local_error);
+  if (root == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", path,
-                   local_error->message);
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           local_error->message);
       return NULL;
     }
-  return load_with (path, base_dir, parser, error);
+  return load_with (path, base_dir, root, error);
 }
 
 /* Every agent of the tree uses @model. */

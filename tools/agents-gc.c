@@ -16,9 +16,12 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <limits.h>
 #include <string.h>
 
 #include "agents-cli.h"
+#include "agents-file-private.h"
+#include "agents-json-private.h"
 
 #define CLAIM_SUFFIX ".claim"
 
@@ -168,10 +171,12 @@ claim_holds (const char *claim_path, const char *id)
   g_autofree char *text = NULL;
   g_autofree char *quoted = g_strdup_printf ("\"%s\"", id);
 
-  if (!g_file_get_contents (claim_path, &state_file, NULL, NULL))
+  /* Regular files only: a FIFO named here would block gc forever. */
+  if (!agents_file_read_regular (claim_path, PATH_MAX, &state_file, NULL, NULL))
     return FALSE;
   g_strstrip (state_file);
-  if (!g_file_get_contents (state_file, &text, NULL, NULL))
+  if (!agents_file_read_regular (state_file, AGENTS_JSON_MAX_SIZE, &text, NULL,
+                                 NULL))
     return FALSE;
   return strstr (text, quoted) != NULL;
 }

@@ -20,6 +20,8 @@
 
 #include "agents-agent-file.h"
 #include "agents-cli.h"
+#include "agents-file-private.h"
+#include "agents-json-private.h"
 
 typedef struct
 {
@@ -868,7 +870,10 @@ load_state (AgentsAgent *agent, const char *path, GError **error)
   g_autoptr (GError) local_error = NULL;
   AgentsRunState *state;
 
-  if (!g_file_get_contents (path, &json, NULL, error))
+  /* A regular file only (a FIFO would block); no larger than a JSON
+   * document may be. */
+  if (!agents_file_read_regular (path, AGENTS_JSON_MAX_SIZE, &json, NULL,
+                                 error))
     return NULL;
   state = agents_run_state_new_from_json (agent, json, &local_error);
   if (state == NULL)

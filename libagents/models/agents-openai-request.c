@@ -11,6 +11,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agents-json-private.h"
 #include "agents-openai-private.h"
 #include "agents-run-error.h"
 #include "agents-sse-parser.h"
@@ -91,23 +92,18 @@ request_free (AgentsOpenAIRequest *self)
 JsonNode *
 agents_openai_parse_json (const char *data, gsize len, GError **error)
 {
-  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
   g_autoptr (GError) local_error = NULL;
+  /* Bounded in depth and size, as every document read. */
+  JsonNode *root = agents_json_parse_bounded (data, len, NULL, &local_error);
 
-  if (!json_parser_load_from_data (parser, data, len, &local_error))
+  if (root == NULL)
     {
       agents_run_error_set (error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
                             _ ("the model server sent malformed JSON: %s"),
                             local_error->message);
       return NULL;
     }
-  if (json_parser_get_root (parser) == NULL)
-    {
-      agents_run_error_set (error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
-                            _ ("the model server sent empty JSON"));
-      return NULL;
-    }
-  return json_node_ref (json_parser_get_root (parser));
+  return root;
 }
 
 void

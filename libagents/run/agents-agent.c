@@ -10,6 +10,7 @@
 
 #include "agents-agent.h"
 #include "agents-enums.h"
+#include "agents-json-private.h"
 #include "agents-run-error.h"
 #include "agents-run-private.h"
 
@@ -1553,7 +1554,8 @@ as_tool_done (GObject *source, GAsyncResult *result, gpointer user_data)
 static char *
 as_tool_input (const char *arguments, GError **error)
 {
-  g_autoptr (JsonNode) node = json_from_string (arguments, NULL);
+  g_autoptr (JsonNode) node =
+    agents_json_parse_bounded (arguments, -1, "arguments", NULL);
   const char *input = NULL;
 
   if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))

@@ -283,10 +283,6 @@ void agents_run_private_result_set_sandbox_error (AgentsRunResult *self,
 
 /* ---- Run states (read and filled by the runner) ------------------------ */
 
-/* The deepest nesting of brackets outside strings in a JSON text: checked
- * before json-glib parses hostile documents (its parser recurses). */
-guint agents_run_private_json_depth (const char *json);
-
 void agents_run_private_state_set_progress (AgentsRunState *self,
                                             guint current_turn,
                                             GPtrArray *generated_items,

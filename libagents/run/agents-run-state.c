@@ -8,12 +8,9 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agents-json-private.h"
 #include "agents-run-private.h"
 #include "agents-run-state.h"
-
-/* Deeper documents are refused before json-glib parses them: its parser
- * recurses and crashes on documents nested some 100,000 levels deep. */
-#define MAX_JSON_DEPTH 512
 
 /* ---- AgentsToolUseTracker ---------------------------------------------- */
 
@@ -1219,45 +1216,6 @@ static gboolean G_GNUC_PRINTF (2, 3)
   return FALSE;
 }
 
-guint
-agents_run_private_json_depth (const char *json)
-{
-  gboolean in_string = FALSE, escaped = FALSE;
-  guint depth = 0, max_depth = 0;
-
-  for (const char *p = json; *p != '\0'; p++)
-    {
-      if (in_string)
-        {
-          if (escaped)
-            escaped = FALSE;
-          else if (*p == '\\')
-            escaped = TRUE;
-          else if (*p == '"')
-            in_string = FALSE;
-          continue;
-        }
-      if (*p == '"')
-        in_string = TRUE;
-      else if (*p == '[' || *p == '{')
-        max_depth = MAX (max_depth, ++depth);
-      else if ((*p == ']' || *p == '}') && depth > 0)
-        depth--;
-    }
-  return max_depth;
-}
-
-/* Refuses documents nested deeper than MAX_JSON_DEPTH before any parser
- * recurses into them. */
-static gboolean
-check_depth (const char *json, GError **error)
-{
-  if (agents_run_private_json_depth (json) > MAX_JSON_DEPTH)
-    return invalid (error, _ ("The run state is nested deeper than %d levels"),
-                    MAX_JSON_DEPTH);
-  return TRUE;
-}
-
 static JsonNode *
 member (JsonObject *object, const char *name)
 {
@@ -1704,29 +1662,20 @@ agents_run_state_new_from_json (AgentsAgent *starting_agent,
                                 const char *json,
                                 GError **error)
 {
-  g_autoptr (JsonParser) parser = NULL;
   g_autoptr (AgentsRunState) self = NULL;
   g_autoptr (GError) parse_error = NULL;
-  JsonNode *root;
+  g_autoptr (JsonNode) root = NULL;
 
   g_return_val_if_fail (AGENTS_IS_AGENT (starting_agent), NULL);
   g_return_val_if_fail (json != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!check_depth (json, error))
-    return NULL;
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, json, -1, &parse_error))
-    {
-      invalid (error, _ ("The run state is not valid JSON: %s"),
-               parse_error->message);
-      return NULL;
-    }
-  root = json_parser_get_root (parser);
+  /* Bounded in depth and size: a hostile state cannot make the parser
+   * recurse. */
+  root = agents_json_parse_bounded (json, -1, _ ("run state"), &parse_error);
   if (root == NULL)
     {
-      invalid (error, _ ("The run state is not valid JSON: %s"),
-               _ ("the document is empty"));
+      invalid (error, "%s", parse_error->message);
       return NULL;
     }
   if (!JSON_NODE_HOLDS_OBJECT (root))

@@ -9,13 +9,12 @@
 #include <glib/gi18n-lib.h>
 
 #include "agents-custom-tool.h"
+#include "agents-json-private.h"
 #include "agents-run-private.h"
 #include "agents-runner.h"
 
 /* The reference's texts, which the model reads: not translated. */
 #define REJECTION_MESSAGE "Tool execution was not approved."
-/* Structured outputs nested deeper are refused before parsing. */
-#define MAX_OUTPUT_DEPTH 256
 #define MULTIPLE_HANDOFFS_MESSAGE \
   "Multiple handoffs detected, ignoring this one."
 
@@ -1356,25 +1355,17 @@ validate (JsonNode *node,
 static JsonNode *
 parse_structured_output (const char *text, JsonObject *schema, GError **error)
 {
-  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) parse_error = NULL;
   g_autoptr (GString) reason = g_string_new (NULL);
-  JsonNode *root;
+  g_autoptr (JsonNode) root =
+    agents_json_parse_bounded (text, -1, _ ("final output"), &parse_error);
 
-  if (agents_run_private_json_depth (text) > MAX_OUTPUT_DEPTH)
+  if (root == NULL)
     {
       agents_run_error_set (error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
                             _ ("Invalid JSON when parsing the final output: "
-                               "nested deeper than %d levels"),
-                            MAX_OUTPUT_DEPTH);
-      return NULL;
-    }
-  if (!json_parser_load_from_data (parser, text, -1, &parse_error) ||
-      (root = json_parser_get_root (parser)) == NULL)
-    {
-      agents_run_error_set (error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
-                            _ ("Invalid JSON when parsing %s: %s"), text,
-                            parse_error ? parse_error->message : _ ("empty"));
+                               "%s"),
+                            parse_error->message);
       return NULL;
     }
   if (!validate (root, schema, schema, "$", 0, reason))
@@ -1384,7 +1375,7 @@ parse_structured_output (const char *text, JsonObject *schema, GError **error)
                             reason->str);
       return NULL;
     }
-  return json_node_copy (root);
+  return g_steal_pointer (&root);
 }
 
 /* ---- Handoffs ---------------------------------------------------------- */
@@ -1792,8 +1783,7 @@ custom_input_of_arguments (const char *arguments)
 
   if (arguments == NULL)
     return g_strdup ("");
-  if (agents_run_private_json_depth (arguments) <= MAX_OUTPUT_DEPTH)
-    node = json_from_string (arguments, NULL);
+  node = agents_json_parse_bounded (arguments, -1, NULL, NULL);
   if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
     input =
       agents_run_private_json_string (json_node_get_object (node), "input");

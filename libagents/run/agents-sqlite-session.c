@@ -9,11 +9,13 @@
 #include <inttypes.h>
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <string.h>
 
-#include "agents-sqlite-session.h"
+#include "agents-json-private.h"
 #include "agents-sandbox-error-private.h"
+#include "agents-sqlite-session.h"
 
 /**
  * AgentsSqliteSession:
@@ -37,10 +39,6 @@
 
 /* How long an operation waits for another connection's lock. */
 #define BUSY_TIMEOUT_MS 30000
-
-/* Items nest a few levels; a deeper document is hostile, and json-glib's
- * recursive parser would exhaust the stack on it. */
-#define MAX_ITEM_DEPTH 1000
 
 struct _AgentsSqliteSession
 {
@@ -209,6 +207,24 @@ configure_connection (AgentsSqliteSession *self, sqlite3 *db, GError **error)
   return TRUE;
 }
 
+/* A database file that exists must be a regular file: SQLite would
+ * block on a FIFO or read a device. */
+static gboolean
+check_regular_file (AgentsSqliteSession *self, GError **error)
+{
+  g_autoptr (GVariantDict) ctx = NULL;
+  GStatBuf st;
+
+  if (g_stat (self->db_path, &st) != 0 || S_ISREG (st.st_mode))
+    return TRUE;
+  ctx = error_context (self);
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_FAILED,
+                            g_variant_dict_end (ctx),
+                            _ ("SQLite session database %s failed: %s"),
+                            self->db_path, _ ("not a regular file"));
+  return FALSE;
+}
+
 static gboolean
 ensure_open (AgentsSqliteSession *self, GError **error)
 {
@@ -217,6 +233,8 @@ ensure_open (AgentsSqliteSession *self, GError **error)
 
   if (self->db != NULL)
     return TRUE;
+  if (!check_regular_file (self, error))
+    return FALSE;
 
   /* NOMUTEX: self->lock serializes every use of the connection. */
   rc = sqlite3_open_v2 (
@@ -233,65 +251,27 @@ ensure_open (AgentsSqliteSession *self, GError **error)
   return TRUE;
 }
 
-/* Rejects documents nested deeper than MAX_ITEM_DEPTH without parsing. */
-static gboolean
-depth_ok (const char *text, gsize len)
-{
-  gboolean in_string = FALSE;
-  guint depth = 0;
-
-  for (gsize i = 0; i < len; i++)
-    {
-      char c = text[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > MAX_ITEM_DEPTH)
-            return FALSE;
-        }
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
-    }
-  return TRUE;
-}
-
 static JsonObject *
 parse_row (AgentsSqliteSession *self, sqlite3_stmt *stmt, GError **error)
 {
   gint64 row_id = sqlite3_column_int64 (stmt, 0);
   const char *text = (const char *) sqlite3_column_text (stmt, 1);
   int len = sqlite3_column_bytes (stmt, 1);
-  g_autoptr (JsonParser) parser = NULL;
   g_autoptr (GError) local_error = NULL;
-  JsonNode *root;
+  g_autoptr (JsonNode) root = NULL;
 
   if (text == NULL || !g_utf8_validate (text, len, NULL))
     {
       set_corrupt_error (self, row_id, _ ("not UTF-8 text"), error);
       return NULL;
     }
-  if (!depth_ok (text, len))
-    {
-      set_corrupt_error (self, row_id, _ ("JSON nested too deeply"), error);
-      return NULL;
-    }
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, text, len, &local_error))
+  root = agents_json_parse_bounded (text, len, _ ("item"), &local_error);
+  if (root == NULL)
     {
       set_corrupt_error (self, row_id, local_error->message, error);
       return NULL;
     }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       set_corrupt_error (self, row_id, _ ("not a JSON object"), error);
       return NULL;

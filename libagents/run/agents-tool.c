@@ -8,6 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agents-json-private.h"
 #include "agents-run-error.h"
 #include "agents-run-private.h"
 #include "agents-tool.h"
@@ -706,7 +707,7 @@ check_arguments (AgentsTool *tool, const char *arguments, GError **error)
 
   if (arguments[0] == '\0')
     return TRUE;
-  node = json_from_string (arguments, NULL);
+  node = agents_json_parse_bounded (arguments, -1, "arguments", NULL);
   if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
     return TRUE;
   /* Message of the reference's ModelBehaviorError, which the model reads. */
@@ -949,7 +950,8 @@ local_shell_to_model_json (AgentsTool *tool)
 static JsonObject *
 parse_action (const char *arguments, GError **error)
 {
-  g_autoptr (JsonNode) node = json_from_string (arguments, NULL);
+  g_autoptr (JsonNode) node =
+    agents_json_parse_bounded (arguments, -1, "arguments", NULL);
   JsonObject *object;
   JsonNode *action;
 

@@ -12,8 +12,8 @@
 #include <json-glib/json-glib.h>
 
 #include "agents-apply-patch-parse-private.h"
+#include "agents-json-private.h"
 #include "agents-pytext-private.h"
-#include "agents-run-private.h"
 #include "agents-sandbox-error.h"
 
 #define BEGIN_PATCH "*** Begin Patch"
@@ -22,9 +22,6 @@
 #define DELETE_FILE "*** Delete File: "
 #define UPDATE_FILE "*** Update File: "
 #define MOVE_TO "*** Move to: "
-
-/* Nesting beyond this is refused before parsing. */
-#define MAX_JSON_DEPTH 64
 
 static const char *const op_type_names[] = {
   [AGENTS_APPLY_PATCH_CREATE_FILE] = "create_file",
@@ -198,23 +195,18 @@ single_operation (JsonNode *node, GError **error)
 static GPtrArray *
 parse_json (const char *input, GError **error)
 {
-  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) parse_error = NULL;
-  JsonNode *root;
+  g_autoptr (JsonNode) root =
+    agents_json_parse_bounded (input, -1, NULL, &parse_error);
   JsonObject *object;
   JsonNode *member;
 
-  if (agents_run_private_json_depth (input) > MAX_JSON_DEPTH)
-    return set_error (error,
-                      "apply_patch JSON input is nested deeper than %d levels",
-                      MAX_JSON_DEPTH);
-  if (!json_parser_load_from_data (parser, input, -1, &parse_error))
+  if (root == NULL)
     return set_error (error, "apply_patch JSON input is not valid JSON: %s",
                       parse_error->message);
-  root = json_parser_get_root (parser);
-  if (root != NULL && JSON_NODE_HOLDS_ARRAY (root))
+  if (JSON_NODE_HOLDS_ARRAY (root))
     return operations_from_array (json_node_get_array (root), error);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     return set_error (error,
                       "apply_patch JSON input must be an object or array");
   object = json_node_get_object (root);

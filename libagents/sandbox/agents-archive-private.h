@@ -14,6 +14,18 @@ G_BEGIN_DECLS
  * openat2(). */
 void agents_archive_set_openat2_disabled_for_testing (gboolean disabled);
 
+/* agents_archive_extract_to_directory(), with errors about reading or
+ * writing the archive naming @archive_name (the caller's name for it,
+ * such as its path in a workspace) instead of @root, which may be a
+ * temporary directory of the library's own. */
+gboolean agents_archive_extract_named (GInputStream *archive,
+                                       const char *archive_name,
+                                       const char *root,
+                                       AgentsCompressionScheme scheme,
+                                       const AgentsArchiveLimits *limits,
+                                       GCancellable *cancellable,
+                                       GError **error);
+
 /* ---- the extraction rules that need no file system --------------------
  * (agents-archive-rules.c; the docker plugin compiles its own copy) */
 

@@ -798,6 +798,9 @@ typedef struct
 {
   int root_fd;
   const char *root;
+  /* What errors about the archive name: the caller's name for it, or
+   * @root when it gave none. */
+  const char *archive_name;
   GInputStream *input;
   GCancellable *cancellable;
   gint64 max_input_bytes;
@@ -821,9 +824,13 @@ dir_mode_clear (gpointer data)
 static gboolean
 set_write_error (Extract *ex, GError **error, const char *rel, int errsv)
 {
+  /* Beneath a root of the library's own, the member's path means nothing
+   * to the caller: the error names the archive. */
+  if (ex->archive_name != ex->root)
+    rel = NULL;
   agents_archive_set_path_error (error,
                                  AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE,
-                                 ex->root, rel, g_strerror (errsv));
+                                 ex->archive_name, rel, g_strerror (errsv));
   return FALSE;
 }
 
@@ -839,7 +846,7 @@ set_read_error (Extract *ex, struct archive *a, GError **error)
       return FALSE;
     }
   agents_archive_set_path_error (
-    error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, ex->root, NULL,
+    error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, ex->archive_name, NULL,
     reason ? reason : _ ("archive error"));
   return FALSE;
 }
@@ -1486,8 +1493,8 @@ spool_input (Extract *ex, GError **error)
       if (!write_all_at (fd, ex->buffer, n, ex->input_bytes - n))
         {
           agents_archive_set_path_error (
-            error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, tmp_dir, NULL,
-            g_strerror (errno));
+            error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ,
+            ex->archive_name, NULL, g_strerror (errno));
           goto fail;
         }
     }
@@ -1532,6 +1539,7 @@ open_archive (Extract *ex,
 }
 
 static gboolean extract_full (GInputStream *archive,
+                              const char *archive_name,
                               const char *root,
                               AgentsCompressionScheme scheme,
                               const AgentsArchiveLimits *limits,
@@ -1575,12 +1583,27 @@ agents_archive_extract_to_directory (GInputStream *archive,
   g_return_val_if_fail (root != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  return extract_full (archive, root, scheme, limits, FALSE, cancellable,
+  return extract_full (archive, NULL, root, scheme, limits, FALSE, cancellable,
                        error);
 }
 
+gboolean
+agents_archive_extract_named (GInputStream *archive,
+                              const char *archive_name,
+                              const char *root,
+                              AgentsCompressionScheme scheme,
+                              const AgentsArchiveLimits *limits,
+                              GCancellable *cancellable,
+                              GError **error)
+{
+  return extract_full (archive, archive_name, root, scheme, limits, FALSE,
+                       cancellable, error);
+}
+
+/* @archive_name: what errors about the archive name (NULL: @root). */
 static gboolean
 extract_full (GInputStream *archive,
+              const char *archive_name,
               const char *root,
               AgentsCompressionScheme scheme,
               const AgentsArchiveLimits *limits,
@@ -1594,16 +1617,12 @@ extract_full (GInputStream *archive,
   int spool_fd = -1;
   gboolean ok;
 
+  ex.root = root;
+  ex.archive_name = archive_name ? archive_name : root;
   ex.keep_links = keep_links;
   ex.root_fd = open (root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (ex.root_fd < 0)
-    {
-      agents_archive_set_path_error (
-        error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE, root, NULL,
-        g_strerror (errno));
-      return FALSE;
-    }
-  ex.root = root;
+    return set_write_error (&ex, error, NULL, errno);
   ex.input = archive;
   ex.cancellable = cancellable;
   if (limits == NULL)
@@ -1667,7 +1686,7 @@ extract_thread (GTask *task,
   ExtractTaskData *td = task_data;
   GError *error = NULL;
 
-  if (extract_full (td->archive, td->root, td->scheme,
+  if (extract_full (td->archive, NULL, td->root, td->scheme,
                     td->has_limits ? &td->limits : NULL, td->keep_links,
                     cancellable, &error))
     g_task_return_boolean (task, TRUE);

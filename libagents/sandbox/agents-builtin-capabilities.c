@@ -11,6 +11,7 @@
 
 #include "agents-builtin-capabilities.h"
 #include "agents-filesystem-tools-private.h"
+#include "agents-json-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-shell-tools-private.h"
 #include "run/agents-tool.h"
@@ -48,7 +49,8 @@ object_schema (const char *const *names, const char *const *types)
 static JsonObject *
 parse_arguments (const char *arguments, GError **error)
 {
-  g_autoptr (JsonNode) node = json_from_string (arguments, NULL);
+  g_autoptr (JsonNode) node =
+    agents_json_parse_bounded (arguments, -1, "arguments", NULL);
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {

@@ -16,6 +16,7 @@
 #include "agents-apply-diff-private.h"
 #include "agents-apply-patch-parse-private.h"
 #include "agents-filesystem-tools-private.h"
+#include "agents-json-private.h"
 #include "agents-manifest-private.h"
 #include "agents-pytext-private.h"
 #include "agents-sandbox-error.h"
@@ -214,7 +215,8 @@ view_image_invoke (AgentsRunContext *ctx,
                    gpointer user_data)
 {
   AgentsCapability *capability = user_data;
-  g_autoptr (JsonNode) node = json_from_string (arguments, NULL);
+  g_autoptr (JsonNode) node =
+    agents_json_parse_bounded (arguments, -1, NULL, NULL);
   JsonObject *args =
     node && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
   JsonNode *path_node = args ? json_object_get_member (args, "path") : NULL;

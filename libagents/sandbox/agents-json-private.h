@@ -13,7 +13,47 @@
 
 #include <json-glib/json-glib.h>
 
+#include "agents-version-macros.h"
+
 G_BEGIN_DECLS
+
+/* ---- parsing ----------------------------------------------------------- */
+
+/* json-glib's parser (and the generator, copy and equality after it)
+ * recurse once per level of nesting: a deep document overflows the stack.
+ * Every document read from outside goes through
+ * agents_json_parse_bounded(), which refuses one nested deeper than
+ * AGENTS_JSON_MAX_DEPTH or larger than AGENTS_JSON_MAX_SIZE bytes before
+ * the parser sees it. */
+#define AGENTS_JSON_MAX_DEPTH 512
+#define AGENTS_JSON_MAX_SIZE (64 * 1024 * 1024)
+
+/* Parses @length bytes of @data (-1: NUL-terminated), the document that
+ * errors call @document ("agent file /x/agent.json"). Beyond the limits,
+ * or not one JSON value (json-glib's extensions, comments and
+ * single-quoted strings, are refused too), it fails with an INVALID_JSON
+ * sandbox error whose message starts with @document ("DOCUMENT: JSON
+ * nested deeper than 512 levels", "DOCUMENT: invalid JSON: …") and
+ * whose context is {document, reason}: `too_deep`, `too_large`,
+ * `parse_error` or `empty`. With @document NULL, the message is the
+ * detail alone ("nested deeper than 512 levels"), for callers that say
+ * what the document is themselves. Returns the root (transfer full).
+ *
+ * Exported (not public API) for the `agents` program and the plugins,
+ * which link the shared library. */
+AGENTS_AVAILABLE_IN_1_0
+JsonNode *agents_json_parse_bounded (const char *data,
+                                     gssize length,
+                                     const char *document,
+                                     GError **error);
+
+/* Reads the regular file @path (see agents_file_read_regular()) and
+ * parses it with agents_json_parse_bounded(). Errors start with "KIND
+ * PATH: " (@kind: "agent file", "run state", …); they are G_IO_ERROR
+ * ones when the file cannot be read (not a regular file, too large). */
+AGENTS_AVAILABLE_IN_1_0
+JsonNode *
+agents_json_load_file (const char *path, const char *kind, GError **error);
 
 /* ---- errors ------------------------------------------------------------ */
 

@@ -8,6 +8,9 @@
 
 #include <glib/gi18n-lib.h>
 
+#include <string.h>
+
+#include "agents-file-private.h"
 #include "agents-json-private.h"
 #include "agents-sandbox-error-private.h"
 
@@ -51,6 +54,232 @@ agents_json_set_missing (GError **error, const char *member)
 {
   agents_json_set_error (error, member, "missing",
                          _ ("missing JSON member “%s”"), member);
+}
+
+/* ---- parsing ----------------------------------------------------------- */
+
+static void set_parse_error (GError **error,
+                             const char *document,
+                             const char *reason,
+                             const char *format,
+                             ...) G_GNUC_PRINTF (4, 5);
+
+/* "DOCUMENT: invalid JSON: DETAIL" (or "DOCUMENT: JSON DETAIL" for a
+ * limit), or DETAIL alone without a @document. */
+static void
+set_parse_error (GError **error,
+                 const char *document,
+                 const char *reason,
+                 const char *format,
+                 ...)
+{
+  g_auto (GVariantBuilder) ctx =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+  gboolean limit = g_str_has_prefix (reason, "too_");
+  g_autofree char *valid = NULL;
+  g_autofree char *detail = NULL;
+  va_list args;
+
+  va_start (args, format);
+  detail = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_variant_builder_add (&ctx, "{sv}", "reason", g_variant_new_string (reason));
+  if (document == NULL)
+    {
+      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_JSON,
+                                g_variant_builder_end (&ctx), "%s", detail);
+      return;
+    }
+  valid = g_utf8_make_valid (document, -1);
+  g_variant_builder_add (&ctx, "{sv}", "document",
+                         g_variant_new_string (valid));
+  /* TRANSLATORS: the document, then why it was refused. */
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_INVALID_JSON, g_variant_builder_end (&ctx),
+    limit ? _ ("%s: JSON %s") : _ ("%s: invalid JSON: %s"), valid, detail);
+}
+
+typedef enum
+{
+  SCAN_OK,
+  SCAN_NOT_JSON,     /* a byte that JSON does not allow there */
+  SCAN_SECOND_VALUE, /* a value after the document's value */
+} ScanResult;
+
+static gboolean
+is_space (char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* A byte of a number, true, false or null. */
+static gboolean
+is_scalar_byte (char c)
+{
+  return g_ascii_isalnum (c) || c == '-' || c == '+' || c == '.';
+}
+
+/* Walks @data as json-glib's scanner will, counting the nesting of
+ * brackets outside strings (*depth). What json-glib accepts beyond JSON
+ * and would make the two disagree on where strings are (comments,
+ * single-quoted strings, NUL bytes) is refused, and so is a second value
+ * after the first (json-glib reads them all, keeps the last and leaks
+ * the others); *at is the offset of the byte refused. */
+static ScanResult
+scan_document (const char *data, gsize length, guint *depth, gsize *at)
+{
+  gboolean in_string = FALSE, in_scalar = FALSE, value_done = FALSE;
+  guint level = 0;
+
+  *depth = 0;
+  for (*at = 0; *at < length; (*at)++)
+    {
+      char c = data[*at];
+
+      if (c == '\0')
+        return SCAN_NOT_JSON;
+      if (in_string)
+        {
+          if (c == '\\' && *at + 1 < length && data[*at + 1] != '\0')
+            (*at)++;
+          else if (c == '"')
+            {
+              in_string = FALSE;
+              value_done = level == 0;
+            }
+          continue;
+        }
+      if (c == '/' || c == '\'')
+        return SCAN_NOT_JSON;
+      if (is_space (c))
+        {
+          value_done = value_done || in_scalar;
+          in_scalar = FALSE;
+          continue;
+        }
+      if (level == 0)
+        {
+          if (value_done || (in_scalar && (c == '"' || c == '[' || c == '{')))
+            return SCAN_SECOND_VALUE;
+          if (c != '"' && c != '[' && c != '{')
+            {
+              if (!is_scalar_byte (c))
+                return SCAN_NOT_JSON;
+              in_scalar = TRUE;
+              continue;
+            }
+        }
+      if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        {
+          level++;
+          *depth = MAX (*depth, level);
+          /* Deeper is refused anyway: no need to read on. */
+          if (level > AGENTS_JSON_MAX_DEPTH)
+            return SCAN_OK;
+        }
+      else if (c == ']' || c == '}')
+        value_done = --level == 0;
+    }
+  return SCAN_OK;
+}
+
+/* Why scan_document() refused the byte at @at. */
+static void
+set_scan_error (GError **error,
+                const char *document,
+                ScanResult result,
+                const char *data,
+                gsize at)
+{
+  char shown[8];
+
+  if (result == SCAN_SECOND_VALUE)
+    {
+      set_parse_error (error, document, "parse_error",
+                       _ ("a second value at byte %u"), (guint) at);
+      return;
+    }
+  if (g_ascii_isgraph (data[at]))
+    g_snprintf (shown, sizeof shown, "%c", data[at]);
+  else
+    g_snprintf (shown, sizeof shown, "\\x%02x", (guchar) data[at]);
+  if (data[at] == '/' || data[at] == '\'' || data[at] == '\0')
+    set_parse_error (error, document, "parse_error",
+                     _ ("unexpected “%s” at byte %u (comments, single quotes "
+                        "and NUL bytes are not JSON)"),
+                     shown, (guint) at);
+  else
+    set_parse_error (error, document, "parse_error",
+                     _ ("unexpected “%s” at byte %u"), shown, (guint) at);
+}
+
+JsonNode *
+agents_json_parse_bounded (const char *data,
+                           gssize length,
+                           const char *document,
+                           GError **error)
+{
+  g_autoptr (JsonParser) parser = NULL;
+  g_autoptr (GError) parse_error = NULL;
+  ScanResult scan;
+  gsize size, at;
+  guint depth;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  size = length < 0 ? strnlen (data, (gsize) AGENTS_JSON_MAX_SIZE + 1)
+                    : (gsize) length;
+  if (size > AGENTS_JSON_MAX_SIZE)
+    {
+      set_parse_error (error, document, "too_large", _ ("larger than %d bytes"),
+                       AGENTS_JSON_MAX_SIZE);
+      return NULL;
+    }
+  scan = scan_document (data, size, &depth, &at);
+  if (scan != SCAN_OK)
+    {
+      set_scan_error (error, document, scan, data, at);
+      return NULL;
+    }
+  if (depth > AGENTS_JSON_MAX_DEPTH)
+    {
+      set_parse_error (error, document, "too_deep",
+                       _ ("nested deeper than %d levels"),
+                       AGENTS_JSON_MAX_DEPTH);
+      return NULL;
+    }
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, data, size, &parse_error))
+    {
+      set_parse_error (error, document, "parse_error", "%s",
+                       parse_error->message);
+      return NULL;
+    }
+  if (json_parser_get_root (parser) == NULL)
+    {
+      set_parse_error (error, document, "empty", _ ("the document is empty"));
+      return NULL;
+    }
+  return json_parser_steal_root (parser);
+}
+
+JsonNode *
+agents_json_load_file (const char *path, const char *kind, GError **error)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *display = g_filename_display_name (path);
+  g_autofree char *document = g_strdup_printf ("%s %s", kind, display);
+  gsize length;
+
+  if (!agents_file_read_regular (path, AGENTS_JSON_MAX_SIZE, &contents, &length,
+                                 error))
+    {
+      g_prefix_error (error, "%s ", kind);
+      return NULL;
+    }
+  return agents_json_parse_bounded (contents, length, document, error);
 }
 
 /* ---- reading ----------------------------------------------------------- */

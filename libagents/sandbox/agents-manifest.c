@@ -1171,19 +1171,14 @@ agents_manifest_new_from_json (JsonNode *node, GError **error)
 AgentsManifest *
 agents_manifest_new_from_data (const char *json, gssize length, GError **error)
 {
-  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr (GError) parse_error = NULL;
+  g_autoptr (JsonNode) root = NULL;
 
   g_return_val_if_fail (json != NULL, NULL);
 
-  if (!json_parser_load_from_data (parser, json, length, &parse_error))
-    {
-      agents_json_set_error (error, "", "parse_error",
-                             _ ("invalid manifest JSON: %s"),
-                             parse_error->message);
-      return NULL;
-    }
-  return agents_manifest_new_from_json (json_parser_get_root (parser), error);
+  root = agents_json_parse_bounded (json, length, _ ("manifest"), error);
+  if (root == NULL)
+    return NULL;
+  return agents_manifest_new_from_json (root, error);
 }
 
 /* ---- copy and equality ---------------------------------------------- */

@@ -1577,9 +1577,10 @@ extract_prepare_thread (GTask *task,
 
   spool = g_file_new_for_path (op->spool);
   in = g_file_read (spool, cancellable, &error);
-  if (in == NULL || !agents_archive_extract_to_directory (
-                      G_INPUT_STREAM (in), op->tree, op->scheme, op->limits,
-                      cancellable, &error))
+  /* Errors name the archive the caller gave, not our temp directory. */
+  if (in == NULL || !agents_archive_extract_named (
+                      G_INPUT_STREAM (in), op->abs, op->tree, op->scheme,
+                      op->limits, cancellable, &error))
     goto out;
 
   op->items =

@@ -52,7 +52,11 @@ set_invalid_argument (GError **error,
     G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
 
   if (key != NULL)
-    g_variant_builder_add (&ctx, "{sv}", key, g_variant_new_string (value));
+    {
+      g_autofree char *valid = g_utf8_make_valid (value, -1);
+
+      g_variant_builder_add (&ctx, "{sv}", key, g_variant_new_string (valid));
+    }
   agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
                             g_variant_builder_end (&ctx), "%s", message);
 }
@@ -1247,8 +1251,10 @@ join_listing_path (const char *dir, const char *name)
 static void
 set_malformed_line (GError **error, const char *line)
 {
+  /* The output of a command in the sandbox: any bytes. */
+  g_autofree char *valid = g_utf8_make_valid (line, -1);
   g_autofree char *message =
-    g_strdup_printf (_ ("malformed ls output line: %s"), line);
+    g_strdup_printf (_ ("malformed ls output line: %s"), valid);
 
   set_invalid_argument (error, "line", line, message);
 }

@@ -18,6 +18,7 @@
 #include "agents-sandbox-error.h"
 #include "agents-sandbox-session.h"
 #include "agents-shell-format-private.h"
+#include "agents-json-private.h"
 #include "agents-shell-tools-private.h"
 #include "agents-token-truncation-private.h"
 
@@ -194,7 +195,8 @@ get_integer (JsonObject *object,
 static ExecArgs *
 parse_exec_args (const char *arguments, GError **error)
 {
-  g_autoptr (JsonNode) node = json_from_string (arguments, NULL);
+  g_autoptr (JsonNode) node =
+    agents_json_parse_bounded (arguments, -1, "arguments", NULL);
   g_autoptr (ExecArgs) args = g_new0 (ExecArgs, 1);
   JsonObject *object;
   JsonNode *cmd;

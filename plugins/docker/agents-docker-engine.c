@@ -13,6 +13,7 @@
 #include <libsoup/soup.h>
 
 #include "agents-docker-engine.h"
+#include "agents-json-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-version.h"
 
@@ -580,13 +581,14 @@ engine_message (const char *reason_phrase, GBytes *body)
 {
   gsize size = 0;
   const char *data = g_bytes_get_data (body, &size);
-  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonNode) root =
+    size > 0 ? agents_json_parse_bounded (data, size, "answer", NULL) : NULL;
   g_autofree char *text = NULL;
   const char *member;
 
-  if (size > 0 && json_parser_load_from_data (parser, data, size, NULL))
+  if (root != NULL)
     {
-      member = string_member (json_parser_get_root (parser), "message");
+      member = string_member (root, "message");
       if (member != NULL && member[0] != '\0')
         return g_utf8_make_valid (member, -1);
     }
@@ -650,7 +652,6 @@ parse_answer (AgentsDockerEngine *self,
 {
   gsize size = 0;
   const char *data = g_bytes_get_data (body, &size);
-  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) local = NULL;
   JsonNode *root;
 
@@ -662,7 +663,9 @@ parse_answer (AgentsDockerEngine *self,
 
       return json_node_init_string (json_node_alloc (), text);
     }
-  if (!json_parser_load_from_data (parser, data, size, &local))
+  /* Bounded in depth and size, as every document read. */
+  root = agents_json_parse_bounded (data, size, _ ("answer"), &local);
+  if (root == NULL)
     {
       const char *method = soup_message_get_method (message);
 
@@ -673,8 +676,7 @@ parse_answer (AgentsDockerEngine *self,
                         self->endpoint, method, path, local->message);
       return NULL;
     }
-  root = json_parser_steal_root (parser);
-  return root ? root : json_node_new (JSON_NODE_NULL);
+  return root;
 }
 
 static void
@@ -876,7 +878,7 @@ agents_docker_engine_stat_path (AgentsDockerEngine *self,
   g_autoptr (GInputStream) stream = NULL;
   g_autoptr (GBytes) answer = NULL;
   g_autofree guchar *decoded = NULL;
-  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonNode) stat = NULL;
   const char *header;
   gsize len = 0;
 
@@ -903,10 +905,11 @@ agents_docker_engine_stat_path (AgentsDockerEngine *self,
                                   "X-Docker-Container-Path-Stat");
   if (header != NULL)
     decoded = g_base64_decode (header, &len);
-  if (decoded != NULL && len > 0 &&
-      json_parser_load_from_data (parser, (const char *) decoded, len, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    return json_node_copy (json_parser_get_root (parser));
+  if (decoded != NULL && len > 0)
+    stat =
+      agents_json_parse_bounded ((const char *) decoded, len, "stat", NULL);
+  if (stat != NULL && JSON_NODE_HOLDS_OBJECT (stat))
+    return g_steal_pointer (&stat);
   docker_error_set (error, AGENTS_DOCKER_ERROR_PROTOCOL,
                     engine_context (self, "HEAD", path, 0, NULL, NULL),
                     _ ("Docker engine at %s did not stat %s"), self->endpoint,
