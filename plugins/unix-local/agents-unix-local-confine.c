@@ -219,6 +219,8 @@ agents_unix_local_policy_new (const char *workspace_root,
                          (GDestroyNotify) agents_unix_local_grant_free);
   policy->network = network;
   policy->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  policy->binds =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) agents_host_bind_free);
   return policy;
 }
 
@@ -231,6 +233,7 @@ agents_unix_local_policy_free (AgentsUnixLocalPolicy *policy)
   g_clear_pointer (&policy->grants, g_ptr_array_unref);
   g_free (policy->host_tmp_dir);
   g_clear_pointer (&policy->env, g_hash_table_unref);
+  g_clear_pointer (&policy->binds, g_ptr_array_unref);
   g_free (policy);
 }
 
@@ -1012,6 +1015,20 @@ add_binds (GPtrArray *args,
     }
 }
 
+/* Host directories (FUSE mounts the library owns) shown at their
+ * sandbox paths, over the workspace bind. */
+static void
+add_host_binds (GPtrArray *args, const AgentsUnixLocalPolicy *policy)
+{
+  for (guint i = 0; i < policy->binds->len; i++)
+    {
+      AgentsHostBind *bind = g_ptr_array_index (policy->binds, i);
+
+      add_args (args, bind->read_only ? "--ro-bind" : "--bind", bind->host_path,
+                bind->sandbox_path, NULL);
+    }
+}
+
 static void
 add_resolv_conf (GPtrArray *args)
 {
@@ -1041,6 +1058,7 @@ bwrap_prefix (const AgentsUnixLocalPolicy *policy, const char *bwrap_path)
   add_args (args, "--proc", "/proc", "--dev", "/dev", NULL);
   add_ancestors (args, bound);
   add_binds (args, policy, bound);
+  add_host_binds (args, policy);
   add_args (args, "--tmpfs", tmp_dir, "--chdir", policy->workspace_root,
             "--remount-ro", "/", "--", NULL);
   return args;
@@ -1435,7 +1453,16 @@ spawn_cache_key (const AgentsUnixLocalProbe *probe,
 {
   GVariantBuilder grants;
   GVariantBuilder identities;
+  GVariantBuilder binds;
 
+  g_variant_builder_init (&binds, G_VARIANT_TYPE ("a(ayayb)"));
+  for (guint i = 0; i < policy->binds->len; i++)
+    {
+      AgentsHostBind *bind = g_ptr_array_index (policy->binds, i);
+
+      g_variant_builder_add (&binds, "(^ay^ayb)", bind->host_path,
+                             bind->sandbox_path, bind->read_only);
+    }
   g_variant_builder_init (&grants, G_VARIANT_TYPE ("a(ayb)"));
   g_variant_builder_init (&identities, G_VARIANT_TYPE ("a(tt)"));
   add_identity (&identities, policy->workspace_root);
@@ -1447,11 +1474,12 @@ spawn_cache_key (const AgentsUnixLocalProbe *probe,
       g_variant_builder_add (&grants, "(^ayb)", grant->path, grant->read_only);
       add_identity (&identities, grant->path);
     }
-  return g_variant_ref_sink (g_variant_new (
-    "(u^ay^aybi^aya(ayb)a(tt))", (guint32) mechanism,
-    probe->bwrap_path ? probe->bwrap_path : "", policy->workspace_root,
-    policy->network, probe->landlock_abi,
-    policy->host_tmp_dir ? policy->host_tmp_dir : "", &grants, &identities));
+  return g_variant_ref_sink (
+    g_variant_new ("(u^ay^aybi^aya(ayb)a(tt)a(ayayb))", (guint32) mechanism,
+                   probe->bwrap_path ? probe->bwrap_path : "",
+                   policy->workspace_root, policy->network, probe->landlock_abi,
+                   policy->host_tmp_dir ? policy->host_tmp_dir : "", &grants,
+                   &identities, &binds));
 }
 
 static void

@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 
 #include "agents.h"
+#include "agents-host-bind-private.h"
 
 G_BEGIN_DECLS
 
@@ -85,6 +86,7 @@ typedef struct
   gboolean network;
   char *host_tmp_dir; /* private temp dir on the host (landlock, none) */
   GHashTable *env;    /* manifest environment: name → value */
+  GPtrArray *binds;   /* AgentsHostBind: host dirs shown inside (bwrap) */
 } AgentsUnixLocalPolicy;
 
 AgentsUnixLocalPolicy *agents_unix_local_policy_new (const char *workspace_root,
