@@ -461,6 +461,135 @@ test_missing_bucket (void)
   assert_mount_fails ("no-such-bucket", endpoint);
 }
 
+static void
+test_credentials_from_environment (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *bucket = NULL;
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsExecResult) listing = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+
+  if (skip_if_unavailable ())
+    return;
+  bucket = new_bucket ();
+  entry = new_mount (bucket, endpoint, TRUE);
+  agents_s3_mount_set_access_key_id (AGENTS_S3_MOUNT (entry), NULL);
+  agents_s3_mount_set_secret_access_key (AGENTS_S3_MOUNT (entry), NULL);
+  g_setenv ("AWS_ACCESS_KEY_ID", ACCESS_KEY, TRUE);
+  g_setenv ("AWS_SECRET_ACCESS_KEY", secret, TRUE);
+  /* No keys in the entry: no acknowledgement needed. */
+  manifest = manifest_with_mount (entry);
+  session = create_session (client, manifest);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+  g_unsetenv ("AWS_ACCESS_KEY_ID");
+  g_unsetenv ("AWS_SECRET_ACCESS_KEY");
+
+  listing = run (session, "cat data/dir/a.txt");
+  out = agents_exec_result_dup_stdout_text (listing);
+  g_assert_cmpstr (out, ==, "hello from s3\n");
+  g_assert_false (any_cmdline_contains (secret));
+
+  g_assert_true (delete_session (client, session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_test_mounts (), ==, 0);
+}
+
+static void
+test_unacknowledged_keys_refused (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  guint owned_before = count_owned_dirs ();
+
+  if (skip_if_unavailable ())
+    return;
+  entry = new_mount ("any-bucket", endpoint, TRUE);
+  manifest = manifest_with_mount (entry);
+  session = create_session (client, manifest);
+  g_assert_false (start_session (session, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_MOUNT_CONFIG);
+  g_assert_true (g_str_has_prefix (error->message,
+                                   "mount-scoped credentials cannot be "
+                                   "exposed to a helper"));
+  g_assert_cmpuint (count_owned_dirs (), ==, owned_before);
+  g_assert_cmpuint (count_rclone_mounts (), ==, 0);
+  g_clear_error (&error);
+  g_assert_true (delete_session (client, session, &error));
+  g_assert_no_error (error);
+}
+
+/* A saved state holds no secret; resumed with the trusted manifest, the
+ * mount works again. */
+static void
+test_resume_rebinds_credentials (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *bucket = NULL;
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsSandboxSession) resumed = NULL;
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  g_autoptr (AgentsExecResult) listing = NULL;
+  g_autoptr (JsonNode) payload = NULL;
+  g_autoptr (JsonNode) parsed = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *out = NULL;
+
+  if (skip_if_unavailable ())
+    return;
+  bucket = new_bucket ();
+  entry = new_mount (bucket, endpoint, TRUE);
+  manifest = manifest_with_mount (entry);
+  agents_manifest_acknowledge_mount_credential_exposure (
+    manifest, (const char *const[]){ "data", NULL });
+  session = create_session (client, manifest);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+
+  payload = agents_sandbox_client_serialize_session_state (
+    client, agents_sandbox_session_get_state (session));
+  text = json_to_string (payload, FALSE);
+  g_assert_null (strstr (text, secret));
+  g_assert_nonnull (strstr (text, "__openai_agents_redacted_mount_authority"));
+  g_assert_true (delete_session (client, session, &error));
+  g_assert_no_error (error);
+
+  parsed = json_from_string (text, &error);
+  g_assert_no_error (error);
+  state =
+    agents_sandbox_client_deserialize_session_state (client, parsed, &error);
+  g_assert_no_error (error);
+  g_assert_true (agents_manifest_rebind_mount_authority (
+    agents_sandbox_session_state_get_manifest (state), manifest, &error));
+  g_assert_no_error (error);
+  agents_sandbox_client_resume_async (client, state, NULL, agents_test_async_cb,
+                                      &result);
+  resumed = agents_sandbox_client_resume_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_assert_true (start_session (resumed, &error));
+  g_assert_no_error (error);
+
+  listing = run (resumed, "cat data/dir/a.txt");
+  out = agents_exec_result_dup_stdout_text (listing);
+  g_assert_cmpstr (out, ==, "hello from s3\n");
+  g_assert_true (delete_session (client, resumed, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_test_mounts (), ==, 0);
+}
+
 /* Runs last: every mount the tests made is gone. */
 static void
 test_no_mounts_left (void)
@@ -487,6 +616,12 @@ main (int argc, char *argv[])
   g_test_add_func ("/s3/unix-local/unreachable-endpoint",
                    test_unreachable_endpoint);
   g_test_add_func ("/s3/unix-local/missing-bucket", test_missing_bucket);
+  g_test_add_func ("/s3/unix-local/credentials-from-environment",
+                   test_credentials_from_environment);
+  g_test_add_func ("/s3/unix-local/unacknowledged-keys-refused",
+                   test_unacknowledged_keys_refused);
+  g_test_add_func ("/s3/unix-local/resume-rebinds-credentials",
+                   test_resume_rebinds_credentials);
   g_test_add_func ("/s3/zz-leaks/no-mounts-left", test_no_mounts_left);
 
   return g_test_run ();
