@@ -405,12 +405,13 @@ else
   fail "resume --reject gives the model the rejection"
 fi
 
+# unix_local reaps the host mounts (s3_mount) of processes that died.
 if run_agents 2 reap && has "Usage: agents reap --backend NAME" "$tmp/err" &&
-  run_agents 1 reap --backend unix_local &&
-  has "does not support reap" "$tmp/err"; then
-  pass "agents reap needs a backend that leaves sandboxes behind"
+  run_agents 0 reap --backend unix_local &&
+  grep -q -E "^Removed [0-9]+ leftover sandbox" "$tmp/out"; then
+  pass "agents reap needs a backend and reaps unix_local's mounts"
 else
-  fail "agents reap needs a backend that leaves sandboxes behind"
+  fail "agents reap needs a backend and reaps unix_local's mounts"
 fi
 
 if no_sandbox_left; then

@@ -590,6 +590,65 @@ test_resume_rebinds_credentials (void)
   g_assert_cmpuint (count_test_mounts (), ==, 0);
 }
 
+/* A process killed with a mount up leaves the FUSE daemon behind;
+ * reaping unmounts it and removes the library's directory. */
+static void
+mount_and_die (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *bucket = new_bucket ();
+  g_autoptr (AgentsManifestEntry) entry = new_mount (bucket, endpoint, TRUE);
+  g_autoptr (AgentsManifest) manifest = manifest_with_mount (entry);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_manifest_set_root (manifest, g_getenv ("S3_LIVE_REAP_ROOT"));
+  agents_manifest_acknowledge_mount_credential_exposure (
+    manifest, (const char *const[]){ "data", NULL });
+  session = create_session (client, manifest);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+  _exit (0);
+}
+
+static void
+test_reap_after_kill (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *root = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  guint mounts_before = count_test_mounts ();
+  gssize removed;
+
+  if (skip_if_unavailable ())
+    return;
+  if (g_test_subprocess ())
+    {
+      mount_and_die ();
+      return;
+    }
+  root = agents_test_make_tmp_dir ("test-s3-live-reap-");
+  g_setenv ("S3_LIVE_REAP_ROOT", root, TRUE);
+  g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+  g_assert_cmpuint (count_test_mounts (), ==, mounts_before + 1);
+
+  /* Live processes' mounts stay (this one has none); the dead one's go. */
+  agents_sandbox_client_reap_async (client, NULL, FALSE, NULL,
+                                    agents_test_async_cb, &result);
+  removed = agents_sandbox_client_reap_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (removed, ==, 1);
+  g_assert_cmpuint (count_test_mounts (), ==, mounts_before);
+  for (guint i = 0; i < 40 && count_rclone_mounts () > 0; i++)
+    g_usleep (100 * 1000);
+  g_assert_cmpuint (count_rclone_mounts (), ==, 0);
+  agents_test_rm_rf (root);
+}
+
 /* Runs last: every mount the tests made is gone. */
 static void
 test_no_mounts_left (void)
@@ -622,6 +681,7 @@ main (int argc, char *argv[])
                    test_unacknowledged_keys_refused);
   g_test_add_func ("/s3/unix-local/resume-rebinds-credentials",
                    test_resume_rebinds_credentials);
+  g_test_add_func ("/s3/unix-local/reap-after-kill", test_reap_after_kill);
   g_test_add_func ("/s3/zz-leaks/no-mounts-left", test_no_mounts_left);
 
   return g_test_run ();

@@ -62,4 +62,27 @@ AGENTS_AVAILABLE_IN_1_0
 GPtrArray *
 agents_sandbox_session_dup_host_binds (AgentsSandboxSession *session);
 
+/* ---- directories the library owns for host mounts ------------------ */
+
+/* <user runtime dir>/agents-1.0/mounts: one 0700 directory per mount,
+ * each with an `owner` file naming the process that made it. */
+AGENTS_AVAILABLE_IN_1_0
+char *agents_host_mounts_dir (void);
+
+/* Creates a fresh 0700 directory under agents_host_mounts_dir() named
+ * after @prefix, owned by this process. */
+AGENTS_AVAILABLE_IN_1_0
+char *agents_host_mount_dir_new (const char *prefix, GError **error);
+
+/* Unmounts and removes the directories of processes that are gone (of
+ * every process with @all). A directory whose mount cannot be unmounted
+ * stays. Blocking. Returns the number removed. */
+AGENTS_AVAILABLE_IN_1_0
+gssize agents_host_mounts_reap (gboolean all, GError **error);
+
+/* Removes @dir without crossing into another file system: whatever is
+ * still mounted below it keeps its contents. */
+AGENTS_AVAILABLE_IN_1_0
+void agents_host_mount_dir_remove (const char *dir);
+
 G_END_DECLS

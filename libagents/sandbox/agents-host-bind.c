@@ -6,7 +6,15 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <ftw.h>
+#include <unistd.h>
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
 #include "agents-host-bind-private.h"
+#include "agents-sandbox-error-private.h"
 
 /* The binds live on the session object itself, so that any backend can
  * carry them without a field of its own. Mounts are applied on the
@@ -204,4 +212,172 @@ agents_sandbox_session_dup_host_binds (AgentsSandboxSession *session)
   g_ptr_array_set_free_func (copy, (GDestroyNotify) agents_host_bind_free);
   g_mutex_unlock (&hb->lock);
   return copy;
+}
+
+/* ---- directories the library owns for host mounts ------------------ */
+
+#define OWNER_FILE "owner"
+#define MOUNT_SUBDIR "mnt"
+
+char *
+agents_host_mounts_dir (void)
+{
+  return g_build_filename (g_get_user_runtime_dir (), "agents-1.0", "mounts",
+                           NULL);
+}
+
+/* The start time of @pid (field 22 of /proc/PID/stat), 0 if none: with
+ * the pid, it names a process even after pids are reused. */
+static guint64
+process_start_time (int pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
+  g_autofree char *contents = NULL;
+  g_auto (GStrv) fields = NULL;
+  const char *after_comm;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return 0;
+  after_comm = strrchr (contents, ')');
+  if (after_comm == NULL)
+    return 0;
+  fields = g_strsplit (after_comm + 2, " ", -1);
+  /* After the comm: state is field 3, starttime field 22. */
+  if (g_strv_length (fields) < 20)
+    return 0;
+  return g_ascii_strtoull (fields[19], NULL, 10);
+}
+
+char *
+agents_host_mount_dir_new (const char *prefix, GError **error)
+{
+  g_autofree char *base = agents_host_mounts_dir ();
+  g_autofree char *template = NULL;
+  g_autofree char *owner_path = NULL;
+  g_autofree char *owner = NULL;
+
+  if (g_mkdir_with_parents (base, 0700) < 0 ||
+      (template = g_strdup_printf ("%s/%s-XXXXXX", base, prefix),
+       g_mkdtemp_full (template, 0700) == NULL))
+    {
+      int saved = errno;
+
+      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_MOUNT_FAILED, NULL,
+                                _ ("cannot create a directory in %s: %s"), base,
+                                g_strerror (saved));
+      return NULL;
+    }
+  g_chmod (base, 0700);
+  owner_path = g_build_filename (template, OWNER_FILE, NULL);
+  owner = g_strdup_printf ("%d %" G_GUINT64_FORMAT "\n", (int) getpid (),
+                           process_start_time (getpid ()));
+  if (!g_file_set_contents_full (owner_path, owner, -1,
+                                 G_FILE_SET_CONTENTS_CONSISTENT, 0600, error))
+    {
+      agents_host_mount_dir_remove (template);
+      return NULL;
+    }
+  return g_steal_pointer (&template);
+}
+
+static int
+remove_one (const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  if (flag == FTW_DP || flag == FTW_D)
+    g_rmdir (path);
+  else
+    g_unlink (path);
+  return 0;
+}
+
+void
+agents_host_mount_dir_remove (const char *dir)
+{
+  if (dir != NULL)
+    nftw (dir, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+/* Whether the process that made @dir is gone. A directory without an
+ * owner yet is being made: left alone for a minute. */
+static gboolean
+owner_is_gone (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, OWNER_FILE, NULL);
+  g_autofree char *contents = NULL;
+  guint64 start = 0;
+  int pid = 0;
+  GStatBuf st;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return g_stat (dir, &st) == 0 && time (NULL) - st.st_mtime > 60;
+  if (sscanf (contents, "%d %" G_GUINT64_FORMAT, &pid, &start) != 2 || pid <= 0)
+    return TRUE;
+  return process_start_time (pid) != start;
+}
+
+static gboolean
+is_mount_point (const char *path)
+{
+  GStatBuf st, parent_st;
+  g_autofree char *parent = g_path_get_dirname (path);
+
+  /* A FUSE mount whose daemon died answers stat with ENOTCONN: still a
+   * mount. */
+  if (g_stat (path, &st) < 0)
+    return errno == ENOTCONN || errno == EIO;
+  return g_stat (parent, &parent_st) == 0 && st.st_dev != parent_st.st_dev;
+}
+
+static gboolean
+unmount_dir (const char *mnt)
+{
+  const char *const commands[][4] = {
+    { "fusermount3", "-u", mnt, NULL },
+    { "fusermount", "-u", mnt, NULL },
+    { "umount", mnt, NULL, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands) && is_mount_point (mnt); i++)
+    g_spawn_sync (NULL, (char **) commands[i], NULL,
+                  G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL |
+                    G_SPAWN_STDERR_TO_DEV_NULL,
+                  NULL, NULL, NULL, NULL, NULL, NULL);
+  return !is_mount_point (mnt);
+}
+
+gssize
+agents_host_mounts_reap (gboolean all, GError **error)
+{
+  g_autofree char *base = agents_host_mounts_dir ();
+  g_autoptr (GDir) dir = NULL;
+  g_autoptr (GError) local_error = NULL;
+  const char *name;
+  gssize removed = 0;
+
+  dir = g_dir_open (base, 0, &local_error);
+  if (dir == NULL)
+    {
+      if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return 0;
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return -1;
+    }
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (base, name, NULL);
+      g_autofree char *mnt = g_build_filename (path, MOUNT_SUBDIR, NULL);
+
+      if (!g_file_test (path, G_FILE_TEST_IS_DIR) ||
+          (!all && !owner_is_gone (path)))
+        continue;
+      if (!unmount_dir (mnt))
+        {
+          g_warning ("Could not unmount %s; keeping it", mnt);
+          continue;
+        }
+      agents_host_mount_dir_remove (path);
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        removed++;
+    }
+  return removed;
 }

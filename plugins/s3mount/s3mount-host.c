@@ -135,42 +135,10 @@ s3mount_path_is_mounted (const char *path)
 
 /* ---- the directory the library owns ----------------------------------- */
 
-static int
-remove_one (const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-  if (flag == FTW_DP || flag == FTW_D)
-    g_rmdir (path);
-  else
-    g_unlink (path);
-  return 0;
-}
-
-/* Removes @dir without crossing into another file system: a mount that
- * is still there keeps its bucket. */
 static void
 remove_owned_dir (const char *dir)
 {
-  if (dir != NULL)
-    nftw (dir, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-}
-
-static char *
-owned_base_dir (GError **error)
-{
-  g_autofree char *base =
-    g_build_filename (g_get_user_runtime_dir (), "agents-1.0", "mounts", NULL);
-
-  if (g_mkdir_with_parents (base, 0700) < 0)
-    {
-      int saved = errno;
-
-      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_MOUNT_FAILED, NULL,
-                                _ ("cannot create %s: %s"), base,
-                                g_strerror (saved));
-      return NULL;
-    }
-  g_chmod (base, 0700);
-  return g_steal_pointer (&base);
+  agents_host_mount_dir_remove (dir);
 }
 
 static gboolean
@@ -383,24 +351,12 @@ host_tool_argv (HostMountOp *op, AgentsMountPattern *pattern, GError **error)
 static gboolean
 prepare_owned_dir (HostMountOp *op, char **tool_env, GError **error)
 {
-  g_autofree char *base = owned_base_dir (error);
   g_autofree char *root = NULL;
-  g_autofree char *template = NULL;
   g_autofree char *config = NULL;
 
-  if (base == NULL)
+  op->owned_dir = agents_host_mount_dir_new ("s3", error);
+  if (op->owned_dir == NULL)
     return FALSE;
-  template = g_build_filename (base, "s3-XXXXXX", NULL);
-  if (g_mkdtemp_full (template, 0700) == NULL)
-    {
-      int saved = errno;
-
-      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_MOUNT_FAILED, NULL,
-                                _ ("cannot create %s: %s"), template,
-                                g_strerror (saved));
-      return FALSE;
-    }
-  op->owned_dir = g_steal_pointer (&template);
   op->mnt_dir = g_build_filename (op->owned_dir, "mnt", NULL);
   op->env_file = g_build_filename (op->owned_dir, "env", NULL);
   config = g_build_filename (op->owned_dir, "rclone.conf", NULL);

@@ -13,6 +13,7 @@
 
 #include "agents-fs-private.h"
 #include "agents-sandbox-error-private.h"
+#include "agents-host-bind-private.h"
 #include "agents-unix-local-client.h"
 #include "agents-unix-local-confine.h"
 #include "agents-unix-local-session.h"
@@ -332,6 +333,36 @@ client_deserialize_session_state (AgentsSandboxClient *client,
   return g_steal_pointer (&state);
 }
 
+/* ---- reap ----------------------------------------------------------- */
+
+/* What a killed process leaves behind: host mounts (s3_mount) in the
+ * library's directory, whose FUSE daemons outlive it. */
+static void
+reap_thread (GTask *task,
+             gpointer source_object,
+             gpointer task_data,
+             GCancellable *cancellable)
+{
+  GError *error = NULL;
+  gssize removed =
+    agents_host_mounts_reap (GPOINTER_TO_INT (task_data), &error);
+
+  if (removed < 0)
+    g_task_return_error (task, error);
+  else
+    g_task_return_int (task, removed);
+}
+
+static void
+client_reap (AgentsSandboxClient *client,
+             GVariant *options,
+             gboolean all,
+             GTask *task)
+{
+  g_task_set_task_data (task, GINT_TO_POINTER (all), NULL);
+  g_task_run_in_thread (task, reap_thread);
+}
+
 static void
 client_iface_init (AgentsSandboxClientInterface *iface)
 {
@@ -342,6 +373,7 @@ client_iface_init (AgentsSandboxClientInterface *iface)
   iface->serialize_session_state = client_serialize_session_state;
   iface->deserialize_session_state = client_deserialize_session_state;
   iface->supports_default_options = client_supports_default_options;
+  iface->reap = client_reap;
 }
 
 void
