@@ -232,12 +232,23 @@ build_argv (AgentsManifestEntry *entry)
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static const char *const entry_members[] = {
-  "type",          "description",       "ephemeral",      "group",
-  "permissions",   "mount_path",        "read_only",      "bucket",
-  "access_key_id", "secret_access_key", "session_token",  "prefix",
-  "region",        "endpoint_url",      "mount_strategy", NULL
-};
+static const char *const entry_members[] = { "type",
+                                             "description",
+                                             "ephemeral",
+                                             "group",
+                                             "permissions",
+                                             "mount_path",
+                                             "read_only",
+                                             "bucket",
+                                             "access_key_id",
+                                             "secret_access_key",
+                                             "session_token",
+                                             "prefix",
+                                             "region",
+                                             "endpoint_url",
+                                             "s3_provider",
+                                             "mount_strategy",
+                                             NULL };
 
 static void
 assert_member_order (JsonNode *node, const char *const *expected)
@@ -559,6 +570,46 @@ test_environ (void)
                "RCLONE_CONFIG_S3MOUNT_PROVIDER=AWS",
                "RCLONE_CONFIG_S3MOUNT_ENV_AUTH=true",
                "RCLONE_CONFIG_S3MOUNT_REGION=eu-west-1", NULL);
+}
+
+static void
+test_s3_provider (void)
+{
+  const char *doc = "{\"type\":\"s3_mount\",\"bucket\":\"b\",\"endpoint_url\":"
+                    "\"http://127.0.0.1:9000\",\"mount_strategy\":{\"type\":"
+                    "\"in_container\",\"pattern\":{\"type\":\"rclone\"}}}";
+  g_autoptr (JsonNode) node = json_from_string (doc, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsManifestEntry) entry =
+    agents_manifest_entry_new_from_json (node, &error);
+  AgentsS3Mount *mount = AGENTS_S3_MOUNT (entry);
+  AgentsMountPattern *rclone = agents_in_container_mount_strategy_get_pattern (
+    AGENTS_IN_CONTAINER_MOUNT_STRATEGY (
+      agents_s3_mount_get_mount_strategy (mount)));
+  g_auto (GStrv) env = NULL;
+  g_auto (GStrv) ceph = NULL;
+  g_autoptr (JsonNode) out = NULL;
+
+  /* Absent means the reference's default, written out again. */
+  g_assert_no_error (error);
+  g_assert_cmpstr (agents_s3_mount_get_s3_provider (mount), ==, "AWS");
+  out = agents_manifest_entry_to_json (entry);
+  g_assert_cmpstr (
+    json_object_get_string_member (json_node_get_object (out), "s3_provider"),
+    ==, "AWS");
+  env = agents_mount_pattern_build_environ (rclone, mount);
+  g_assert_cmpstr (g_environ_getenv (env, "RCLONE_CONFIG_S3MOUNT_PROVIDER"), ==,
+                   "Other");
+
+  agents_s3_mount_set_s3_provider (mount, "Ceph");
+  ceph = agents_mount_pattern_build_environ (rclone, mount);
+  g_assert_cmpstr (g_environ_getenv (ceph, "RCLONE_CONFIG_S3MOUNT_PROVIDER"),
+                   ==, "Ceph");
+
+  agents_s3_mount_set_s3_provider (mount, "a b");
+  g_assert_false (agents_s3_mount_validate (mount, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_MOUNT_CONFIG);
 }
 
 static void
@@ -1202,6 +1253,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/s3mount/argv/refuses-invalid-values",
                    test_argv_refuses_invalid_values);
   g_test_add_func ("/s3mount/environ", test_environ);
+  g_test_add_func ("/s3mount/s3-provider", test_s3_provider);
   g_test_add_func ("/s3mount/to-string-redacts", test_to_string_redacts);
 
 #define ADD_SESSION_TEST(path, func) \

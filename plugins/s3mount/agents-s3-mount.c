@@ -19,7 +19,8 @@
  * A manifest entry that mounts an S3 bucket (or a prefix of it) into the
  * workspace: `{"type": "s3_mount", …, "bucket": "b", "access_key_id": null,
  * "secret_access_key": null, "session_token": null, "prefix": null,
- * "region": null, "endpoint_url": null, "mount_strategy": {…}}` after the
+ * "region": null, "endpoint_url": null, "s3_provider": "AWS",
+ * "mount_strategy": {…}}` after the
  * members every mount has.
  *
  * The JSON form carries the credentials, as the reference's does, so
@@ -39,6 +40,7 @@ struct _AgentsS3Mount
   char *prefix;
   char *region;
   char *endpoint_url;
+  char *s3_provider;
   AgentsMountStrategy *mount_strategy;
   /* Read from a saved state whose credentials were removed. */
   gboolean authority_redacted;
@@ -56,6 +58,7 @@ enum
   PROP_PREFIX,
   PROP_REGION,
   PROP_ENDPOINT_URL,
+  PROP_S3_PROVIDER,
   PROP_MOUNT_STRATEGY,
   N_PROPS
 };
@@ -94,7 +97,12 @@ static const struct
   { "region", PROP_REGION, G_STRUCT_OFFSET (AgentsS3Mount, region) },
   { "endpoint_url", PROP_ENDPOINT_URL,
     G_STRUCT_OFFSET (AgentsS3Mount, endpoint_url) },
+  { "s3_provider", PROP_S3_PROVIDER,
+    G_STRUCT_OFFSET (AgentsS3Mount, s3_provider) },
 };
+
+/* The reference's default provider. */
+#define DEFAULT_S3_PROVIDER "AWS"
 
 static char **
 string_field (AgentsS3Mount *self, guint i)
@@ -204,6 +212,8 @@ agents_s3_mount_deserialize_fields (AgentsManifestEntry *entry,
       if (!s3mount_json_get_string (object, TYPE_NAME, string_members[i].member,
                                     &value, error))
         return FALSE;
+      if (value == NULL && string_members[i].prop_id == PROP_S3_PROVIDER)
+        value = g_strdup (DEFAULT_S3_PROVIDER);
       set_string_member (self, i, value);
     }
 
@@ -328,6 +338,19 @@ endpoint_url_is_valid (const char *url)
 }
 
 static gboolean
+provider_is_valid (const char *provider)
+{
+  gsize len = provider ? strlen (provider) : 0;
+
+  if (len == 0 || len > 64)
+    return FALSE;
+  for (const char *p = provider; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_')
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
 credential_is_valid (const char *value)
 {
   if (value == NULL)
@@ -404,6 +427,8 @@ agents_s3_mount_validate (AgentsS3Mount *self, GError **error)
     { "region", region_is_valid (self->region), N_ ("the region is invalid") },
     { "endpoint_url", endpoint_url_is_valid (self->endpoint_url),
       N_ ("the endpoint URL must be an http or https URL") },
+    { "s3_provider", provider_is_valid (self->s3_provider),
+      N_ ("the S3 provider must be a name of letters, digits and dashes") },
     { "mount_strategy", self->mount_strategy != NULL,
       N_ ("a mount strategy is required") },
   };
@@ -688,6 +713,7 @@ agents_s3_mount_class_init (AgentsS3MountClass *klass)
   properties[PROP_PREFIX] = string_pspec ("prefix");
   properties[PROP_REGION] = string_pspec ("region");
   properties[PROP_ENDPOINT_URL] = string_pspec ("endpoint-url");
+  properties[PROP_S3_PROVIDER] = string_pspec ("s3-provider");
   properties[PROP_MOUNT_STRATEGY] = g_param_spec_object (
     "mount-strategy", NULL, NULL, AGENTS_TYPE_MOUNT_STRATEGY,
     G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -698,6 +724,7 @@ agents_s3_mount_class_init (AgentsS3MountClass *klass)
 static void
 agents_s3_mount_init (AgentsS3Mount *self)
 {
+  self->s3_provider = g_strdup (DEFAULT_S3_PROVIDER);
 }
 
 /* ---- public API ------------------------------------------------------- */
@@ -740,6 +767,7 @@ DEFINE_STRING_ACCESSORS (session_token, PROP_SESSION_TOKEN)
 DEFINE_STRING_ACCESSORS (prefix, PROP_PREFIX)
 DEFINE_STRING_ACCESSORS (region, PROP_REGION)
 DEFINE_STRING_ACCESSORS (endpoint_url, PROP_ENDPOINT_URL)
+DEFINE_STRING_ACCESSORS (s3_provider, PROP_S3_PROVIDER)
 
 AgentsMountStrategy *
 agents_s3_mount_get_mount_strategy (AgentsS3Mount *self)
