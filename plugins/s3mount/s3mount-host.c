@@ -37,6 +37,9 @@
 /* Seconds a mount, probe or unmount command may take. */
 #define HOST_COMMAND_TIMEOUT 60
 
+/* Seconds an unmount waits for written files to be uploaded. */
+#define UPLOAD_WAIT_TIMEOUT 300
+
 static const char exec_with_env_script[] = ". \"$0\" && exec \"$@\"";
 
 /* As in agents-s3-mount.c: the path is a positional parameter. */
@@ -335,6 +338,9 @@ host_tool_argv (HostMountOp *op, AgentsMountPattern *pattern, GError **error)
                                     NULL };
 
       insert_args (argv, 2, extra);
+      /* Upload a file as soon as it is closed, not seconds later. */
+      if (!agents_mount_get_read_only (AGENTS_MOUNT (op->mount)))
+        g_ptr_array_insert (argv, 2, g_strdup ("--vfs-write-back=0s"));
       if (agents_mount_pattern_get_cache_dir (pattern) == NULL)
         g_ptr_array_insert (argv, 2, g_strdup (cache));
     }
@@ -689,6 +695,118 @@ unmounted_cb (GObject *source, GAsyncResult *result, gpointer user_data)
             _ ("failed to unmount %s: %s"), op->bind->sandbox_path, detail));
 }
 
+/* Whether a file of rclone's VFS cache still waits for its upload:
+ * `"Dirty": true` in its metadata (vfsMeta/<remote>/<path>). */
+static gboolean
+has_dirty_files (const char *dir)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *contents = NULL;
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          if (has_dirty_files (path))
+            return TRUE;
+        }
+      else if (g_file_get_contents (path, &contents, NULL, NULL) &&
+               strstr (contents, "\"Dirty\": true") != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static char *
+vfs_meta_dir (HostUnmountOp *op)
+{
+  AgentsMountStrategy *strategy =
+    agents_s3_mount_get_mount_strategy (op->mount);
+  AgentsMountPattern *pattern = agents_in_container_mount_strategy_get_pattern (
+    AGENTS_IN_CONTAINER_MOUNT_STRATEGY (strategy));
+  const char *cache_dir = agents_mount_pattern_get_cache_dir (pattern);
+  g_autofree char *owned = g_path_get_dirname (op->bind->host_path);
+
+  if (cache_dir != NULL)
+    return g_build_filename (cache_dir, "vfsMeta", NULL);
+  return g_build_filename (owned, "cache", "vfsMeta", NULL);
+}
+
+/* rclone drops the uploads still pending when it is unmounted (they
+ * would go on at its next start with the same cache): written files
+ * must reach the bucket first. */
+static void
+wait_for_uploads_thread (GTask *task,
+                         gpointer source_object,
+                         gpointer task_data,
+                         GCancellable *cancellable)
+{
+  HostUnmountOp *op = task_data;
+  g_autofree char *meta = vfs_meta_dir (op);
+  gint64 deadline =
+    g_get_monotonic_time () + UPLOAD_WAIT_TIMEOUT * G_USEC_PER_SEC;
+  guint clean_checks = 0;
+
+  if (op->bind->read_only)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  /* A command's close reaches rclone after the command has exited: the
+   * cache must stay clean for a moment before it counts as clean. */
+  while (clean_checks < 5)
+    {
+      if (!has_dirty_files (meta))
+        {
+          clean_checks++;
+          g_usleep (100 * 1000);
+          continue;
+        }
+      clean_checks = 0;
+      if (g_get_monotonic_time () > deadline ||
+          g_cancellable_is_cancelled (cancellable))
+        {
+          g_task_return_new_error (
+            task, AGENTS_SANDBOX_ERROR, AGENTS_SANDBOX_ERROR_MOUNT_FAILED,
+            _ ("failed to unmount %s: files written to it are not uploaded "
+               "yet"),
+            op->bind->sandbox_path);
+          return;
+        }
+      g_usleep (100 * 1000);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+uploads_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  HostUnmountOp *op = g_task_get_task_data (task);
+  const char *argv[] = { "sh", "-c", unmount_script, "sh", op->bind->host_path,
+                         NULL };
+  g_auto (GStrv) envp = NULL;
+  GCancellable *cancellable;
+  GError *error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  envp = g_environ_setenv (NULL, "PATH",
+                           g_getenv ("PATH") ? g_getenv ("PATH")
+                                             : "/usr/local/bin:/usr/bin:/bin",
+                           TRUE);
+  cancellable = g_task_get_cancellable (task);
+  host_command_async (argv, envp, cancellable, unmounted_cb,
+                      g_steal_pointer (&task));
+}
+
 void
 s3mount_host_unmount (AgentsS3Mount *mount,
                       AgentsSandboxSession *session,
@@ -696,20 +814,15 @@ s3mount_host_unmount (AgentsS3Mount *mount,
                       GTask *task)
 {
   HostUnmountOp *op = g_new0 (HostUnmountOp, 1);
-  const char *argv[] = {
-    "sh", "-c", unmount_script, "sh", bind->host_path, NULL
-  };
-  g_auto (GStrv) envp = NULL;
+  g_autoptr (GTask) wait = NULL;
 
   op->mount = g_object_ref (mount);
   op->session = g_object_ref (session);
   op->bind = agents_host_bind_copy (bind);
   g_task_set_task_data (task, op, (GDestroyNotify) host_unmount_op_free);
 
-  envp = g_environ_setenv (NULL, "PATH",
-                           g_getenv ("PATH") ? g_getenv ("PATH")
-                                             : "/usr/local/bin:/usr/bin:/bin",
-                           TRUE);
-  host_command_async (argv, envp, g_task_get_cancellable (task), unmounted_cb,
-                      g_object_ref (task));
+  wait = g_task_new (NULL, g_task_get_cancellable (task), uploads_done_cb,
+                     g_object_ref (task));
+  g_task_set_task_data (wait, op, NULL);
+  g_task_run_in_thread (wait, wait_for_uploads_thread);
 }
