@@ -585,6 +585,50 @@ test_resume_rebinds_credentials (void)
   g_assert_cmpuint (count_test_mounts (), ==, 0);
 }
 
+/* s3fs instead of rclone: the same mount, another tool. */
+static void
+test_s3fs_mount (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autoptr (AgentsMountPattern) pattern = agents_s3fs_mount_pattern_new ();
+  g_autoptr (AgentsMountStrategy) strategy =
+    agents_in_container_mount_strategy_new (pattern);
+  g_autofree char *s3fs = g_find_program_in_path ("s3fs");
+  g_autofree char *bucket = NULL;
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsExecResult) listing = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+
+  if (skip_if_unavailable ())
+    return;
+  if (s3fs == NULL)
+    {
+      g_test_skip ("s3fs is not installed (apt install s3fs)");
+      return;
+    }
+  bucket = new_bucket ();
+  entry = new_mount (bucket, endpoint, TRUE);
+  agents_s3_mount_set_mount_strategy (AGENTS_S3_MOUNT (entry), strategy);
+  manifest = manifest_with_mount (entry);
+  agents_manifest_acknowledge_mount_credential_exposure (
+    manifest, (const char *const[]){ "data", NULL });
+  session = create_session (client, manifest);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+
+  listing = run (session, "cat data/dir/a.txt");
+  out = agents_exec_result_dup_stdout_text (listing);
+  g_assert_cmpstr (out, ==, "hello from s3\n");
+  g_assert_false (any_cmdline_contains (secret));
+
+  g_assert_true (delete_session (client, session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_test_mounts (), ==, 0);
+}
+
 /* A process killed with a mount up leaves the FUSE daemon behind;
  * reaping unmounts it and removes the library's directory. */
 static void
@@ -676,6 +720,7 @@ main (int argc, char *argv[])
                    test_unacknowledged_keys_refused);
   g_test_add_func ("/s3/unix-local/resume-rebinds-credentials",
                    test_resume_rebinds_credentials);
+  g_test_add_func ("/s3/unix-local/s3fs", test_s3fs_mount);
   g_test_add_func ("/s3/unix-local/reap-after-kill", test_reap_after_kill);
   g_test_add_func ("/s3/zz-leaks/no-mounts-left", test_no_mounts_left);
 

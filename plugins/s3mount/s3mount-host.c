@@ -344,11 +344,16 @@ host_tool_argv (HostMountOp *op, AgentsMountPattern *pattern, GError **error)
       if (agents_mount_pattern_get_cache_dir (pattern) == NULL)
         g_ptr_array_insert (argv, 2, g_strdup (cache));
     }
-  else if (g_str_equal (type, "s3fs") && root)
+  else if (g_str_equal (type, "s3fs"))
     {
-      const char *const extra[] = { "-o", "allow_other", NULL };
+      /* S3-compatible endpoints serve buckets by path, not host name. */
+      const char *const path_style[] = { "-o", "use_path_request_style", NULL };
+      const char *const allow_other[] = { "-o", "allow_other", NULL };
 
-      insert_args (argv, 3, extra);
+      if (agents_s3_mount_get_endpoint_url (op->mount) != NULL)
+        insert_args (argv, 3, path_style);
+      if (root)
+        insert_args (argv, 3, allow_other);
     }
   g_ptr_array_add (argv, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&argv), FALSE);
