@@ -629,6 +629,57 @@ test_s3fs_mount (void)
   g_assert_cmpuint (count_test_mounts (), ==, 0);
 }
 
+/* A whole agent run: the run state it leaves holds no secret. */
+static void
+test_run_state_has_no_secret (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
+  g_autoptr (AgentsSandboxAgent) agent = agents_sandbox_agent_new ("bucket");
+  g_autoptr (AgentsSandboxRunConfig) sandbox = agents_sandbox_run_config_new ();
+  g_autoptr (AgentsRunConfig) config = agents_run_config_new ();
+  g_autoptr (AgentsRunner) runner = agents_runner_new ();
+  g_autoptr (JsonNode) input = NULL;
+  g_autoptr (JsonArray) answer = NULL;
+  g_autofree char *bucket = NULL;
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (AgentsRunResult) run_result = NULL;
+  g_autoptr (AgentsRunState) state = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *state_json = NULL;
+
+  if (skip_if_unavailable ())
+    return;
+  bucket = new_bucket ();
+  entry = new_mount (bucket, endpoint, TRUE);
+  manifest = manifest_with_mount (entry);
+  agents_manifest_acknowledge_mount_credential_exposure (
+    manifest, (const char *const[]){ "data", NULL });
+  agents_sandbox_agent_set_default_manifest (agent, manifest);
+  answer =
+    agents_testing_items (agents_testing_final_output_message ("done"), NULL);
+  agents_scripted_model_set_next_output (model, answer);
+  agents_agent_set_model (AGENTS_AGENT (agent), AGENTS_MODEL (model));
+  agents_sandbox_run_config_set_client (sandbox, client);
+  agents_run_config_set_sandbox (config, G_OBJECT (sandbox));
+  input = json_node_init_string (json_node_alloc (), "list the bucket");
+
+  agents_runner_run_async (runner, AGENTS_AGENT (agent), input, config, NULL,
+                           NULL, NULL, agents_test_async_cb, &result);
+  run_result = agents_runner_run_finish (
+    runner, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  state = agents_run_result_to_state (run_result);
+  state_json = agents_run_state_to_json (state);
+  g_assert_nonnull (strstr (state_json, bucket));
+  g_assert_null (strstr (state_json, secret));
+  g_assert_nonnull (
+    strstr (state_json, "__openai_agents_redacted_mount_authority"));
+  g_assert_cmpuint (count_test_mounts (), ==, 0);
+}
+
 /* A process killed with a mount up leaves the FUSE daemon behind;
  * reaping unmounts it and removes the library's directory. */
 static void
@@ -721,6 +772,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/s3/unix-local/resume-rebinds-credentials",
                    test_resume_rebinds_credentials);
   g_test_add_func ("/s3/unix-local/s3fs", test_s3fs_mount);
+  g_test_add_func ("/s3/unix-local/run-state-has-no-secret",
+                   test_run_state_has_no_secret);
   g_test_add_func ("/s3/unix-local/reap-after-kill", test_reap_after_kill);
   g_test_add_func ("/s3/zz-leaks/no-mounts-left", test_no_mounts_left);
 
