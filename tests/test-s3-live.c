@@ -752,6 +752,16 @@ test_no_mounts_left (void)
 int
 main (int argc, char *argv[])
 {
+  g_autofree char *runtime_dir = NULL;
+
+  /* Mount directories of this program's own: another test's `agents
+   * reap` (test-cli) must not take the dead child's mount first. */
+  runtime_dir = g_build_filename (g_getenv ("G_TEST_BUILDDIR")
+                                    ? g_getenv ("G_TEST_BUILDDIR")
+                                    : g_get_tmp_dir (),
+                                  "s3-live-runtime", NULL);
+  g_mkdir_with_parents (runtime_dir, 0700);
+  g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
   g_setenv ("AGENTS_PLUGIN_PATH", "", TRUE);
   g_test_init (&argc, &argv, NULL);
 
