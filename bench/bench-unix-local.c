@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdio.h>
@@ -353,6 +354,50 @@ exec_bare (gpointer data, GError **error)
   return TRUE;
 }
 
+/* What a root caller's confined commands run as (the backend's
+ * default): bwrap is then started as that user, as anyone would. */
+static void
+become_sandbox_user (gpointer data)
+{
+  if (setgroups (0, NULL) < 0 ||
+      setresgid (AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_GID,
+                 AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_GID,
+                 AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_GID) < 0 ||
+      setresuid (AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_UID,
+                 AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_UID,
+                 AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_UID) < 0)
+    _exit (126);
+}
+
+static gboolean
+exec_bare_bwrap (gpointer data, GError **error)
+{
+  const char *const *argv = data;
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GBytes) err = NULL;
+
+  if (geteuid () != 0)
+    return exec_bare (data, error);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_set_child_setup (launcher, become_sandbox_user, NULL,
+                                         NULL);
+  proc = g_subprocess_launcher_spawnv (launcher, argv, error);
+  if (proc == NULL ||
+      !g_subprocess_communicate (proc, NULL, NULL, NULL, &err, error))
+    return FALSE;
+  if (!g_subprocess_get_if_exited (proc) ||
+      g_subprocess_get_exit_status (proc) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s failed: %.*s",
+                   argv[0], (int) g_bytes_get_size (err),
+                   (const char *) g_bytes_get_data (err, NULL));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 exec_measure (ExecVariant *variants, guint n_variants)
 {
@@ -525,7 +570,7 @@ bench_exec (AgentsSandboxClient *client, JsonBuilder *json)
       bwrap_argv = bare_bwrap_argv (probe, session_root (bwrap));
       variants[n++] =
         (ExecVariant){ "bare_bwrap", "bare bwrap, the backend's flags",
-                       exec_bare, bwrap_argv };
+                       exec_bare_bwrap, bwrap_argv };
       variants[n++] =
         (ExecVariant){ "bwrap", "unix_local, default confinement (bwrap)",
                        exec_session, bwrap };

@@ -573,6 +573,10 @@ agents_registry_ensure_builtins (void)
       agents_compaction_capability_get_type },
     { AGENTS_REGISTRY_KIND_CAPABILITY, "memory",
       agents_memory_capability_get_type },
+    { AGENTS_REGISTRY_KIND_MODEL_PROVIDER, "openai",
+      agents_openai_responses_model_get_type },
+    { AGENTS_REGISTRY_KIND_MODEL_PROVIDER, "chat",
+      agents_openai_chat_completions_model_get_type },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (builtins); i++)

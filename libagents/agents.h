@@ -37,6 +37,8 @@
 #include "run/agents-run-context.h"
 #include "models/agents-model.h"
 #include "run/agents-tool.h"
+#include "run/agents-tool-output.h"
+#include "run/agents-custom-tool.h"
 #include "run/agents-guardrail.h"
 #include "run/agents-agent.h"
 #include "run/agents-run-config.h"
@@ -53,5 +55,8 @@
 #include "sandbox/agents-sandbox-runtime.h"
 #include "models/agents-scripted-model.h"
 #include "models/agents-testing.h"
+#include "models/agents-openai-provider.h"
+#include "models/agents-openai-responses-model.h"
+#include "models/agents-openai-chat-completions-model.h"
 
 #undef AGENTS_INSIDE

@@ -1543,6 +1543,87 @@ test_extract_async (void)
   rm_tree (root);
 }
 
+/* A snapshot restore keeps the workspace's symlinks wherever they point
+ * (issue 15, finding 14), while user extraction still refuses them; and
+ * the restore never writes through one. */
+static gboolean
+extract_snapshot (GBytes *archive, const char *root, GError **error)
+{
+  g_autoptr (GInputStream) stream =
+    g_memory_input_stream_new_from_bytes (archive);
+  g_autoptr (GAsyncResult) result = NULL;
+
+  agents_archive_extract_snapshot_to_directory_async (
+    stream, root, NULL, NULL, agents_test_async_cb, &result);
+  agents_test_wait_result (&result);
+  return agents_archive_extract_to_directory_finish (result, error);
+}
+
+static void
+test_snapshot_keeps_outward_symlinks (void)
+{
+  g_autofree char *root = agents_test_make_tmp_dir ("archive-snap-links-");
+  g_autofree char *strict = agents_test_make_tmp_dir ("archive-strict-links-");
+  g_autofree char *out = g_build_filename (root, "venv", "python3", NULL);
+  g_autofree char *up = g_build_filename (root, "up", NULL);
+  g_autofree char *target = NULL;
+  g_autoptr (GInputStream) stream = NULL;
+  g_autoptr (GBytes) archive = NULL;
+  g_autoptr (GError) error = NULL;
+  Builder *b = builder_new (FORMAT_TAR);
+
+  add_dir (b, "venv");
+  add_symlink (b, "venv/python3", "/usr/bin/python3");
+  add_symlink (b, "up", "../../..");
+  add_file (b, "note.txt", "kept\n");
+  archive = builder_finish (b);
+  g_free (b);
+
+  g_assert_true (extract_snapshot (archive, root, &error));
+  g_assert_no_error (error);
+  target = g_file_read_link (out, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (target, ==, "/usr/bin/python3");
+  g_clear_pointer (&target, g_free);
+  target = g_file_read_link (up, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (target, ==, "../../..");
+
+  /* User archives stay strict. */
+  stream = g_memory_input_stream_new_from_bytes (archive);
+  g_assert_false (agents_archive_extract_to_directory (
+    stream, strict, AGENTS_COMPRESSION_SCHEME_TAR, NULL, NULL, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER);
+
+  rm_tree (root);
+  rm_tree (strict);
+}
+
+static void
+test_snapshot_never_writes_through_symlinks (void)
+{
+  g_autofree char *root = agents_test_make_tmp_dir ("archive-snap-through-");
+  g_autofree char *outside = agents_test_make_tmp_dir ("archive-snap-victim-");
+  g_autofree char *victim = g_build_filename (outside, "evil", NULL);
+  g_autoptr (GBytes) archive = NULL;
+  g_autoptr (GError) error = NULL;
+  Builder *b = builder_new (FORMAT_TAR);
+
+  add_symlink (b, "link", outside);
+  add_file (b, "link/evil", "written through\n");
+  archive = builder_finish (b);
+  g_free (b);
+
+  g_assert_false (extract_snapshot (archive, root, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER);
+  g_assert_false (g_file_test (victim, G_FILE_TEST_EXISTS));
+
+  rm_tree (root);
+  rm_tree (outside);
+}
+
 static void
 test_extract_empty_input (void)
 {
@@ -1599,6 +1680,10 @@ main (int argc, char *argv[])
   g_test_add_func ("/sandbox/archive/limit-messages", test_limit_messages);
   g_test_add_func ("/sandbox/archive/unsafe-message", test_unsafe_message);
   g_test_add_func ("/sandbox/archive/extract-async", test_extract_async);
+  g_test_add_func ("/sandbox/archive/snapshot-keeps-outward-symlinks",
+                   test_snapshot_keeps_outward_symlinks);
+  g_test_add_func ("/sandbox/archive/snapshot-never-writes-through-symlinks",
+                   test_snapshot_never_writes_through_symlinks);
   g_test_add_func ("/sandbox/archive/extract-empty-input",
                    test_extract_empty_input);
   g_test_add_func ("/sandbox/archive/extract-missing-root",

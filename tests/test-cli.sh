@@ -14,7 +14,7 @@ python=/usr/bin/python3
 demo="$src/examples/demo/agent.json"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-cli-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'umount "$tmp/fullcache" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 # Sandboxes (g_dir_make_tmp) and snapshots (the user cache) stay in $tmp,
 # so that the test can see that nothing is left behind.
 mkdir -p "$tmp/tmpdir" "$tmp/cache"
@@ -305,6 +305,45 @@ else
   fail "a handoff is shown and the next agent works in its own sandbox"
 fi
 
+# ---- confined commands run unprivileged --------------------------------------
+
+# A root-only file in /etc, which commands see read-only, stays unreadable
+# to them when the caller is root: they run as an unprivileged uid.
+if [ "$(id -u)" -eq 0 ] && [ -w /etc ]; then
+  secret=$(mktemp /etc/agents-test-secret-XXXXXX)
+  trap 'rm -rf "$tmp" "$secret"' EXIT INT TERM
+  echo "top-secret-$$" >"$secret"
+  chmod 0600 "$secret"
+  cat >"$tmp/secret-turns.json" <<EOF
+[[{"type": "function_call", "call_id": "call_c", "name": "exec_command",
+   "arguments": "{\"cmd\": \"id -u; cat $secret\"}"}],
+ [{"type": "message", "role": "assistant",
+   "content": [{"type": "output_text", "text": "done"}]}]]
+EOF
+  write_agent "$tmp/secret.json" '["shell"]' secret-turns.json
+  if run_agents 0 run "$tmp/secret.json" "go" &&
+    has "[tool output] exec_command" "$tmp/out" &&
+    has "65534" "$tmp/out" && has "Permission denied" "$tmp/out" &&
+    ! has "top-secret-$$" "$tmp/out"; then
+    pass "a confined command cannot read a root-only file"
+  else
+    fail "a confined command cannot read a root-only file"
+  fi
+  rm -f "$secret"
+else
+  n=$((n + 1))
+  echo "ok $n # SKIP needs root and a writable /etc"
+fi
+
+if run_agents 1 run "$demo" "x" -o memory=lots &&
+  has "memory" "$tmp/err" &&
+  run_agents 0 run "$demo" "Sort 3 1 2" -o pids_limit=64 -o memory=268435456 &&
+  has "[tool call] exec_command" "$tmp/out"; then
+  pass "limits are sandbox options, checked"
+else
+  fail "limits are sandbox options, checked"
+fi
+
 # ---- Ctrl-C -----------------------------------------------------------------------
 
 cat >"$tmp/slow-turns.json" <<'EOF'
@@ -405,13 +444,293 @@ else
   fail "resume --reject gives the model the rejection"
 fi
 
-# unix_local reaps the host mounts (s3_mount) of processes that died.
 if run_agents 2 reap && has "Usage: agents reap --backend NAME" "$tmp/err" &&
   run_agents 0 reap --backend unix_local &&
-  grep -q -E "^Removed [0-9]+ leftover sandbox" "$tmp/out"; then
-  pass "agents reap needs a backend and reaps unix_local's mounts"
+  has "Removed 0 leftover sandboxes" "$tmp/out"; then
+  pass "agents reap needs a backend; unix_local has nothing left behind"
 else
-  fail "agents reap needs a backend and reaps unix_local's mounts"
+  fail "agents reap needs a backend; unix_local has nothing left behind"
+fi
+
+# ---- hostile run states (issue 15, finding 2) --------------------------------
+
+# tamper STATE OUT ROOT OWNED: a copy of STATE whose unix_local session
+# states name ROOT (workspace_root_owned OWNED).
+tamper() {
+  $python - "$@" <<'EOF'
+import json, sys
+src, dst, root, owned = sys.argv[1:5]
+state = json.load(open(src))
+def walk(node):
+    if isinstance(node, dict):
+        if node.get("type") == "unix_local" and "manifest" in node:
+            node["manifest"]["root"] = root
+            node["workspace_root_owned"] = owned == "true"
+        for value in node.values():
+            walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            walk(value)
+walk(state)
+json.dump(state, open(dst, "w"))
+EOF
+}
+
+if run_agents 0 run "$tmp/approval.json" "go" --state "$tmp/hostile.json"; then
+  mkdir -p "$tmp/victim/sub"
+  echo precious >"$tmp/victim/data"
+  echo deep >"$tmp/victim/sub/more"
+  tamper "$tmp/hostile.json" "$tmp/wipe.json" "$tmp/victim" false
+  if run_agents 1 resume "$tmp/approval.json" "$tmp/wipe.json" --approve &&
+    has "refusing the workspace root $tmp/victim" "$tmp/err" &&
+    [ "$(cat "$tmp/victim/data")" = precious ] &&
+    [ "$(cat "$tmp/victim/sub/more")" = deep ] &&
+    [ "$(ls -A "$tmp/victim" | wc -l)" = 2 ]; then
+    pass "a run state naming a host directory cannot empty it"
+  else
+    fail "a run state naming a host directory cannot empty it"
+  fi
+
+  # A root named like the library's own, said to be owned: still not ours.
+  victim2="$tmp/tmpdir/sandbox-local-victim"
+  mkdir -p "$victim2"
+  echo precious >"$victim2/data"
+  tamper "$tmp/hostile.json" "$tmp/delete.json" "$victim2" true
+  if run_agents 1 resume "$tmp/approval.json" "$tmp/delete.json" --approve &&
+    has "refusing the workspace root $victim2" "$tmp/err" &&
+    [ "$(cat "$victim2/data")" = precious ]; then
+    pass "a run state claiming a host directory as its own cannot delete it"
+  else
+    fail "a run state claiming a host directory as its own cannot delete it"
+  fi
+  rm -rf "$victim2"
+
+  # Owned, but outside the temporary directory: not made there again.
+  tamper "$tmp/hostile.json" "$tmp/elsewhere.json" \
+    "$tmp/victim/sandbox-local-new" true
+  if run_agents 1 resume "$tmp/approval.json" "$tmp/elsewhere.json" --approve &&
+    has "refusing the workspace root $tmp/victim/sandbox-local-new" "$tmp/err" &&
+    [ ! -e "$tmp/victim/sandbox-local-new" ]; then
+    pass "a run state cannot make the library create a workspace anywhere"
+  else
+    fail "a run state cannot make the library create a workspace anywhere"
+  fi
+
+  # Where the snapshot is read and overwritten is the program's choice.
+  $python - "$tmp/hostile.json" "$tmp/snapdir.json" "$tmp/elsewhere" <<'EOF'
+import json, sys
+src, dst, base = sys.argv[1:4]
+state = json.load(open(src))
+def walk(node):
+    if isinstance(node, dict):
+        if node.get("type") == "local" and "base_path" in node:
+            node["base_path"] = base
+        for value in node.values():
+            walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            walk(value)
+walk(state)
+json.dump(state, open(dst, "w"))
+EOF
+  if run_agents 1 resume "$tmp/approval.json" "$tmp/snapdir.json" --approve &&
+    has "keeps its snapshot in $tmp/elsewhere" "$tmp/err" &&
+    [ ! -e "$tmp/elsewhere" ]; then
+    pass "a run state cannot choose where snapshots are read and written"
+  else
+    fail "a run state cannot choose where snapshots are read and written"
+  fi
+
+  # The untouched state still resumes: its root was made by the library.
+  if run_agents 0 resume "$tmp/approval.json" "$tmp/hostile.json" --approve &&
+    grep -q "^    kept" "$tmp/out"; then
+    pass "the library's own workspace root resumes"
+  else
+    fail "the library's own workspace root resumes"
+  fi
+else
+  fail "a run state naming a host directory cannot empty it"
+fi
+
+# ---- system directories as roots (finding 5) --------------------------------
+
+# The model writes nothing: a build without the check must fail this
+# test without touching the system directory.
+cat >"$tmp/answer-turns.json" <<'EOF'
+[[{"type": "message", "role": "assistant",
+   "content": [{"type": "output_text", "text": "nothing written"}]}]]
+EOF
+for root in /etc /usr/lib / "$HOME"; do
+  cat >"$tmp/sysroot.json" <<EOF
+{"name": "Tester", "instructions": "t", "model": "scripted:answer-turns.json",
+ "manifest": {"root": "$root"}, "capabilities": ["filesystem"]}
+EOF
+  if run_agents 1 run "$tmp/sysroot.json" "go" &&
+    has "the workspace root $root is the system directory" "$tmp/err" &&
+    has "allow-system-root" "$tmp/err"; then
+    pass "a manifest root of $root is refused"
+  else
+    fail "a manifest root of $root is refused"
+  fi
+done
+
+# The explicit opt-in: an empty /srv (nothing is written to it).
+if [ -d /srv ] && [ -z "$(ls -A /srv)" ]; then
+  cat >"$tmp/sysroot.json" <<EOF
+{"name": "Tester", "instructions": "t", "model": "scripted:answer-turns.json",
+ "manifest": {"root": "/srv"}, "capabilities": ["filesystem"]}
+EOF
+  if run_agents 1 run "$tmp/sysroot.json" "go" &&
+    has "the workspace root /srv is the system directory /srv" "$tmp/err" &&
+    run_agents 0 run "$tmp/sysroot.json" "go" --allow-system-root &&
+    has "nothing written" "$tmp/out" && [ -z "$(ls -A /srv)" ]; then
+    pass "--allow-system-root lets a system directory be the root"
+  else
+    fail "--allow-system-root lets a system directory be the root"
+  fi
+else
+  pass "--allow-system-root lets a system directory be the root # SKIP /srv not empty"
+fi
+
+# ---- snapshots keep outward symlinks (finding 14) --------------------------
+
+cat >"$tmp/link-turns.json" <<'EOF'
+[
+  [{"type": "function_call", "call_id": "call_w", "name": "write_file",
+    "arguments": "{\"path\": \"note.txt\", \"content\": \"kept\\n\"}"}],
+  [{"type": "function_call", "call_id": "call_l", "name": "exec_command",
+    "arguments": "{\"cmd\": \"ln -s /etc out && ln -s note.txt in\"}"}],
+  [{"type": "function_call", "call_id": "call_x", "name": "exec_command",
+    "arguments": "{\"cmd\": \"cat note.txt; readlink out in\"}"}],
+  [{"type": "message", "role": "assistant",
+    "content": [{"type": "output_text", "text": "all done"}]}]
+]
+EOF
+write_agent "$tmp/link.json" \
+  '["filesystem", {"type": "shell", "needs_approval": true}]' \
+  link-turns.json
+
+# Stops before `ln`, then after it (the snapshot holds the links), then
+# the last command sees them restored.
+if run_agents 0 run "$tmp/link.json" "go" --state "$tmp/link-state.json" &&
+  run_agents 0 resume "$tmp/link.json" "$tmp/link-state.json" --approve &&
+  has "[approval needed] exec_command" "$tmp/out" &&
+  run_agents 0 resume "$tmp/link.json" "$tmp/link-state.json" --approve &&
+  grep -q "^    kept" "$tmp/out" && grep -q "^    /etc$" "$tmp/out" &&
+  grep -q "^    note.txt$" "$tmp/out" && has "all done" "$tmp/out"; then
+  pass "a workspace symlink pointing outside is persisted and resumed"
+else
+  fail "a workspace symlink pointing outside is persisted and resumed"
+fi
+
+# ---- snapshot retention and gc (finding 6) ---------------------------------
+
+snapshots="$tmp/cache/agents-1.0/snapshots"
+before=$(find "$snapshots" -name '*.tar' 2>/dev/null | sort)
+if run_agents 0 run "$demo" "Sort 3 1 2" &&
+  [ "$(find "$snapshots" -name '*.tar' 2>/dev/null | sort)" = "$before" ]; then
+  pass "a finished run leaves no snapshot behind"
+else
+  find "$snapshots" >>"$tmp/err" 2>&1
+  fail "a finished run leaves no snapshot behind"
+fi
+
+# A saved state keeps its snapshot; once the state file is gone, gc
+# removes it.
+rm -f "$snapshots"/*.tar "$snapshots"/*.claim
+if run_agents 0 run "$tmp/approval.json" "go" --state "$tmp/gc-state.json" &&
+  [ "$(find "$snapshots" -name '*.tar' | wc -l)" = 1 ] &&
+  run_agents 0 gc && [ "$(find "$snapshots" -name '*.tar' | wc -l)" = 1 ] &&
+  rm "$tmp/gc-state.json" &&
+  run_agents 0 gc --dry-run && has "Would remove" "$tmp/out" &&
+  [ "$(find "$snapshots" -name '*.tar' | wc -l)" = 1 ] &&
+  run_agents 0 gc && has "0 leftover workspaces and 1 snapshots" "$tmp/out" &&
+  [ "$(find "$snapshots" -name '*.tar' | wc -l)" = 0 ]; then
+  pass "a saved state keeps its snapshot until the state file is gone"
+else
+  fail "a saved state keeps its snapshot until the state file is gone"
+fi
+
+# A run killed with SIGKILL leaves its workspace; gc removes it, but never
+# the workspace of a run still going.
+cat >"$tmp/sleep-turns.json" <<'EOF'
+[
+  [{"type": "function_call", "call_id": "call_s", "name": "exec_command",
+    "arguments": "{\"cmd\": \"echo started > here; sleep 41.5\"}"}],
+  [{"type": "message", "role": "assistant",
+    "content": [{"type": "output_text", "text": "slept"}]}]
+]
+EOF
+write_agent "$tmp/sleep.json" '["filesystem", "shell"]' sleep-turns.json
+"$agents" run "$tmp/sleep.json" "go" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 100); do
+  [ -n "$(find "$tmp/tmpdir" -name here 2>/dev/null)" ] && break
+  sleep 0.1
+done
+left=$(ls -d "$tmp/tmpdir"/sandbox-local-* 2>/dev/null)
+if [ -n "$left" ] && run_agents 0 gc &&
+  has "Removed 0 leftover workspaces" "$tmp/out" && [ -d "$left" ]; then
+  pass "gc keeps the workspace of a live run"
+else
+  fail "gc keeps the workspace of a live run"
+fi
+kill -KILL $pid
+wait $pid 2>/dev/null
+if [ -d "$left" ] && run_agents 0 gc --dry-run &&
+  has "Would remove 1 leftover workspaces" "$tmp/out" && [ -d "$left" ] &&
+  run_agents 0 gc && has "Removed 1 leftover workspaces" "$tmp/out" &&
+  [ ! -e "$left" ] && no_sandbox_left; then
+  pass "gc removes the workspace of a run killed with SIGKILL"
+else
+  fail "gc removes the workspace of a run killed with SIGKILL"
+fi
+
+# ---- a full disk during persist (finding 3) ----------------------------------
+
+cat >"$tmp/full-turns.json" <<'EOF'
+[
+  [{"type": "function_call", "call_id": "call_w", "name": "write_file",
+    "arguments": "{\"path\": \"note.txt\", \"content\": \"kept\\n\"}"}],
+  [{"type": "function_call", "call_id": "call_b", "name": "exec_command",
+    "arguments": "{\"cmd\": \"head -c 3000000 /dev/zero > big; echo wrote\"}"}],
+  [{"type": "function_call", "call_id": "call_c", "name": "exec_command",
+    "arguments": "{\"cmd\": \"cat note.txt\"}"}],
+  [{"type": "message", "role": "assistant",
+    "content": [{"type": "output_text", "text": "all done"}]}]
+]
+EOF
+write_agent "$tmp/full.json" \
+  '["filesystem", {"type": "shell", "needs_approval": true}]' full-turns.json
+
+# The snapshots live on a 2 MiB file system: the first stop fits, the
+# second (a 3 MB file in the workspace) does not.
+mkdir -p "$tmp/fullcache"
+if mount -t tmpfs -o size=2m tmpfs "$tmp/fullcache" 2>/dev/null; then
+  full_snapshots="$tmp/fullcache/agents-1.0/snapshots"
+  if XDG_CACHE_HOME="$tmp/fullcache" run_agents 0 run "$tmp/full.json" "go" \
+    --state "$tmp/full-state.json"; then
+    cp "$tmp/full-state.json" "$tmp/full-state.orig"
+    cp "$full_snapshots"/*.tar "$tmp/full-snapshot.orig"
+    if XDG_CACHE_HOME="$tmp/fullcache" run_agents 1 resume "$tmp/full.json" \
+      "$tmp/full-state.json" --approve &&
+      has "wrote" "$tmp/out" &&
+      has "No space left on device" "$tmp/err" &&
+      has "the run state was not saved" "$tmp/err" &&
+      cmp -s "$tmp/full-state.json" "$tmp/full-state.orig" &&
+      cmp -s "$full_snapshots"/*.tar "$tmp/full-snapshot.orig" &&
+      [ "$(ls "$full_snapshots" | grep -c '\.tar\.')" = 0 ] &&
+      tar -tf "$full_snapshots"/*.tar | grep -q "note.txt"; then
+      pass "a full disk during persist keeps the previous snapshot and fails"
+    else
+      fail "a full disk during persist keeps the previous snapshot and fails"
+    fi
+  else
+    fail "a full disk during persist keeps the previous snapshot and fails"
+  fi
+  umount "$tmp/fullcache"
+else
+  pass "a full disk during persist keeps the previous snapshot and fails # SKIP cannot mount a tmpfs (not root?)"
 fi
 
 if no_sandbox_left; then

@@ -6,8 +6,10 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -577,6 +579,17 @@ run_confined_with (Confined *fixture,
   g_autofree char *stderr_text = NULL;
 
   policy->host_tmp_dir = g_strdup (fixture->host_tmp);
+  /* As the session does before a command runs. */
+  if (policy->drop_privileges)
+    {
+      g_auto (GStrv) writable =
+        agents_unix_local_policy_writable_paths (policy);
+
+      agents_unix_local_hand_over ((const char *const *) writable,
+                                   policy->sandbox_uid, policy->sandbox_gid,
+                                   &error);
+      g_assert_no_error (error);
+    }
   proc =
     agents_unix_local_confine_spawn (agents_unix_local_confine_probe (),
                                      fixture->mechanism, policy, argv, &error);
@@ -803,6 +816,337 @@ test_confined_grants (Confined *fixture, gconstpointer data)
     g_assert_cmpint (top, ==, 0);
 }
 
+/* ---- identity, set-id bits, limits --------------------------------- */
+
+static gboolean
+skip_unless_root (Confined *fixture)
+{
+  if (skip_unless_available (fixture))
+    return TRUE;
+  if (geteuid () == 0)
+    return FALSE;
+  g_test_skip ("the sandbox identity is only switched for a root caller");
+  return TRUE;
+}
+
+/* A root caller's command runs as the sandbox uid: a root-only file in a
+ * path it can see (a read-only grant) stays unreadable to it. */
+static void
+test_confined_identity (Confined *fixture, gconstpointer data)
+{
+  g_autoptr (AgentsUnixLocalPolicy) policy = policy_for (fixture->root, FALSE);
+  g_autofree char *shared = g_build_filename (fixture->tmp, "shared", NULL);
+  g_autofree char *secret = g_build_filename (shared, "secret.txt", NULL);
+  g_autofree char *public = g_build_filename (shared, "public.txt", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *expected = NULL;
+
+  if (skip_unless_root (fixture))
+    return;
+  agents_test_write_file (secret, "root only");
+  agents_test_write_file (public, "everyone");
+  g_assert_cmpint (chmod (secret, 0600), ==, 0);
+  g_assert_cmpint (chmod (public, 0644), ==, 0);
+  g_assert_cmpint (chmod (shared, 0755), ==, 0);
+  add_policy_grant (policy, shared, TRUE);
+
+  g_assert_cmpint (
+    run_confined_with (fixture, policy, "id -u; id -g; id -G", &out, NULL), ==,
+    0);
+  expected = g_strdup_printf ("%u\n%u\n%u\n", policy->sandbox_uid,
+                              policy->sandbox_gid, policy->sandbox_gid);
+  g_assert_cmpstr (out, ==, expected);
+  g_assert_cmpint (run_in_grants (fixture, policy, "cat ", public), ==, 0);
+  g_assert_cmpint (run_in_grants (fixture, policy, "cat ", secret), !=, 0);
+  if (g_file_test ("/etc/docker/key.json", G_FILE_TEST_EXISTS))
+    g_assert_cmpint (run_confined_with (fixture, policy,
+                                        "cat /etc/docker/key.json", NULL, NULL),
+                     !=, 0);
+}
+
+/* The mount options of the mount at @mount_point in a mountinfo text. */
+static char *
+mount_options (const char *mountinfo, const char *mount_point)
+{
+  g_auto (GStrv) lines = g_strsplit (mountinfo, "\n", -1);
+  char *found = NULL;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) fields = g_strsplit (lines[i], " ", 7);
+
+      if (g_strv_length (fields) >= 6 && g_str_equal (fields[4], mount_point))
+        {
+          g_free (found);
+          found = g_strdup (fields[5]); /* the last one is on top */
+        }
+    }
+  return found;
+}
+
+/* The workspace is nosuid inside; a set-id file a command makes is the
+ * sandbox user's, and handing the workspace back clears its bits. */
+static void
+test_confined_setuid (Confined *fixture, gconstpointer data)
+{
+  g_autoptr (AgentsUnixLocalPolicy) policy = policy_for (fixture->root, FALSE);
+  g_autofree char *real_root = realpath (fixture->root, NULL);
+  g_autofree char *made = g_build_filename (fixture->root, "sh-suid", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *options = NULL;
+  g_auto (GStrv) writable = NULL;
+  g_autoptr (GError) error = NULL;
+  GStatBuf st;
+
+  if (skip_unless_root (fixture))
+    return;
+  g_assert_cmpint (run_confined_with (fixture, policy,
+                                      "cp /bin/sh sh-suid && chmod 6755 "
+                                      "sh-suid && cat /proc/self/mountinfo",
+                                      &out, NULL),
+                   ==, 0);
+  options = mount_options (out, real_root);
+  g_assert_nonnull (options);
+  g_assert_nonnull (strstr (options, "nosuid"));
+
+  g_assert_cmpint (g_stat (made, &st), ==, 0);
+  g_assert_cmpuint (st.st_uid, ==, policy->sandbox_uid);
+  writable = agents_unix_local_policy_writable_paths (policy);
+  g_assert_true (agents_unix_local_hand_back ((const char *const *) writable,
+                                              policy->sandbox_uid, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_stat (made, &st), ==, 0);
+  g_assert_cmpuint (st.st_uid, ==, geteuid ());
+  g_assert_cmpuint (st.st_mode & 07777, ==, 0755);
+  g_assert_cmpint (g_stat (fixture->root, &st), ==, 0);
+  g_assert_cmpuint (st.st_uid, ==, geteuid ());
+}
+
+/* Processes of @uid whose environment holds @mark: those of one test,
+ * whatever else runs as that uid on the host. */
+static guint
+count_marked (guint32 uid, const char *mark)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", name, NULL);
+      g_autofree char *environ_path = g_build_filename (path, "environ", NULL);
+      g_autofree char *env = NULL;
+      gsize len = 0;
+      GStatBuf st;
+
+      if (!g_ascii_isdigit (*name) || g_stat (path, &st) != 0 ||
+          st.st_uid != uid ||
+          !g_file_get_contents (environ_path, &env, &len, NULL))
+        continue;
+      for (gsize i = 0; i < len; i += strlen (env + i) + 1)
+        if (g_str_equal (env + i, mark))
+          {
+            n++;
+            break;
+          }
+    }
+  return n;
+}
+
+/* Every process of @uid, zombies included: they count against
+ * RLIMIT_NPROC too. */
+static guint
+count_all_of (guint32 uid)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", name, NULL);
+      GStatBuf st;
+
+      if (g_ascii_isdigit (*name) && g_stat (path, &st) == 0 &&
+          st.st_uid == uid)
+        n++;
+    }
+  return n;
+}
+
+static GSubprocess *
+spawn_confined (AgentsUnixLocalPolicy *policy,
+                Confined *fixture,
+                const char *script,
+                pid_t *pid)
+{
+  const char *argv[] = { "sh", "-c", script, NULL };
+  g_auto (GStrv) writable = NULL;
+  g_autoptr (GError) error = NULL;
+  GSubprocess *proc;
+
+  policy->host_tmp_dir = g_strdup (fixture->host_tmp);
+  writable = agents_unix_local_policy_writable_paths (policy);
+  agents_unix_local_hand_over ((const char *const *) writable,
+                               policy->sandbox_uid, policy->sandbox_gid,
+                               &error);
+  g_assert_no_error (error);
+  proc =
+    agents_unix_local_confine_spawn (agents_unix_local_confine_probe (),
+                                     fixture->mechanism, policy, argv, &error);
+  g_assert_no_error (error);
+  *pid = atoi (g_subprocess_get_identifier (proc));
+  return proc;
+}
+
+/* Kills what a command left and waits until none of its processes is
+ * left. */
+static void
+kill_all_of (GSubprocess *proc, pid_t pid, guint32 uid, const char *mark)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (count_marked (uid, mark) > 0 && g_get_monotonic_time () < deadline)
+    {
+      kill (-pid, SIGKILL);
+      kill (pid, SIGKILL);
+      g_usleep (20 * 1000);
+    }
+  g_subprocess_wait (proc, NULL, NULL);
+  g_assert_cmpuint (count_marked (uid, mark), ==, 0);
+}
+
+static void
+test_confined_process_limit (Confined *fixture, gconstpointer data)
+{
+  g_autoptr (AgentsUnixLocalPolicy) policy = policy_for (fixture->root, FALSE);
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *mark =
+    g_strdup_printf ("AGENTS_TEST_MARK=%08x", g_random_int ());
+  guint peak = 0;
+  int status = -1;
+  pid_t pid;
+
+  if (skip_unless_root (fixture))
+    return;
+  /* The limit counts every process of the uid: others may run too. */
+  policy->limits.processes = count_all_of (policy->sandbox_uid) + 24;
+  g_hash_table_insert (policy->env, g_strdup ("AGENTS_TEST_MARK"),
+                       g_strdup (mark + strlen ("AGENTS_TEST_MARK=")));
+
+  /* 100 sleepers cannot all start. */
+  proc = spawn_confined (policy, fixture,
+                         "for i in $(seq 100); do sleep 30 >/dev/null 2>&1 & "
+                         "done",
+                         &pid);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (err, "fork"));
+  kill_all_of (proc, pid, policy->sandbox_uid, mark);
+  g_clear_object (&proc);
+
+  /* A fork bomb stays under the limit, the host can still fork, and
+   * nothing of it survives the kill. */
+  policy->limits.processes = count_all_of (policy->sandbox_uid) + 24;
+  proc = spawn_confined (policy, fixture, "b() { b | b & }; b; sleep 2", &pid);
+  for (int i = 0; i < 20; i++)
+    {
+      peak = MAX (peak, count_marked (policy->sandbox_uid, mark));
+      g_usleep (50 * 1000);
+    }
+  g_test_message ("fork bomb: at most %u processes", peak);
+  g_assert_cmpuint (peak, <=, policy->limits.processes);
+
+  g_assert_true (g_spawn_sync (NULL, (char *[]){ "true", NULL }, NULL,
+                               G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&err, g_free);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (err, "fork")); /* it hit the limit */
+  kill_all_of (proc, pid, policy->sandbox_uid, mark);
+}
+
+static void
+test_confined_memory_limit (Confined *fixture, gconstpointer data)
+{
+  g_autoptr (AgentsUnixLocalPolicy) policy = policy_for (fixture->root, FALSE);
+  g_autofree char *err = NULL;
+  int status;
+
+  if (skip_unless_available (fixture))
+    return;
+  policy->limits.memory = 64 << 20;
+  /* The string doubles until it no longer fits. */
+  status = run_confined_with (fixture, policy,
+                              "awk 'BEGIN { s = \"x\"; while (1) s = s s }'",
+                              NULL, &err);
+  g_assert_cmpint (status, !=, 0);
+  /* Something that fits still runs. */
+  g_assert_cmpint (run_confined_with (fixture, policy,
+                                      "awk 'BEGIN { s = \"x\"; for (i = 0; i "
+                                      "< 20; i++) s = s s; print length(s) }'",
+                                      NULL, NULL),
+                   ==, 0);
+}
+
+/* A command's cgroup has its limits, catches what escapes its process
+ * group (setsid), and takes it all down when freed. */
+static void
+test_confined_cgroup (Confined *fixture, gconstpointer data)
+{
+  g_autoptr (AgentsUnixLocalPolicy) policy = policy_for (fixture->root, FALSE);
+  g_autofree char *mark =
+    g_strdup_printf ("AGENTS_TEST_MARK=%08x", g_random_int ());
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) proc = NULL;
+  AgentsUnixLocalCgroup *cgroup;
+  const char *const *paths;
+  g_autofree char *pids_max = NULL;
+  g_autofree char *max_path = NULL;
+  pid_t pid;
+
+  if (skip_unless_root (fixture))
+    return;
+  policy->limits.processes = 33;
+  cgroup = agents_unix_local_cgroup_new (&policy->limits, &error);
+  if (cgroup == NULL)
+    {
+      g_test_skip_printf ("no cgroup here: %s", error->message);
+      return;
+    }
+  paths = agents_unix_local_cgroup_get_paths (cgroup);
+  g_assert_nonnull (paths[0]);
+  max_path = g_build_filename (paths[0], "pids.max", NULL);
+  g_assert_true (g_file_get_contents (max_path, &pids_max, NULL, NULL));
+  g_assert_cmpstr (g_strstrip (pids_max), ==, "33");
+
+  policy->cgroup = cgroup;
+  g_hash_table_insert (policy->env, g_strdup ("AGENTS_TEST_MARK"),
+                       g_strdup (mark + strlen ("AGENTS_TEST_MARK=")));
+  proc = spawn_confined (
+    policy, fixture,
+    "setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 30 >/dev/null 2>&1 &",
+    &pid);
+  g_subprocess_wait (proc, NULL, NULL);
+  for (guint i = 0; i < 100 && count_marked (policy->sandbox_uid, mark) < 2;
+       i++)
+    g_usleep (10 * 1000);
+  if (fixture->mechanism == AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK)
+    g_assert_cmpuint (count_marked (policy->sandbox_uid, mark), ==, 2);
+
+  agents_unix_local_cgroup_free (cgroup);
+  for (guint i = 0; i < 100 && count_marked (policy->sandbox_uid, mark) > 0;
+       i++)
+    g_usleep (10 * 1000);
+  g_assert_cmpuint (count_marked (policy->sandbox_uid, mark), ==, 0);
+  g_assert_false (g_file_test (max_path, G_FILE_TEST_EXISTS));
+}
+
 static void
 add_confined_test (const char *name,
                    AgentsUnixLocalConfinement mechanism,
@@ -865,6 +1209,13 @@ main (int argc, char *argv[])
       add_confined_test ("system", mechanisms[i], test_confined_system);
       add_confined_test ("network", mechanisms[i], test_confined_network);
       add_confined_test ("grants", mechanisms[i], test_confined_grants);
+      add_confined_test ("identity", mechanisms[i], test_confined_identity);
+      add_confined_test ("setuid", mechanisms[i], test_confined_setuid);
+      add_confined_test ("process-limit", mechanisms[i],
+                         test_confined_process_limit);
+      add_confined_test ("memory-limit", mechanisms[i],
+                         test_confined_memory_limit);
+      add_confined_test ("cgroup", mechanisms[i], test_confined_cgroup);
     }
   add_confined_test ("pid-namespace", AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP,
                      test_confined_pid_namespace);

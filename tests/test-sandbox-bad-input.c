@@ -325,16 +325,28 @@ run_state_json (AgentsSandboxAgent *agent, JsonObject *payload)
 
 /* Loads @json for a fresh agent "sandbox" and resumes it with @client. */
 static AgentsRunResult *
-resume_from_json (CountingClient *client, const char *json, GError **error)
+resume_from_json_vouching (CountingClient *client,
+                           const char *json,
+                           const char *vouched_root,
+                           GError **error)
 {
   g_autoptr (AgentsSandboxAgent) agent = sandbox_agent_new ("sandbox");
-  g_autoptr (AgentsRunConfig) config = run_config_new (client, NULL);
+  g_autoptr (AgentsSandboxRunConfig) sandbox = NULL;
+  g_autoptr (AgentsRunConfig) config = run_config_new (client, &sandbox);
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (AgentsRunState) state = NULL;
   g_autoptr (GAsyncResult) result = NULL;
   g_autoptr (GError) local_error = NULL;
   AgentsRunResult *run;
 
+  /* The caller's manifest names @vouched_root: a state may use it. */
+  if (vouched_root != NULL)
+    {
+      g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+
+      agents_manifest_set_root (manifest, vouched_root);
+      agents_sandbox_run_config_set_manifest (sandbox, manifest);
+    }
   state =
     agents_run_state_new_from_json (AGENTS_AGENT (agent), json, &local_error);
   g_assert_no_error (local_error);
@@ -344,6 +356,12 @@ resume_from_json (CountingClient *client, const char *json, GError **error)
   run = agents_runner_resume_finish (runner, result, error);
   release_agent (agent);
   return run;
+}
+
+static AgentsRunResult *
+resume_from_json (CountingClient *client, const char *json, GError **error)
+{
+  return resume_from_json_vouching (client, json, NULL, error);
 }
 
 /* Resumes the agent "sandbox" from a run state with @payload. */
@@ -390,10 +408,13 @@ test_valid_payload_resumes (void)
   g_autofree char *root = agents_test_make_tmp_dir ("bad-input-root-");
   g_autoptr (JsonNode) state = serialized_state (client, root);
   g_autoptr (JsonObject) payload = payload_new ("unix_local", state);
+  g_autoptr (AgentsSandboxAgent) agent = sandbox_agent_new ("sandbox");
+  g_autofree char *json = run_state_json (agent, payload);
   g_autoptr (AgentsRunResult) result = NULL;
   g_autoptr (GError) error = NULL;
 
-  result = resume_with_payload (client, payload, &error);
+  release_agent (agent);
+  result = resume_from_json_vouching (client, json, root, &error);
 
   g_assert_no_error (error);
   g_assert_cmpstr (

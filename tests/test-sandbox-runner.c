@@ -1676,6 +1676,51 @@ test_runner_omits_sandbox_resume_state_when_cleanup_fails (void)
   g_assert_null (agents_run_state_get_sandbox (state));
 }
 
+/* The run's outcome stands, but the result says why its workspace was
+ * not saved (issue 15, finding 3): a program saving the state can refuse
+ * to save one that would resume empty. */
+static void
+test_runner_reports_sandbox_cleanup_failure (void)
+{
+  g_autoptr (FakeSession) session = failing_stop_session ();
+  g_autoptr (FakeClient) client = fake_client_new (session);
+  g_autoptr (AgentsScriptedModel) model = model_final ("done");
+  g_autoptr (AgentsSandboxAgent) agent =
+    sandbox_agent ("sandbox", model, "Base instructions.");
+  g_autoptr (AgentsRunConfig) config = sandbox_run_config (client);
+  g_autoptr (AgentsRunner) runner = agents_runner_new ();
+  g_autoptr (AgentsRunResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  const GError *sandbox_error;
+
+  result = run_text (runner, agent, "hello", config, &error);
+  g_assert_no_error (error);
+
+  assert_final (result, "done");
+  sandbox_error = agents_run_result_get_sandbox_error (result);
+  g_assert_nonnull (sandbox_error);
+  g_assert_cmpstr (sandbox_error->message, !=, "");
+}
+
+static void
+test_runner_reports_no_sandbox_error_after_clean_close (void)
+{
+  g_autoptr (AgentsManifest) empty = agents_manifest_new ();
+  g_autoptr (FakeSession) session = fake_session_new (empty);
+  g_autoptr (FakeClient) client = fake_client_new (session);
+  g_autoptr (AgentsScriptedModel) model = model_final ("done");
+  g_autoptr (AgentsSandboxAgent) agent =
+    sandbox_agent ("sandbox", model, "Base instructions.");
+  g_autoptr (AgentsRunConfig) config = sandbox_run_config (client);
+  g_autoptr (AgentsRunner) runner = agents_runner_new ();
+  g_autoptr (AgentsRunResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+
+  result = run_text (runner, agent, "hello", config, &error);
+  g_assert_no_error (error);
+  g_assert_null (agents_run_result_get_sandbox_error (result));
+}
+
 static void
 test_runner_clears_sandbox_session_from_non_streamed_results_after_cleanup (
   void)
@@ -2584,6 +2629,8 @@ main (int argc, char *argv[])
   ADD (runner_resumed_handoff_materializes_manifest_for_new_sandbox_agent);
   ADD (runner_streamed_ignores_sandbox_cleanup_failures_after_success);
   ADD (runner_omits_sandbox_resume_state_when_cleanup_fails);
+  ADD (runner_reports_sandbox_cleanup_failure);
+  ADD (runner_reports_no_sandbox_error_after_clean_close);
   ADD (runner_clears_sandbox_session_from_non_streamed_results_after_cleanup);
   ADD (runner_streamed_cleans_sandbox_once_after_stream_completion);
   ADD (runner_uses_public_agent_for_non_streaming_output_guardrails);

@@ -1701,6 +1701,186 @@ test_open_beneath_during_renames (void)
   agents_test_rm_rf (tmp);
 }
 
+/* A session whose resume fails to restore its snapshot never persists
+ * over it (issue 15, finding 14): the snapshot stays for another try. */
+static void
+test_failed_restore_keeps_snapshot (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *workspace_root = agents_test_make_tmp_dir ("unix-local-ws-");
+  g_autofree char *snapshots = agents_test_make_tmp_dir ("unix-local-snap-");
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsLocalSnapshotSpec) spec =
+    agents_local_snapshot_spec_new (snapshots);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsSandboxSession) resumed = NULL;
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (JsonNode) json = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *tar = NULL;
+  g_autofree char *after = NULL;
+  const char *broken = "not a tar archive, but the only copy of the work";
+
+  agents_sandbox_client_create_async (client, manifest, NULL, G_OBJECT (spec),
+                                      NULL, agents_test_async_cb, &result);
+  session = agents_sandbox_client_create_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_true (start_session (session, &error));
+  g_assert_true (write_text (session, "a.txt", "alpha", &error));
+  g_assert_no_error (error);
+  close_session (session);
+  json = agents_sandbox_client_serialize_session_state (
+    client, agents_sandbox_session_get_state (session));
+  tar = agents_local_snapshot_dup_archive_path (
+    AGENTS_LOCAL_SNAPSHOT (agents_sandbox_session_state_get_snapshot (
+      agents_sandbox_session_get_state (session))));
+  delete_session (client, session);
+  /* The archive cannot be restored (damaged, or refused). */
+  g_assert_true (g_file_set_contents (tar, broken, -1, NULL));
+
+  state =
+    agents_sandbox_client_deserialize_session_state (client, json, &error);
+  g_assert_no_error (error);
+  agents_sandbox_session_state_set_root_vouched (state, TRUE);
+  agents_sandbox_client_resume_async (client, state, NULL, agents_test_async_cb,
+                                      &result);
+  resumed = agents_sandbox_client_resume_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_assert_false (start_session (resumed, &error));
+  g_assert_nonnull (error);
+  g_test_message ("restore failed: %s", error->message);
+  close_session (resumed);
+  delete_session (client, resumed);
+
+  g_assert_true (g_file_get_contents (tar, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, broken);
+
+  agents_test_rm_rf (workspace_root);
+  agents_test_rm_rf (snapshots);
+}
+
+/* Resumes @json (a serialized state, never vouched for) and returns the
+ * error. */
+static GError *
+resume_error (AgentsSandboxClient *client, JsonNode *json)
+{
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  GError *error = NULL;
+
+  state =
+    agents_sandbox_client_deserialize_session_state (client, json, &error);
+  g_assert_no_error (error);
+  agents_sandbox_client_resume_async (client, state, NULL, agents_test_async_cb,
+                                      &result);
+  session = agents_sandbox_client_resume_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_null (session);
+  return error;
+}
+
+static JsonNode *
+state_json_naming (AgentsSandboxClient *client,
+                   const char *root,
+                   gboolean owned)
+{
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (root);
+  g_autoptr (AgentsSandboxSessionState) state =
+    agents_unix_local_session_state_new (manifest, NULL, owned);
+
+  return agents_sandbox_client_serialize_session_state (client, state);
+}
+
+/* A state read from JSON names a host directory: without the caller's
+ * word or the library's proof, it is refused, naming the root, and the
+ * directory is untouched (issue 15, finding 2). */
+static void
+test_hostile_state_roots_refused (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *victim = agents_test_make_tmp_dir ("unix-local-victim-");
+  g_autofree char *data = g_build_filename (victim, "data", NULL);
+  g_autofree char *lookalike =
+    g_build_filename (g_get_tmp_dir (), "sandbox-local-lookalike-victim", NULL);
+  g_autofree char *lookalike_data = g_build_filename (lookalike, "data", NULL);
+  g_autoptr (JsonNode) wipe = NULL;
+  g_autoptr (JsonNode) claim = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_true (g_file_set_contents (data, "precious", -1, NULL));
+  g_assert_cmpint (g_mkdir_with_parents (lookalike, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (lookalike_data, "precious", -1, NULL));
+
+  wipe = state_json_naming (client, victim, FALSE);
+  error = resume_error (client, wipe);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH);
+  g_assert_nonnull (strstr (error->message, victim));
+  g_clear_error (&error);
+
+  claim = state_json_naming (client, lookalike, TRUE);
+  error = resume_error (client, claim);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH);
+  g_assert_nonnull (strstr (error->message, lookalike));
+
+  g_assert_true (g_file_get_contents (data, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "precious");
+  g_clear_pointer (&text, g_free);
+  g_assert_true (g_file_get_contents (lookalike_data, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "precious");
+
+  agents_test_rm_rf (victim);
+  agents_test_rm_rf (lookalike);
+}
+
+/* A system directory as the root is refused unless the client allows it
+ * (issue 15, finding 5). */
+static void
+test_system_root_refused (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  const char *roots[] = { "/etc", "/usr", "/usr/share", "/", "/home" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (roots); i++)
+    {
+      g_autoptr (AgentsManifest) manifest = manifest_with_root (roots[i]);
+      g_autoptr (AgentsSandboxSession) session = NULL;
+      g_autoptr (GAsyncResult) result = NULL;
+      g_autoptr (GError) error = NULL;
+
+      agents_sandbox_client_create_async (client, manifest, NULL, NULL, NULL,
+                                          agents_test_async_cb, &result);
+      session = agents_sandbox_client_create_finish (
+        client, agents_test_wait_result (&result), &error);
+      g_assert_null (session);
+      g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                      AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH);
+      g_assert_nonnull (strstr (error->message, roots[i]));
+    }
+  g_object_set (client, "allow-system-root", TRUE, NULL);
+  {
+    g_autoptr (AgentsManifest) manifest = manifest_with_root ("/etc");
+    g_autoptr (AgentsSandboxSession) session = NULL;
+    g_autoptr (GAsyncResult) result = NULL;
+    g_autoptr (GError) error = NULL;
+
+    /* Created only: nothing is started in /etc. */
+    agents_sandbox_client_create_async (client, manifest, NULL, NULL, NULL,
+                                        agents_test_async_cb, &result);
+    session = agents_sandbox_client_create_finish (
+      client, agents_test_wait_result (&result), &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (session);
+  }
+}
+
 /* A workspace persisted into a local snapshot comes back when a session
  * resumed from the serialized state starts. */
 static void
@@ -1745,6 +1925,8 @@ test_persist_and_resume (void)
   state =
     agents_sandbox_client_deserialize_session_state (client, json, &error);
   g_assert_no_error (error);
+  /* The root is the caller's own (its manifest named it): it says so. */
+  agents_sandbox_session_state_set_root_vouched (state, TRUE);
   agents_sandbox_client_resume_async (client, state, NULL, agents_test_async_cb,
                                       &result);
   resumed = agents_sandbox_client_resume_finish (
@@ -1830,6 +2012,340 @@ test_exec_after_host_changes (Fixture *fixture, gconstpointer data)
   check_exec_after_host_changes (fixture->mechanism, TRUE);
 }
 
+/* ---- identity, set-id bits and limits -------------------------------- */
+
+static gboolean
+skip_unless_root (const char *mechanism)
+{
+  if (skip_unless_available (mechanism))
+    return TRUE;
+  if (geteuid () == 0)
+    return FALSE;
+  g_test_skip ("the sandbox identity is only switched for a root caller");
+  return TRUE;
+}
+
+static GVariant *
+options_with (const char *mechanism, const char *name, GVariant *value)
+{
+  GVariantDict dict;
+
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert (&dict, "confinement", "s", mechanism);
+  if (name != NULL)
+    g_variant_dict_insert_value (&dict, name, value);
+  return g_variant_ref_sink (g_variant_dict_end (&dict));
+}
+
+/* A root-only file that the sandbox can see (in a read-only grant) is
+ * not readable by a root caller's command; a public one is. */
+static void
+test_root_only_files_unreadable (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *shared = g_strconcat (fixture->root, "-shared", NULL);
+  g_autofree char *secret = g_build_filename (shared, "key.json", NULL);
+  g_autofree char *public = g_build_filename (shared, "public.txt", NULL);
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (fixture->root);
+  g_autoptr (AgentsSandboxPathGrant) grant =
+    agents_sandbox_path_grant_new (shared, TRUE, NULL);
+  g_autoptr (GVariant) options = options_with (fixture->mechanism, NULL, NULL);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsExecResult) id = NULL;
+  g_autoptr (AgentsExecResult) denied = NULL;
+  g_autoptr (AgentsExecResult) allowed = NULL;
+  g_autofree char *script = g_strdup_printf ("cat %s", secret);
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (skip_unless_root (fixture->mechanism))
+    return;
+  agents_test_write_file (secret, "{\"private\": 1}");
+  agents_test_write_file (public, "hello");
+  g_assert_cmpint (chmod (secret, 0600), ==, 0);
+  g_assert_cmpint (chmod (public, 0644), ==, 0);
+  g_assert_cmpint (chmod (shared, 0755), ==, 0);
+  agents_manifest_add_extra_path_grant (manifest, grant);
+  session = create_session (fixture->client, manifest, options);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+
+  id = exec_shell (session, "id -u");
+  out = stdout_text (id);
+  g_assert_cmpstr (out, ==, "65534");
+  denied = exec_shell (session, script);
+  g_assert_false (agents_exec_result_ok (denied));
+  g_clear_pointer (&script, g_free);
+  script = g_strdup_printf ("cat %s", public);
+  allowed = exec_shell (session, script);
+  g_assert_true (agents_exec_result_ok (allowed));
+
+  close_session (session);
+  delete_session (fixture->client, session);
+  agents_test_rm_rf (shared);
+}
+
+/* What the library writes is the command's to change; what the command
+ * makes is the caller's again after the session, with no set-id bit. */
+static void
+test_workspace_handed_over_and_back (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *note = g_build_filename (fixture->root, "note.txt", NULL);
+  g_autofree char *made = g_build_filename (fixture->root, "d", "sh", NULL);
+  g_autoptr (AgentsExecResult) edit = NULL;
+  g_autoptr (AgentsExecResult) suid = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  GStatBuf st;
+
+  if (skip_unless_root (fixture->mechanism))
+    return;
+  g_assert_true (start_session (fixture->session, &error));
+  g_assert_no_error (error);
+  g_assert_true (write_text (fixture->session, note, "one\n", &error));
+  g_assert_no_error (error);
+  edit = exec_shell (fixture->session, "echo two >> note.txt && mkdir d");
+  g_assert_true (agents_exec_result_ok (edit));
+  g_assert_cmpint (g_stat (note, &st), ==, 0);
+  g_assert_cmpuint (st.st_uid, ==, 65534);
+
+  suid = exec_shell (fixture->session,
+                     "cp /bin/sh d/sh && chmod 6755 d/sh && stat -c %a d/sh");
+  g_assert_true (agents_exec_result_ok (suid));
+  close_session (fixture->session);
+
+  text = agents_test_read_file (note);
+  g_assert_cmpstr (text, ==, "one\ntwo\n");
+  g_assert_cmpint (g_stat (made, &st), ==, 0);
+  g_assert_cmpuint (st.st_uid, ==, geteuid ());
+  g_assert_cmpuint (st.st_gid, ==, getegid ());
+  g_assert_cmpuint (st.st_mode & 07777, ==, 0755);
+  g_assert_cmpint (g_stat (note, &st), ==, 0);
+  g_assert_cmpuint (st.st_uid, ==, geteuid ());
+  g_assert_cmpint (g_stat (fixture->root, &st), ==, 0);
+  g_assert_cmpuint (st.st_uid, ==, geteuid ());
+}
+
+static void
+assert_option_refused (AgentsSandboxClient *client,
+                       const char *name,
+                       GVariant *value)
+{
+  g_autoptr (GVariant) options = options_with ("auto", name, value);
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_sandbox_client_create_async (client, NULL, options, NULL, NULL,
+                                      agents_test_async_cb, &result);
+  session = agents_sandbox_client_create_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_null (session);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, name));
+  agents_test_assert_context_str (error, "option", name);
+}
+
+static void
+test_limit_options_validated (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+
+  assert_option_refused (client, "sandbox_uid", g_variant_new_int64 (0));
+  assert_option_refused (client, "sandbox_gid", g_variant_new_int64 (-5));
+  assert_option_refused (client, "pids_limit", g_variant_new_int64 (-1));
+  assert_option_refused (client, "pids_limit", g_variant_new_int64 (2));
+  assert_option_refused (client, "memory", g_variant_new_string ("lots"));
+  assert_option_refused (client, "memory", g_variant_new_int64 (1024));
+  assert_option_refused (client, "cpu_seconds", g_variant_new_double (1.5));
+}
+
+/* Processes whose command line holds @token. */
+static guint
+count_with_token (const char *token)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  guint count = 0;
+
+  while (proc != NULL && (name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", name, "cmdline", NULL);
+      g_autofree char *cmdline = NULL;
+      gsize length = 0;
+
+      if (!g_ascii_isdigit (*name) ||
+          !g_file_get_contents (path, &cmdline, &length, NULL))
+        continue;
+      for (gsize i = 0; i < length; i += strlen (cmdline + i) + 1)
+        if (strstr (cmdline + i, token) != NULL)
+          {
+            count++;
+            break;
+          }
+    }
+  return count;
+}
+
+/* An archive's set-user-ID and set-group-ID bits are not restored. */
+static void
+test_hydrate_drops_setid_bits (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *tmp = agents_test_make_tmp_dir ("unix-local-setid-");
+  g_autofree char *src = g_build_filename (tmp, "src", NULL);
+  g_autofree char *tool = g_build_filename (src, "tool", NULL);
+  g_autofree char *shared = g_build_filename (src, "shared", NULL);
+  g_autofree char *archive = g_build_filename (tmp, "ws.tar", NULL);
+  g_autofree char *root = g_build_filename (tmp, "ws", NULL);
+  g_autofree char *out_tool = g_build_filename (root, "tool", NULL);
+  g_autofree char *out_shared = g_build_filename (root, "shared", NULL);
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (root);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GFile) file = g_file_new_for_path (archive);
+  g_autoptr (GInputStream) stream = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *tar[] = { "tar", "-C", src, "-cf", archive, ".", NULL };
+  int status = -1;
+  GStatBuf st;
+
+  agents_test_write_file (tool, "#!/bin/sh\n");
+  g_assert_cmpint (g_mkdir (shared, 0755), ==, 0);
+  g_assert_cmpint (chmod (tool, 06755), ==, 0);
+  g_assert_cmpint (chmod (shared, 02775), ==, 0);
+  g_assert_true (g_spawn_sync (NULL, (char **) tar, NULL, G_SPAWN_SEARCH_PATH,
+                               NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+
+  session = create_session (client, manifest, NULL);
+  stream = G_INPUT_STREAM (g_file_read (file, NULL, &error));
+  g_assert_no_error (error);
+  agents_sandbox_session_hydrate_workspace_async (
+    session, stream, NULL, agents_test_async_cb, &result);
+  g_assert_true (agents_sandbox_session_hydrate_workspace_finish (
+    session, agents_test_wait_result (&result), &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (g_stat (out_tool, &st), ==, 0);
+  g_assert_cmpuint (st.st_mode & 07777, ==, 0755);
+  g_assert_cmpint (g_stat (out_shared, &st), ==, 0);
+  g_assert_cmpuint (st.st_mode & 07777, ==, 0775);
+  agents_test_rm_rf (tmp);
+}
+
+/* The cgroups this process made for its commands and did not remove
+ * yet (in the v1 pids hierarchy, where there is one). */
+static guint
+count_own_cgroups (void)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *prefix = g_strdup_printf ("agents-%d-", (int) getpid ());
+  g_auto (GStrv) lines = NULL;
+  guint n = 0;
+
+  if (!g_file_get_contents ("/proc/self/cgroup", &text, NULL, NULL))
+    return 0;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) fields = g_strsplit (lines[i], ":", 3);
+      g_autofree char *dir = NULL;
+      g_autoptr (GDir) listing = NULL;
+      const char *name;
+
+      if (g_strv_length (fields) != 3 || !g_str_equal (fields[1], "pids"))
+        continue;
+      dir = g_build_filename ("/sys/fs/cgroup/pids", fields[2], NULL);
+      listing = g_dir_open (dir, 0, NULL);
+      while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+        if (g_str_has_prefix (name, prefix))
+          n++;
+    }
+  return n;
+}
+
+/* A fork bomb under pids_limit is contained and timed out, the host can
+ * fork meanwhile, and nothing of it is left afterwards. */
+static void
+test_fork_bomb_contained (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GVariant) options =
+    options_with (fixture->mechanism, "pids_limit", g_variant_new_int64 (64));
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (fixture->root);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsExecResult) result = NULL;
+  g_autoptr (AgentsExecResult) after = NULL;
+  g_autofree char *token =
+    g_strdup_printf ("bomb%u", (guint) getpid () * 7 + 1);
+  g_autofree char *script = g_strdup_printf ("%s() { %s | %s & }; %s; sleep 30",
+                                             token, token, token, token);
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+
+  if (skip_unless_root (fixture->mechanism))
+    return;
+  session = create_session (fixture->client, manifest, options);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+  /* It times out, unless its last `sleep` could not even start. */
+  result = exec_shell_full (session, script, 3.0, NULL, &error);
+  if (result != NULL)
+    g_assert_false (agents_exec_result_ok (result));
+  else
+    g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                    AGENTS_SANDBOX_ERROR_EXEC_TIMEOUT);
+  g_clear_error (&error);
+
+  g_assert_true (g_spawn_sync (NULL, (char *[]){ "true", NULL }, NULL,
+                               G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < 250 && count_with_token (token) > 0; i++)
+    g_usleep (20 * 1000);
+  g_assert_cmpuint (count_with_token (token), ==, 0);
+  for (guint i = 0; i < 250 && count_own_cgroups () > 0; i++)
+    g_usleep (20 * 1000);
+  g_assert_cmpuint (count_own_cgroups (), ==, 0);
+  /* The session still runs commands. */
+  after = exec_shell (session, "echo alive");
+  g_assert_true (agents_exec_result_ok (after));
+  close_session (session);
+  delete_session (fixture->client, session);
+}
+
+static void
+test_memory_hog_stopped (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GVariant) options =
+    options_with (fixture->mechanism, "memory", g_variant_new_int64 (64 << 20));
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (fixture->root);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsExecResult) hog = NULL;
+  g_autoptr (AgentsExecResult) tmp = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (skip_unless_available (fixture->mechanism))
+    return;
+  session = create_session (fixture->client, manifest, options);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+  hog =
+    exec_shell_full (session, "awk 'BEGIN { s = \"x\"; while (1) s = s s }'",
+                     30.0, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (agents_exec_result_ok (hog));
+  /* Nor can /tmp, which is memory, outgrow the limit. */
+  if (g_str_equal (fixture->mechanism, "bwrap"))
+    {
+      tmp = exec_shell (session, "head -c 100000000 /dev/zero > \"$TMPDIR/f\"");
+      g_assert_false (agents_exec_result_ok (tmp));
+    }
+  close_session (session);
+  delete_session (fixture->client, session);
+}
+
 static void
 add_mechanism_tests (const char *name,
                      const char *mechanism,
@@ -1910,6 +2426,14 @@ main (int argc, char *argv[])
       add_mechanism_tests ("network", confined[i], test_network);
       add_mechanism_tests ("home-not-readable", confined[i],
                            test_home_is_not_readable);
+      add_mechanism_tests ("root-only-files-unreadable", confined[i],
+                           test_root_only_files_unreadable);
+      add_mechanism_tests ("workspace-handed-over-and-back", confined[i],
+                           test_workspace_handed_over_and_back);
+      add_mechanism_tests ("fork-bomb-contained", confined[i],
+                           test_fork_bomb_contained);
+      add_mechanism_tests ("memory-hog-stopped", confined[i],
+                           test_memory_hog_stopped);
     }
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     {
@@ -1923,6 +2447,10 @@ main (int argc, char *argv[])
     }
   add_mechanism_tests ("pid-namespace", "bwrap", test_pid_namespace);
   add_mechanism_tests ("confinement-none", "none", test_confinement_none);
+  g_test_add_func ("/sandbox/unix-local/hydrate-drops-setid-bits",
+                   test_hydrate_drops_setid_bits);
+  g_test_add_func ("/sandbox/unix-local/limit-options-validated",
+                   test_limit_options_validated);
   g_test_add_func ("/sandbox/unix-local/state-json",
                    test_state_json_round_trip);
   g_test_add_func ("/sandbox/unix-local/client", test_client_basics);
@@ -1930,6 +2458,12 @@ main (int argc, char *argv[])
                         GINT_TO_POINTER (FALSE), test_file_io_symlinks);
   g_test_add_data_func ("/sandbox/unix-local/file-io-symlinks-without-openat2",
                         GINT_TO_POINTER (TRUE), test_file_io_symlinks);
+  g_test_add_func ("/sandbox/unix-local/failed-restore-keeps-snapshot",
+                   test_failed_restore_keeps_snapshot);
+  g_test_add_func ("/sandbox/unix-local/hostile-state-roots-refused",
+                   test_hostile_state_roots_refused);
+  g_test_add_func ("/sandbox/unix-local/system-root-refused",
+                   test_system_root_refused);
   g_test_add_func ("/sandbox/unix-local/persist-and-resume",
                    test_persist_and_resume);
   g_test_add_data_func ("/sandbox/unix-local/host-ls", GINT_TO_POINTER (FALSE),

@@ -788,3 +788,89 @@ agents_cli_load_agent_file (const char *path, GError **error)
     }
   return load_with (path, base_dir, parser, error);
 }
+
+/* Every agent of the tree uses @model. */
+static void
+set_model_everywhere (AgentsAgent *agent,
+                      AgentsModel *model,
+                      const char *name,
+                      guint depth)
+{
+  GListModel *handoffs = agents_agent_get_handoffs (agent);
+
+  agents_agent_set_model (agent, model);
+  agents_agent_set_model_name (agent, name);
+  for (guint i = 0;
+       depth < MAX_HANDOFF_DEPTH + 1 && i < g_list_model_get_n_items (handoffs);
+       i++)
+    {
+      g_autoptr (GObject) handoff = g_list_model_get_item (handoffs, i);
+      AgentsAgent *target =
+        AGENTS_IS_HANDOFF (handoff)
+          ? agents_handoff_get_agent (AGENTS_HANDOFF (handoff))
+          : AGENTS_AGENT (handoff);
+
+      set_model_everywhere (target, model, name, depth + 1);
+    }
+}
+
+/* A provider of its own for the model, at @base_url. */
+static gboolean
+set_base_url (AgentsModel *model,
+              const char *spec,
+              const char *base_url,
+              GError **error)
+{
+  g_autoptr (AgentsOpenAIProvider) provider = NULL;
+  GParamSpec *pspec =
+    g_object_class_find_property (G_OBJECT_GET_CLASS (model), "provider");
+
+  if (pspec == NULL || pspec->value_type != AGENTS_TYPE_OPENAI_PROVIDER)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _ ("--base-url: the model “%s” takes no base URL (use "
+                      "openai: or chat:)"),
+                   spec);
+      return FALSE;
+    }
+  provider = agents_openai_provider_new ();
+  agents_openai_provider_set_base_url (provider, base_url);
+  g_object_set (model, "provider", provider, NULL);
+  return TRUE;
+}
+
+gboolean
+agents_cli_override_model (AgentsAgent *agent,
+                           const char *spec,
+                           const char *base_url,
+                           GError **error)
+{
+  g_autofree char *cwd = g_get_current_dir ();
+  Loader loader = { "--model", cwd, NULL };
+  g_autoptr (AgentsAgent) holder = NULL;
+  AgentsModel *model;
+  gboolean ok;
+
+  if (spec == NULL && base_url == NULL)
+    return TRUE;
+  if (spec == NULL)
+    {
+      /* Only the base URL: the agent file's own model gets it. */
+      model = agents_agent_get_model (agent);
+      return model != NULL &&
+             set_base_url (model, "(the agent file's)", base_url, error);
+    }
+  holder = agents_agent_new ("--model");
+  loader.scripts =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  ok = load_model (&loader, holder, spec, NULL, error);
+  g_hash_table_unref (loader.scripts);
+  if (!ok)
+    return FALSE;
+  model = agents_agent_get_model (holder);
+  if (base_url != NULL && !set_base_url (model, spec, base_url, error))
+    return FALSE;
+  set_model_everywhere (agent, model, agents_agent_get_model_name (holder), 0);
+  agents_agent_set_model (holder, NULL);
+  return TRUE;
+}

@@ -25,6 +25,13 @@ void agents_cli_skip_scripted_turns (AgentsAgent *agent, guint n_used);
 /* Unsets the models of @agent and its handoffs (@depth: 0). A scripted
  * model keeps the requests it got, which hold the agents, which hold the
  * model: this breaks that cycle once the run is over. */
+/* `--model PROVIDER:NAME` and `--base-url URL`: every agent of the tree
+ * uses that model (either may be NULL). */
+gboolean agents_cli_override_model (AgentsAgent *agent,
+                                    const char *spec,
+                                    const char *base_url,
+                                    GError **error);
+
 void agents_cli_release_models (AgentsAgent *agent, guint depth);
 
 G_END_DECLS

@@ -18,5 +18,9 @@ G_BEGIN_DECLS
 int agents_cli_run (int argc, char **argv);
 int agents_cli_resume (int argc, char **argv);
 int agents_cli_reap (int argc, char **argv);
+int agents_cli_gc (int argc, char **argv);
+void agents_cli_release_snapshots (AgentsRunResultStreaming *streaming);
+void agents_cli_claim_snapshots (AgentsRunResultStreaming *streaming,
+                                 const char *state_file);
 
 G_END_DECLS

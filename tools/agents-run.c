@@ -30,6 +30,9 @@ typedef struct
   gboolean approve;
   gboolean reject;
   gboolean reap_all;
+  gboolean allow_system_root;
+  char *model;               /* --model PROVIDER:NAME */
+  char *base_url;            /* --base-url URL */
   char **sandbox_options;    /* KEY=VALUE, as given */
   GVariant *sandbox_variant; /* a{sv} made of them; NULL when none */
 } Options;
@@ -39,6 +42,8 @@ options_clear (Options *options)
 {
   g_free (options->backend);
   g_free (options->state_file);
+  g_free (options->model);
+  g_free (options->base_url);
   g_strfreev (options->sandbox_options);
   g_clear_pointer (&options->sandbox_variant, g_variant_unref);
 }
@@ -323,6 +328,21 @@ print_interruptions_json (GListModel *interruptions, const char *state_file)
   print_json_line (object);
 }
 
+/* Whether the run's sandbox sessions closed cleanly, their workspaces
+ * saved; says why when they did not. A state saved without them would
+ * resume with an empty workspace. */
+static gboolean
+sandbox_saved (AgentsRunResultStreaming *streaming)
+{
+  const GError *error = agents_run_result_get_sandbox_error (
+    agents_run_result_streaming_get_result (streaming));
+
+  if (error == NULL)
+    return TRUE;
+  g_printerr (_ ("agents: closing the sandbox failed: %s\n"), error->message);
+  return FALSE;
+}
+
 /* The run stopped for approvals: saves it when a state file was given. */
 static int
 handle_interruptions (AgentsRunResultStreaming *streaming,
@@ -339,6 +359,14 @@ handle_interruptions (AgentsRunResultStreaming *streaming,
       g_printerr (
         _ ("agents: the run stopped for a tool approval; run it "
            "again with --state FILE to save it and resume it later\n"));
+      agents_cli_release_snapshots (streaming);
+      return AGENTS_CLI_EXIT_FAILED;
+    }
+  if (!sandbox_saved (streaming))
+    {
+      g_printerr (_ ("agents: the run state was not saved to %s: its "
+                     "workspace could not be saved\n"),
+                  options->state_file);
       return AGENTS_CLI_EXIT_FAILED;
     }
   if (!save_state (streaming, options->state_file, &error))
@@ -347,6 +375,7 @@ handle_interruptions (AgentsRunResultStreaming *streaming,
                   error->message);
       return AGENTS_CLI_EXIT_FAILED;
     }
+  agents_cli_claim_snapshots (streaming, options->state_file);
   if (!options->json)
     {
       g_print (_ ("The run is waiting for approval; its state is saved in "
@@ -460,6 +489,9 @@ stream_run (AgentsRunResultStreaming *streaming,
   if (!ok)
     {
       g_printerr (_ ("agents: the run failed: %s\n"), error->message);
+      /* A resumed run's snapshot is still the saved state's. */
+      if (state == NULL)
+        agents_cli_release_snapshots (streaming);
       return AGENTS_CLI_EXIT_FAILED;
     }
   interruptions = agents_run_result_streaming_get_interruptions (streaming);
@@ -468,7 +500,10 @@ stream_run (AgentsRunResultStreaming *streaming,
   print_final_output (&printer,
                       agents_run_result_streaming_get_current_agent (streaming),
                       agents_run_result_streaming_get_final_output (streaming));
-  return AGENTS_CLI_EXIT_OK;
+  /* Finished: nothing will resume it. */
+  agents_cli_release_snapshots (streaming);
+  return sandbox_saved (streaming) ? AGENTS_CLI_EXIT_OK
+                                   : AGENTS_CLI_EXIT_FAILED;
 }
 
 static gboolean
@@ -531,6 +566,10 @@ build_run_config (const Options *options, const char *backend, GError **error)
 
   if (client == NULL)
     return NULL;
+  if (options->allow_system_root &&
+      g_object_class_find_property (G_OBJECT_GET_CLASS (client),
+                                    "allow-system-root") != NULL)
+    g_object_set (client, "allow-system-root", TRUE, NULL);
   sandbox = agents_sandbox_run_config_new ();
   agents_sandbox_run_config_set_client (sandbox,
                                         AGENTS_SANDBOX_CLIENT (client));
@@ -695,6 +734,18 @@ parse_options (const char *command,
       N_ ("Print one JSON object per event line"), NULL },
     { "max-turns", 0, 0, G_OPTION_ARG_INT, &options->max_turns,
       N_ ("Stop after N model turns (default: 10)"), N_ ("N") },
+    { "allow-system-root", 0, 0, G_OPTION_ARG_NONE, &options->allow_system_root,
+      N_ ("Let the workspace root be a system directory (/, /etc, /usr, "
+          "$HOME…): it becomes read-write (unix_local)"),
+      NULL },
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &options->model,
+      N_ ("Use this model for every agent, e.g. openai:gpt-4.1 or "
+          "chat:llama3.2"),
+      N_ ("PROVIDER:NAME") },
+    { "base-url", 0, 0, G_OPTION_ARG_STRING, &options->base_url,
+      N_ ("The model server's base URL (default: $OPENAI_BASE_URL, else "
+          "OpenAI's)"),
+      N_ ("URL") },
     G_OPTION_ENTRY_NULL
   };
   const GOptionEntry run_only[] = {
@@ -763,6 +814,9 @@ agents_cli_run (int argc, char **argv)
     }
 
   agent = agents_cli_load_agent_file (argv[1], &error);
+  if (agent != NULL && !agents_cli_override_model (agent, options.model,
+                                                   options.base_url, &error))
+    g_clear_object (&agent);
   if (agent != NULL)
     config = build_run_config (&options, options.backend, &error);
   if (config == NULL)
@@ -888,6 +942,9 @@ agents_cli_resume (int argc, char **argv)
 
   options.state_file = g_strdup (argv[2]);
   agent = agents_cli_load_agent_file (argv[1], &error);
+  if (agent != NULL && !agents_cli_override_model (agent, options.model,
+                                                   options.base_url, &error))
+    g_clear_object (&agent);
   if (agent != NULL)
     state = load_state (agent, argv[2], &error);
   if (state != NULL && decide_interruptions (state, &options, &error) &&

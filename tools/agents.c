@@ -96,6 +96,9 @@ static const struct
   { "reap", agents_cli_reap,
     N_ ("Remove sandboxes left by programs that are gone: agents reap "
         "--backend docker") },
+  { "gc", agents_cli_gc,
+    N_ ("Remove workspaces of killed runs and snapshots no state file "
+        "needs: agents gc [--dry-run]") },
   { "plugins", cmd_plugins,
     N_ ("List the plugins and the names they registered") },
   { "version", cmd_version, N_ ("Print the version") },

@@ -35,6 +35,11 @@ G_BEGIN_DECLS
  *   turned into output for the model
  * @AGENTS_RUN_ERROR_CANCELLED: the run was cancelled
  * @AGENTS_RUN_ERROR_FAILED: any other failure
+ * @AGENTS_RUN_ERROR_MODEL_HTTP: a model's server could not be reached, did
+ *   not answer in time, or answered with an HTTP error; the context has
+ *   `status` (u, when the server answered), `message` (the server's error
+ *   message or the transport failure), `request_id` (`x-request-id`),
+ *   `type` and `code` (the server's, when given)
  *
  * Error codes of the %AGENTS_RUN_ERROR domain. Every error of this domain
  * carries a context dictionary, see agents_run_error_get_context().
@@ -54,6 +59,7 @@ typedef enum
   AGENTS_RUN_ERROR_TOOL_FAILED,
   AGENTS_RUN_ERROR_CANCELLED,
   AGENTS_RUN_ERROR_FAILED,
+  AGENTS_RUN_ERROR_MODEL_HTTP,
 } AgentsRunError;
 
 AGENTS_AVAILABLE_IN_1_0

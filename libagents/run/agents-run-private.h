@@ -89,6 +89,12 @@ AgentsAgent *agents_run_private_tool_get_agent (AgentsTool *tool);
  * function_call_output: strings as they are, other JSON as JSON text. */
 char *agents_run_private_output_to_text (JsonNode *output);
 
+/* The `output` member of a call output item for a tool's output node
+ * (agents-tool-output.c): an array of `input_text`/`input_image`/
+ * `input_file` parts when the output is such a part or a list of them,
+ * else a string (agents_run_private_output_to_text()). */
+JsonNode *agents_run_private_tool_output_to_wire (JsonNode *output);
+
 /* JSON from models is hostile: these never warn on a wrong type. The
  * string getter returns NULL unless @member is a string. */
 const char *agents_run_private_json_string (JsonObject *object,
@@ -272,6 +278,8 @@ void agents_run_private_result_set_sandbox_resume_state (AgentsRunResult *self,
                                                          JsonObject *payload);
 JsonObject *
 agents_run_private_result_get_sandbox_resume_state (AgentsRunResult *self);
+void agents_run_private_result_set_sandbox_error (AgentsRunResult *self,
+                                                  const GError *error);
 
 /* ---- Run states (read and filled by the runner) ------------------------ */
 

@@ -281,6 +281,7 @@ struct _AgentsRunResult
   AgentsToolUseTracker *tracker;
   GObject *sandbox_session;
   JsonObject *sandbox_resume_state;
+  GError *sandbox_error;
 };
 
 G_DEFINE_FINAL_TYPE (AgentsRunResult, agents_run_result, G_TYPE_OBJECT)
@@ -325,6 +326,7 @@ agents_run_result_finalize (GObject *object)
   g_clear_object (&self->interruptions);
   g_clear_pointer (&self->tracker, agents_tool_use_tracker_free);
   g_clear_pointer (&self->sandbox_resume_state, json_object_unref);
+  g_clear_error (&self->sandbox_error);
 
   G_OBJECT_CLASS (agents_run_result_parent_class)->finalize (object);
 }
@@ -569,6 +571,35 @@ JsonObject *
 agents_run_private_result_get_sandbox_resume_state (AgentsRunResult *self)
 {
   return self->sandbox_resume_state;
+}
+
+void
+agents_run_private_result_set_sandbox_error (AgentsRunResult *self,
+                                             const GError *error)
+{
+  g_clear_error (&self->sandbox_error);
+  self->sandbox_error = error ? g_error_copy (error) : NULL;
+}
+
+/**
+ * agents_run_result_get_sandbox_error:
+ * @self: a run result
+ *
+ * Gets the error that closing the run's sandbox sessions ended with, if
+ * it failed. The run's outcome stands (as in the reference), but its
+ * state then carries no sandbox: the workspace was not saved (for
+ * example %AGENTS_SANDBOX_ERROR_SNAPSHOT_PERSIST on a full disk), and
+ * a program that saves the state to resume it later should say so
+ * rather than save a state that resumes with an empty workspace.
+ *
+ * Returns: (transfer none) (nullable): the error, %NULL when the sessions
+ *   closed cleanly or the run had none
+ */
+const GError *
+agents_run_result_get_sandbox_error (AgentsRunResult *self)
+{
+  g_return_val_if_fail (AGENTS_IS_RUN_RESULT (self), NULL);
+  return self->sandbox_error;
 }
 
 /**

@@ -104,6 +104,8 @@ JsonArray *agents_run_result_to_input_list (AgentsRunResult *self)
 AGENTS_AVAILABLE_IN_1_0
 AgentsRunState *
 agents_run_result_to_state (AgentsRunResult *self) G_GNUC_WARN_UNUSED_RESULT;
+AGENTS_AVAILABLE_IN_1_0
+const GError *agents_run_result_get_sandbox_error (AgentsRunResult *self);
 
 /* AgentsRunResultStreaming */
 

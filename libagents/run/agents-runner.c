@@ -8,6 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agents-custom-tool.h"
 #include "agents-run-private.h"
 #include "agents-runner.h"
 
@@ -139,6 +140,7 @@ typedef struct
   char *call_id;
   char *arguments;
   gboolean is_local_shell;
+  gboolean is_custom_call; /* a custom_tool_call, answered in kind */
   gboolean rejected;
   AgentsSpan *span;
   JsonNode *output;
@@ -618,8 +620,11 @@ cleanup_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (JsonObject) payload =
     g_task_propagate_pointer (G_TASK (result), &error);
 
+  /* The run's outcome stands; the result says the workspace was not
+   * saved. */
   if (error != NULL)
     g_debug ("sandbox cleanup failed: %s", error->message);
+  agents_run_private_result_set_sandbox_error (run->result, error);
   agents_run_private_result_set_sandbox_resume_state (run->result, payload);
   complete_run (run);
 }
@@ -1592,14 +1597,28 @@ turn_decide (Run *run, Turn *turn)
 
 /* ---- Tools ------------------------------------------------------------- */
 
+/* The answer to a call, of the call's own kind: function_call_output,
+ * custom_tool_call_output (whose output may be structured parts, see
+ * agents_run_private_tool_output_to_wire()) or local_shell_call_output. */
 static JsonObject *
-tool_output_item (ToolRun *tool_run, const char *text)
+tool_output_item (ToolRun *tool_run)
 {
-  JsonObject *item;
+  g_autofree char *text = NULL;
+  JsonObject *item = json_object_new ();
 
+  if (tool_run->is_custom_call)
+    json_object_set_string_member (item, "type", "custom_tool_call_output");
   if (!tool_run->is_local_shell)
-    return call_output_item (tool_run->call_id, text);
-  item = json_object_new ();
+    {
+      json_object_set_string_member (item, "call_id", tool_run->call_id);
+      json_object_set_member (
+        item, "output",
+        agents_run_private_tool_output_to_wire (tool_run->output));
+      if (!tool_run->is_custom_call)
+        json_object_set_string_member (item, "type", "function_call_output");
+      return item;
+    }
+  text = agents_run_private_output_to_text (tool_run->output);
   json_object_set_string_member (item, "type", "local_shell_call_output");
   json_object_set_string_member (item, "id", tool_run->call_id);
   json_object_set_string_member (item, "call_id", tool_run->call_id);
@@ -1613,9 +1632,7 @@ tools_done (Run *run, Turn *turn)
   for (guint i = 0; i < turn->tool_runs->len; i++)
     {
       ToolRun *tool_run = turn->tool_runs->pdata[i];
-      g_autofree char *text =
-        agents_run_private_output_to_text (tool_run->output);
-      g_autoptr (JsonObject) raw = tool_output_item (tool_run, text);
+      g_autoptr (JsonObject) raw = tool_output_item (tool_run);
       g_autoptr (AgentsRunItem) item = agents_run_item_new_tool_output (
         run->current_agent, raw, tool_run->output);
 
@@ -1764,13 +1781,56 @@ run_tools (Turn *turn)
   pump_tools (turn);
 }
 
+/* The input of a custom tool offered as a function tool (to models that
+ * have no freeform tools): the `input` member of the arguments, else the
+ * arguments as they are. */
+static char *
+custom_input_of_arguments (const char *arguments)
+{
+  g_autoptr (JsonNode) node = NULL;
+  const char *input = NULL;
+
+  if (arguments == NULL)
+    return g_strdup ("");
+  if (agents_run_private_json_depth (arguments) <= MAX_OUTPUT_DEPTH)
+    node = json_from_string (arguments, NULL);
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    input =
+      agents_run_private_json_string (json_node_get_object (node), "input");
+  return g_strdup (input ? input : arguments);
+}
+
+/* What the tool is invoked with: the whole call for local shell tools, the
+ * raw input for custom tools, else the JSON arguments. */
+static char *
+call_arguments (AgentsTool *tool, JsonObject *call, gboolean is_custom_call)
+{
+  const char *arguments = agents_run_private_json_string (call, "arguments");
+
+  if (AGENTS_IS_LOCAL_SHELL_TOOL (tool))
+    {
+      g_autoptr (JsonNode) node =
+        json_node_init_object (json_node_alloc (), call);
+
+      return json_to_string (node, FALSE);
+    }
+  if (is_custom_call)
+    {
+      const char *input = agents_run_private_json_string (call, "input");
+
+      return g_strdup (input ? input : "");
+    }
+  if (AGENTS_IS_CUSTOM_TOOL (tool))
+    return custom_input_of_arguments (arguments);
+  return g_strdup (arguments ? arguments : "");
+}
+
 /* A tool call of the model: it runs, waits for approval, or is rejected. */
 static void
 add_tool_call (Run *run, Turn *turn, AgentsTool *tool, JsonObject *call)
 {
   ToolRun *tool_run = g_new0 (ToolRun, 1);
   const char *call_id = agents_run_private_json_string (call, "call_id");
-  const char *arguments = agents_run_private_json_string (call, "arguments");
   AgentsApprovalStatus status = AGENTS_APPROVAL_STATUS_APPROVED;
 
   tool_run->turn = turn;
@@ -1778,15 +1838,10 @@ add_tool_call (Run *run, Turn *turn, AgentsTool *tool, JsonObject *call)
   tool_run->call = json_object_ref (call);
   tool_run->call_id = g_strdup (call_id ? call_id : "");
   tool_run->is_local_shell = AGENTS_IS_LOCAL_SHELL_TOOL (tool);
-  if (tool_run->is_local_shell)
-    {
-      g_autoptr (JsonNode) node =
-        json_node_init_object (json_node_alloc (), call);
-
-      tool_run->arguments = json_to_string (node, FALSE);
-    }
-  else
-    tool_run->arguments = g_strdup (arguments ? arguments : "");
+  tool_run->is_custom_call =
+    g_strcmp0 (agents_run_private_json_string (call, "type"),
+               "custom_tool_call") == 0;
+  tool_run->arguments = call_arguments (tool, call, tool_run->is_custom_call);
 
   if (agents_tool_call_needs_approval (tool, run->ctx, tool_run->arguments))
     status = agents_run_context_is_tool_approved (
@@ -1829,26 +1884,14 @@ find_handoff (Turn *turn, const char *name)
   return NULL;
 }
 
+/* A call of one of the agent's tools, by name. */
 static gboolean
-process_function_call (Run *run, Turn *turn, JsonObject *call, GError **error)
+process_tool_call (Run *run, Turn *turn, JsonObject *call, GError **error)
 {
   const char *name = agents_run_private_json_string (call, "name");
-  AgentsHandoff *handoff = find_handoff (turn, name);
-  AgentsTool *tool;
+  AgentsTool *tool = find_tool (turn, name, FALSE);
   g_autoptr (AgentsRunItem) item = NULL;
 
-  turn->has_tools_or_handoffs = TRUE;
-  if (handoff != NULL)
-    {
-      item = agents_run_item_new (AGENTS_RUN_ITEM_KIND_HANDOFF_CALL,
-                                  run->current_agent, call);
-      g_ptr_array_add (turn->handoff_calls, json_object_ref (call));
-      g_ptr_array_add (turn->handoff_targets, g_object_ref (handoff));
-      agents_tool_use_tracker_add (run->tracker, run->current_agent, name);
-      add_item (run, item);
-      return TRUE;
-    }
-  tool = find_tool (turn, name, FALSE);
   if (tool == NULL)
     {
       agents_run_error_set (error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
@@ -1866,6 +1909,46 @@ process_function_call (Run *run, Turn *turn, JsonObject *call, GError **error)
 }
 
 static gboolean
+process_function_call (Run *run, Turn *turn, JsonObject *call, GError **error)
+{
+  const char *name = agents_run_private_json_string (call, "name");
+  AgentsHandoff *handoff = find_handoff (turn, name);
+  g_autoptr (AgentsRunItem) item = NULL;
+
+  turn->has_tools_or_handoffs = TRUE;
+  if (handoff != NULL)
+    {
+      item = agents_run_item_new (AGENTS_RUN_ITEM_KIND_HANDOFF_CALL,
+                                  run->current_agent, call);
+      g_ptr_array_add (turn->handoff_calls, json_object_ref (call));
+      g_ptr_array_add (turn->handoff_targets, g_object_ref (handoff));
+      agents_tool_use_tracker_add (run->tracker, run->current_agent, name);
+      add_item (run, item);
+      return TRUE;
+    }
+  return process_tool_call (run, turn, call, error);
+}
+
+/* A custom (freeform) tool call: `{"type": "custom_tool_call", "call_id",
+ * "name", "input"}`, whose input is raw text. */
+static gboolean
+process_custom_tool_call (Run *run,
+                          Turn *turn,
+                          JsonObject *call,
+                          GError **error)
+{
+  turn->has_tools_or_handoffs = TRUE;
+  if (agents_run_private_json_string (call, "input") == NULL)
+    {
+      /* The reference's ModelBehaviorError text. */
+      agents_run_error_set (error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
+                            "Custom tool call is missing input.");
+      return FALSE;
+    }
+  return process_tool_call (run, turn, call, error);
+}
+
+static gboolean
 process_output_item (Run *run, Turn *turn, JsonObject *raw, GError **error)
 {
   const char *type = agents_run_private_json_string (raw, "type");
@@ -1880,6 +1963,8 @@ process_output_item (Run *run, Turn *turn, JsonObject *raw, GError **error)
                                 run->current_agent, raw);
   else if (g_strcmp0 (type, "function_call") == 0)
     return process_function_call (run, turn, raw, error);
+  else if (g_strcmp0 (type, "custom_tool_call") == 0)
+    return process_custom_tool_call (run, turn, raw, error);
   else if (g_strcmp0 (type, "local_shell_call") == 0)
     {
       tool = find_tool (turn, NULL, TRUE);
@@ -2106,16 +2191,30 @@ copy_input (JsonArray *input)
   return copy;
 }
 
+/* The agent's model name, else the model's own `model-name` (the HTTP
+ * models have one), else its type's name. */
+static char *
+span_model_name (AgentsAgent *agent, AgentsModel *model)
+{
+  const char *name = agents_agent_get_model_name (agent);
+  char *own = NULL;
+
+  if (name != NULL)
+    return g_strdup (name);
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (model), "model-name"))
+    g_object_get (model, "model-name", &own, NULL);
+  return own ? own : g_strdup (G_OBJECT_TYPE_NAME (model));
+}
+
 static JsonObject *
 generation_span_data (Turn *turn, AgentsModel *model)
 {
   JsonObject *data = json_object_new ();
-  const char *model_name = agents_agent_get_model_name (turn->execution_agent);
+  g_autofree char *model_name = span_model_name (turn->execution_agent, model);
 
   json_object_set_array_member (data, "input", copy_input (turn->input));
   json_object_set_null_member (data, "output");
-  json_object_set_string_member (
-    data, "model", model_name ? model_name : G_OBJECT_TYPE_NAME (model));
+  json_object_set_string_member (data, "model", model_name);
   json_object_set_object_member (
     data, "model_config", agents_model_settings_to_json (turn->settings));
   json_object_set_null_member (data, "usage");

@@ -808,7 +808,8 @@ typedef struct
   gint64 members;
   GError *error; /* set by the read callback */
   guint8 *buffer;
-  GArray *dirs; /* DirMode */
+  GArray *dirs;        /* DirMode */
+  gboolean keep_links; /* a snapshot: symlinks may point anywhere */
 } Extract;
 
 static void
@@ -1268,7 +1269,7 @@ extract_symlink (Extract *ex,
                         "symlink_escape", error);
   if (parent < 0)
     return FALSE;
-  if (!symlink_target_inside (ex, components, target))
+  if (!ex->keep_links && !symlink_target_inside (ex, components, target))
     {
       close (parent);
       return agents_archive_set_unsafe_error (error, member, "symlink_escape");
@@ -1530,6 +1531,14 @@ open_archive (Extract *ex,
   return TRUE;
 }
 
+static gboolean extract_full (GInputStream *archive,
+                              const char *root,
+                              AgentsCompressionScheme scheme,
+                              const AgentsArchiveLimits *limits,
+                              gboolean keep_links,
+                              GCancellable *cancellable,
+                              GError **error);
+
 /**
  * agents_archive_extract_to_directory:
  * @archive: the archive
@@ -1562,16 +1571,30 @@ agents_archive_extract_to_directory (GInputStream *archive,
                                      GCancellable *cancellable,
                                      GError **error)
 {
+  g_return_val_if_fail (G_IS_INPUT_STREAM (archive), FALSE);
+  g_return_val_if_fail (root != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return extract_full (archive, root, scheme, limits, FALSE, cancellable,
+                       error);
+}
+
+static gboolean
+extract_full (GInputStream *archive,
+              const char *root,
+              AgentsCompressionScheme scheme,
+              const AgentsArchiveLimits *limits,
+              gboolean keep_links,
+              GCancellable *cancellable,
+              GError **error)
+{
   g_autoptr (AgentsArchiveLimits) defaults = NULL;
   Extract ex = { 0 };
   struct archive *a;
   int spool_fd = -1;
   gboolean ok;
 
-  g_return_val_if_fail (G_IS_INPUT_STREAM (archive), FALSE);
-  g_return_val_if_fail (root != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
+  ex.keep_links = keep_links;
   ex.root_fd = open (root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (ex.root_fd < 0)
     {
@@ -1606,6 +1629,15 @@ agents_archive_extract_to_directory (GInputStream *archive,
   return ok;
 }
 
+static void extract_async (GInputStream *archive,
+                           const char *root,
+                           AgentsCompressionScheme scheme,
+                           const AgentsArchiveLimits *limits,
+                           gboolean keep_links,
+                           GCancellable *cancellable,
+                           GAsyncReadyCallback callback,
+                           gpointer user_data);
+
 typedef struct
 {
   GInputStream *archive;
@@ -1613,6 +1645,7 @@ typedef struct
   AgentsCompressionScheme scheme;
   AgentsArchiveLimits limits;
   gboolean has_limits;
+  gboolean keep_links;
 } ExtractTaskData;
 
 static void
@@ -1634,9 +1667,9 @@ extract_thread (GTask *task,
   ExtractTaskData *td = task_data;
   GError *error = NULL;
 
-  if (agents_archive_extract_to_directory (td->archive, td->root, td->scheme,
-                                           td->has_limits ? &td->limits : NULL,
-                                           cancellable, &error))
+  if (extract_full (td->archive, td->root, td->scheme,
+                    td->has_limits ? &td->limits : NULL, td->keep_links,
+                    cancellable, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -1663,13 +1696,65 @@ agents_archive_extract_to_directory_async (GInputStream *archive,
                                            GAsyncReadyCallback callback,
                                            gpointer user_data)
 {
-  g_autoptr (GTask) task = NULL;
-  ExtractTaskData *td;
-
   g_return_if_fail (G_IS_INPUT_STREAM (archive));
   g_return_if_fail (root != NULL);
 
+  extract_async (archive, root, scheme, limits, FALSE, cancellable, callback,
+                 user_data);
+}
+
+/**
+ * agents_archive_extract_snapshot_to_directory_async:
+ * @archive: a tar archive of a workspace, made by
+ *   agents_archive_tar_directory() (or a backend's persist)
+ * @root: (type filename): an existing directory to extract beneath
+ * @limits: (nullable): the limits to enforce; %NULL for the defaults
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * Restores a workspace snapshot: like
+ * agents_archive_extract_to_directory_async() (finish it with
+ * agents_archive_extract_to_directory_finish()), except that symlinks
+ * come back as they were, whatever they point to — a snapshot keeps what
+ * the workspace held, such as a virtualenv's `bin/python3` pointing at
+ * `/usr/bin/python3` or a link to `/etc` a command made. Every other rule
+ * stays: no member is ever written through a symlink, nor outside @root.
+ * Archives from users go through
+ * agents_archive_extract_to_directory_async(), which refuses links
+ * leading out.
+ */
+void
+agents_archive_extract_snapshot_to_directory_async (
+  GInputStream *archive,
+  const char *root,
+  const AgentsArchiveLimits *limits,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data)
+{
+  g_return_if_fail (G_IS_INPUT_STREAM (archive));
+  g_return_if_fail (root != NULL);
+
+  extract_async (archive, root, AGENTS_COMPRESSION_SCHEME_TAR, limits, TRUE,
+                 cancellable, callback, user_data);
+}
+
+static void
+extract_async (GInputStream *archive,
+               const char *root,
+               AgentsCompressionScheme scheme,
+               const AgentsArchiveLimits *limits,
+               gboolean keep_links,
+               GCancellable *cancellable,
+               GAsyncReadyCallback callback,
+               gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  ExtractTaskData *td;
+
   td = g_new0 (ExtractTaskData, 1);
+  td->keep_links = keep_links;
   td->archive = g_object_ref (archive);
   td->root = g_strdup (root);
   td->scheme = scheme;

@@ -43,5 +43,13 @@ agents_archive_extract_to_directory_async (GInputStream *archive,
 AGENTS_AVAILABLE_IN_1_0
 gboolean agents_archive_extract_to_directory_finish (GAsyncResult *result,
                                                      GError **error);
+AGENTS_AVAILABLE_IN_1_0
+void agents_archive_extract_snapshot_to_directory_async (
+  GInputStream *archive,
+  const char *root,
+  const AgentsArchiveLimits *limits,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data);
 
 G_END_DECLS

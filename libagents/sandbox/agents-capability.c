@@ -188,6 +188,13 @@ default_sampling_params (AgentsCapability *self)
   return NULL;
 }
 
+static JsonObject *
+default_sampling_params_for_model (AgentsCapability *self,
+                                   JsonObject *model_params)
+{
+  return AGENTS_CAPABILITY_GET_IFACE (self)->sampling_params (self);
+}
+
 static void
 agents_capability_default_init (AgentsCapabilityInterface *iface)
 {
@@ -202,6 +209,7 @@ agents_capability_default_init (AgentsCapabilityInterface *iface)
   iface->process_manifest = default_process_manifest;
   iface->process_context = default_process_context;
   iface->sampling_params = default_sampling_params;
+  iface->sampling_params_for_model = default_sampling_params_for_model;
 }
 
 #define IFACE(self) AGENTS_CAPABILITY_GET_IFACE (self)
@@ -410,7 +418,9 @@ agents_capability_process_context (AgentsCapability *self, JsonArray *context)
  * agents_capability_sampling_params:
  * @self: a capability
  *
- * Gets members to merge into the model settings' extra arguments.
+ * Gets members to merge into the model settings' extra arguments, without
+ * knowing the model: agents_capability_sampling_params_for_model() with
+ * empty model parameters.
  *
  * Returns: (transfer full) (nullable): members to merge into the model
  *   settings' extra arguments
@@ -418,9 +428,37 @@ agents_capability_process_context (AgentsCapability *self, JsonArray *context)
 JsonObject *
 agents_capability_sampling_params (AgentsCapability *self)
 {
+  g_autoptr (JsonObject) model_params = json_object_new ();
+
   g_return_val_if_fail (AGENTS_IS_CAPABILITY (self), NULL);
 
-  return IFACE (self)->sampling_params (self);
+  return IFACE (self)->sampling_params_for_model (self, model_params);
+}
+
+/**
+ * agents_capability_sampling_params_for_model:
+ * @self: a capability
+ * @model_params: the model the agent runs with: its resolved model
+ *   settings as agents_model_settings_to_json() makes them, plus `model`
+ *   (the model's name) and `provider` (its model provider's registered
+ *   name) when they are known
+ *
+ * Gets members to merge into the model settings' extra arguments for the
+ * model the agent runs with, so a capability can pick defaults per model
+ * (the reference's `Capability.sampling_params(params)`, whose `params`
+ * carry the model name).
+ *
+ * Returns: (transfer full) (nullable): members to merge into the model
+ *   settings' extra arguments
+ */
+JsonObject *
+agents_capability_sampling_params_for_model (AgentsCapability *self,
+                                             JsonObject *model_params)
+{
+  g_return_val_if_fail (AGENTS_IS_CAPABILITY (self), NULL);
+  g_return_val_if_fail (model_params != NULL, NULL);
+
+  return IFACE (self)->sampling_params_for_model (self, model_params);
 }
 
 static gboolean

@@ -52,6 +52,11 @@ G_DECLARE_INTERFACE (
  * @process_context: may rewrite the model input; returns the new items
  * @sampling_params: returns members to merge into the model settings'
  *   extra arguments, or %NULL
+ * @sampling_params_for_model: the same, knowing the model the agent runs
+ *   with: @model_params holds the resolved model settings
+ *   (agents_model_settings_to_json()) and, when known, `model` (the model's
+ *   name) and `provider` (the name its model provider is registered
+ *   under); the default calls @sampling_params
  *
  * A capability of a sandbox agent. Built-in types are `shell`,
  * `filesystem`, `compaction` and `memory`; more are registered with
@@ -73,9 +78,11 @@ struct _AgentsCapabilityInterface
                                        AgentsManifest *manifest);
   JsonArray *(*process_context) (AgentsCapability *self, JsonArray *context);
   JsonObject *(*sampling_params) (AgentsCapability *self);
+  JsonObject *(*sampling_params_for_model) (AgentsCapability *self,
+                                            JsonObject *model_params);
 
   /*< private >*/
-  gpointer padding[12];
+  gpointer padding[11];
 };
 
 AGENTS_AVAILABLE_IN_1_0
@@ -111,6 +118,10 @@ JsonArray *agents_capability_process_context (AgentsCapability *self,
                                               JsonArray *context);
 AGENTS_AVAILABLE_IN_1_0
 JsonObject *agents_capability_sampling_params (AgentsCapability *self);
+AGENTS_AVAILABLE_IN_1_0
+JsonObject *
+agents_capability_sampling_params_for_model (AgentsCapability *self,
+                                             JsonObject *model_params);
 AGENTS_AVAILABLE_IN_1_0
 JsonNode *agents_capability_to_json (AgentsCapability *self);
 

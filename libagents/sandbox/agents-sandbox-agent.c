@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agents-builtin-capabilities.h"
+#include "agents-registry.h"
 #include "agents-sandbox-instructions.h"
 #include "agents-sandbox-runtime-private.h"
 
@@ -860,16 +861,83 @@ add_capability_tools (AgentsAgent *agent, AgentsCapability *capability)
     }
 }
 
+/* The name a model provider is registered under for @model's type. */
+static char *
+provider_name (AgentsModel *model)
+{
+  g_auto (GStrv) names =
+    agents_registry_list (AGENTS_REGISTRY_KIND_MODEL_PROVIDER);
+
+  for (guint i = 0; model != NULL && names[i] != NULL; i++)
+    {
+      GType type = agents_registry_lookup (AGENTS_REGISTRY_KIND_MODEL_PROVIDER,
+                                           names[i], NULL);
+
+      if (type != G_TYPE_INVALID && G_TYPE_CHECK_INSTANCE_TYPE (model, type))
+        return g_strdup (names[i]);
+    }
+  return NULL;
+}
+
+/* A model object's own name: its string property `model-name`, if any. */
+static char *
+model_object_name (AgentsModel *model)
+{
+  GParamSpec *pspec;
+  char *name = NULL;
+
+  if (model == NULL)
+    return NULL;
+  pspec =
+    g_object_class_find_property (G_OBJECT_GET_CLASS (model), "model-name");
+  if (pspec != NULL && pspec->value_type == G_TYPE_STRING &&
+      (pspec->flags & G_PARAM_READABLE))
+    g_object_get (model, "model-name", &name, NULL);
+  return name;
+}
+
+/* What a capability's sampling params hook knows of the model, as the
+ * runner resolves it: the run config's model over the agent's, named by
+ * the agent's #AgentsAgent:model-name (or the model's `model-name`
+ * property when the run config's model wins or the agent names none). */
+static JsonObject *
+model_params (AgentsAgent *agent, AgentsRunConfig *run_config)
+{
+  AgentsModel *config_model =
+    run_config ? agents_run_config_get_model (run_config) : NULL;
+  AgentsModel *model =
+    config_model ? config_model : agents_agent_get_model (agent);
+  g_autoptr (AgentsModelSettings) settings = agents_model_settings_merge (
+    agents_agent_get_model_settings (agent),
+    run_config ? agents_run_config_get_model_settings (run_config) : NULL);
+  JsonObject *params = agents_model_settings_to_json (settings);
+  g_autofree char *name = config_model == NULL
+                            ? g_strdup (agents_agent_get_model_name (agent))
+                            : NULL;
+  g_autofree char *provider = provider_name (model);
+
+  if (name == NULL)
+    name = model_object_name (model);
+  if (name != NULL)
+    json_object_set_string_member (params, "model", name);
+  if (provider != NULL)
+    json_object_set_string_member (params, "provider", provider);
+  return params;
+}
+
 /* The agent's model settings with the capabilities' sampling params
  * merged into extra_args (later capabilities win). */
 static AgentsModelSettings *
-execution_settings (AgentsAgent *agent, GPtrArray *capabilities)
+execution_settings (AgentsAgent *agent,
+                    GPtrArray *capabilities,
+                    AgentsRunConfig *run_config)
 {
   AgentsModelSettings *base = agents_agent_get_model_settings (agent);
   AgentsModelSettings *settings =
     base ? agents_model_settings_copy (base) : agents_model_settings_new ();
   JsonObject *old_extra = agents_model_settings_get_extra_args (settings);
   g_autoptr (JsonObject) extra = NULL;
+  g_autoptr (JsonObject) model = model_params (agent, run_config);
   gboolean changed = FALSE;
 
   extra = old_extra ? agents_run_private_json_object_copy (old_extra)
@@ -877,7 +945,8 @@ execution_settings (AgentsAgent *agent, GPtrArray *capabilities)
   for (guint i = 0; i < capabilities->len; i++)
     {
       g_autoptr (JsonObject) params =
-        agents_capability_sampling_params (capabilities->pdata[i]);
+        agents_capability_sampling_params_for_model (capabilities->pdata[i],
+                                                     model);
       JsonObjectIter iter;
       const char *member;
       JsonNode *value;
@@ -899,7 +968,8 @@ execution_settings (AgentsAgent *agent, GPtrArray *capabilities)
 AgentsSandboxAgent *
 agents_sandbox_agent_new_execution (AgentsSandboxAgent *public_agent,
                                     GPtrArray *capabilities,
-                                    AgentsSandboxSession *session)
+                                    AgentsSandboxSession *session,
+                                    AgentsRunConfig *run_config)
 {
   AgentsSandboxAgent *self =
     AGENTS_SANDBOX_AGENT (agents_agent_clone (AGENTS_AGENT (public_agent)));
@@ -909,7 +979,8 @@ agents_sandbox_agent_new_execution (AgentsSandboxAgent *public_agent,
     self, (AgentsCapability **) capabilities->pdata, capabilities->len);
   for (guint i = 0; i < capabilities->len; i++)
     add_capability_tools (AGENTS_AGENT (self), capabilities->pdata[i]);
-  settings = execution_settings (AGENTS_AGENT (public_agent), capabilities);
+  settings =
+    execution_settings (AGENTS_AGENT (public_agent), capabilities, run_config);
   agents_agent_set_model_settings (AGENTS_AGENT (self), settings);
   g_set_object (&self->public_agent, public_agent);
   g_set_object (&self->session, session);

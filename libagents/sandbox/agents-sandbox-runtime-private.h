@@ -44,7 +44,8 @@ void agents_sandbox_session_manager_set_trace (
 AgentsSandboxAgent *
 agents_sandbox_agent_new_execution (AgentsSandboxAgent *public_agent,
                                     GPtrArray *capabilities,
-                                    AgentsSandboxSession *session);
+                                    AgentsSandboxSession *session,
+                                    AgentsRunConfig *run_config);
 
 /* The run-as user of a sandbox agent as the runtime uses it. */
 AgentsUser *agents_sandbox_agent_dup_run_as (AgentsSandboxAgent *self);

@@ -487,8 +487,8 @@ cache_execution_agent (AgentsSandboxRuntime *self,
     }
   cached->capabilities = g_ptr_array_ref (op->capabilities);
   cached->session = g_object_ref (session);
-  cached->execution_agent =
-    agents_sandbox_agent_new_execution (op->agent, op->capabilities, session);
+  cached->execution_agent = agents_sandbox_agent_new_execution (
+    op->agent, op->capabilities, session, self->run_config);
   g_hash_table_replace (self->cache, g_object_ref (op->agent), cached);
   return cached;
 }

@@ -24,4 +24,12 @@ gboolean agents_sandbox_session_run_commands_finish (AgentsSandboxSession *self,
                                                      GAsyncResult *result,
                                                      GError **error);
 
+/* Set while a start restores the workspace from its snapshot (after
+ * clearing it, until it is hydrated): a stop then does not persist the
+ * workspace, so a failed restore never overwrites the snapshot. */
+void agents_sandbox_session_set_restore_pending (AgentsSandboxSession *self,
+                                                 gboolean pending);
+gboolean
+agents_sandbox_session_get_restore_pending (AgentsSandboxSession *self);
+
 G_END_DECLS

@@ -527,6 +527,7 @@ start_hydrate_done (GObject *source, GAsyncResult *result, gpointer user_data)
       start_complete (task, error);
       return;
     }
+  agents_sandbox_session_set_restore_pending (self, FALSE);
   agents_sandbox_session_get_start_state_preserved (self, NULL,
                                                     &system_preserved);
   if (system_preserved)
@@ -595,6 +596,7 @@ start_restorable_done (GObject *source,
       start_apply (task, FALSE);
       return;
     }
+  agents_sandbox_session_set_restore_pending (task_session (task), TRUE);
   agents_sandbox_session_clear_workspace_root_on_resume_async (
     task_session (task), g_task_get_cancellable (task), start_clear_done, task);
 }
@@ -653,6 +655,14 @@ stop_archive_done (GObject *source, GAsyncResult *result, gpointer user_data)
 void
 agents_sandbox_session_real_stop (Session *self, GTask *task)
 {
+  /* The start failed to restore the snapshot, which stays as it was: the
+   * workspace holds none of the session's work. */
+  if (agents_sandbox_session_get_restore_pending (self))
+    {
+      g_debug ("Not persisting a workspace whose restore failed");
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
   agents_sandbox_session_persist_workspace_async (
     self, g_task_get_cancellable (task), stop_archive_done,
     g_object_ref (task));

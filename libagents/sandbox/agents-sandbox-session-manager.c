@@ -771,6 +771,33 @@ trusted_manifest (AgentsSandboxSessionManager *self, EnsureOp *op)
            : agents_sandbox_agent_get_default_manifest (op->agent);
 }
 
+/* Whether the caller's configuration names @state's root: the root of
+ * the run config's manifest or of the agent's default one. The default
+ * root names no host directory, so it vouches for nothing. */
+static gboolean
+caller_names_root (AgentsSandboxSessionManager *self,
+                   EnsureOp *op,
+                   AgentsSandboxSessionState *state)
+{
+  AgentsManifest *mine[] = {
+    agents_sandbox_run_config_get_manifest (self->config),
+    agents_sandbox_agent_get_default_manifest (op->agent),
+  };
+  const char *root = agents_manifest_get_root (
+    agents_sandbox_session_state_get_manifest (state));
+
+  for (guint i = 0; i < G_N_ELEMENTS (mine); i++)
+    {
+      const char *their = mine[i] ? agents_manifest_get_root (mine[i]) : NULL;
+
+      if (their != NULL && root != NULL &&
+          g_strcmp0 (their, AGENTS_MANIFEST_DEFAULT_ROOT) != 0 &&
+          g_str_equal (their, root))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 resume_from_state (GTask *task,
                    AgentsSandboxSessionState *state,
@@ -790,6 +817,9 @@ resume_from_state (GTask *task,
       ensure_fail (task, error);
       return;
     }
+
+  if (caller_names_root (self, op, state))
+    agents_sandbox_session_state_set_root_vouched (state, TRUE);
   processed =
     processed_manifest (agents_sandbox_session_state_get_manifest (state),
                         op->agent, op->capabilities);
@@ -970,6 +1000,52 @@ check_payload_shape (AgentsSandboxSessionManager *self, GError **error)
   return TRUE;
 }
 
+/* Where a run state's local snapshot is kept decides which file resume
+ * reads and stop overwrites: only the caller's snapshot directory (the
+ * run config's, else the default) is accepted from a document. */
+static gboolean
+check_payload_snapshot (AgentsSandboxSessionManager *self,
+                        AgentsSandboxSessionState *state,
+                        GError **error)
+{
+  AgentsSnapshot *snapshot = agents_sandbox_session_state_get_snapshot (state);
+  GObject *configured = agents_sandbox_run_config_get_snapshot (self->config);
+  g_autofree char *theirs = NULL;
+  g_autofree char *ours = NULL;
+  g_autofree char *canonical = NULL;
+
+  if (!AGENTS_IS_LOCAL_SNAPSHOT (snapshot))
+    return TRUE;
+  if (AGENTS_IS_LOCAL_SNAPSHOT (configured))
+    ours = g_strdup (
+      agents_local_snapshot_get_base_path (AGENTS_LOCAL_SNAPSHOT (configured)));
+  else if (AGENTS_IS_LOCAL_SNAPSHOT_SPEC (configured))
+    ours = g_strdup (agents_local_snapshot_spec_get_base_path (
+      AGENTS_LOCAL_SNAPSHOT_SPEC (configured)));
+  if (ours == NULL)
+    {
+      /* The default directory, as a snapshot without one gets it. */
+      g_autoptr (AgentsSnapshot) probe = agents_local_snapshot_new ("x", NULL);
+
+      ours = g_strdup (
+        agents_local_snapshot_get_base_path (AGENTS_LOCAL_SNAPSHOT (probe)));
+    }
+  canonical = g_canonicalize_filename (ours, "/");
+  theirs = g_canonicalize_filename (
+    agents_local_snapshot_get_base_path (AGENTS_LOCAL_SNAPSHOT (snapshot)),
+    "/");
+  if (g_str_equal (theirs, canonical))
+    return TRUE;
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+    g_variant_new_parsed ("{'member': <'snapshot.base_path'>, 'path': <%s>}",
+                          theirs),
+    _ ("the run state keeps its snapshot in %s, not in this program's snapshot "
+       "directory %s: refusing to read or overwrite files there"),
+    theirs, canonical);
+  return FALSE;
+}
+
 static void
 resume_from_payload (GTask *task, JsonNode *payload)
 {
@@ -984,7 +1060,7 @@ resume_from_payload (GTask *task, JsonNode *payload)
     }
   state = agents_sandbox_client_deserialize_session_state (config_client (self),
                                                            payload, &error);
-  if (state == NULL)
+  if (state == NULL || !check_payload_snapshot (self, state, &error))
     {
       ensure_fail (task, error);
       return;

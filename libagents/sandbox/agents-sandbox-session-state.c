@@ -32,6 +32,7 @@ typedef struct
   AgentsManifest *manifest;
   AgentsSnapshot *snapshot;
   gboolean workspace_root_ready;
+  gboolean root_vouched; /* in memory only */
 } AgentsSandboxSessionStatePrivate;
 
 G_DEFINE_TYPE_WITH_PRIVATE (AgentsSandboxSessionState,
@@ -198,6 +199,11 @@ agents_sandbox_session_state_class_init (AgentsSandboxSessionStateClass *klass)
 static void
 agents_sandbox_session_state_init (AgentsSandboxSessionState *self)
 {
+  AgentsSandboxSessionStatePrivate *priv =
+    agents_sandbox_session_state_get_instance_private (self);
+
+  /* Made by code: the caller's own root. Loading JSON withdraws it. */
+  priv->root_vouched = TRUE;
 }
 
 /**
@@ -425,6 +431,8 @@ agents_sandbox_session_state_load_json (AgentsSandboxSessionState *self,
   g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), FALSE);
   g_return_val_if_fail (node != NULL, FALSE);
 
+  /* A document is hostile: its root is no one's until vouched for. */
+  GET_PRIV (self)->root_vouched = FALSE;
   klass = AGENTS_SANDBOX_SESSION_STATE_GET_CLASS (self);
   priv = GET_PRIV (self);
 
@@ -503,5 +511,56 @@ agents_sandbox_session_state_copy (AgentsSandboxSessionState *self)
                   "workspace-root-ready", priv->workspace_root_ready, NULL);
   if (klass->copy_fields != NULL)
     klass->copy_fields (self, copy);
+  agents_sandbox_session_state_set_root_vouched (
+    copy, agents_sandbox_session_state_get_root_vouched (self));
   return copy;
+}
+
+/**
+ * agents_sandbox_session_state_set_root_vouched:
+ * @self: a session state
+ * @vouched: whether the caller vouches for the state's manifest root
+ *
+ * Says that the caller's own configuration (its code, not the document
+ * the state was read from) names the workspace root of @self: a backend
+ * whose workspace is a host directory may then restore into it, empty it
+ * and use it. A state read from JSON is hostile until then: such a
+ * backend refuses a root that no one vouched for and that it cannot
+ * prove it made itself, naming the root and touching nothing.
+ *
+ * A state made by code is vouched for; agents_sandbox_session_state_load_json()
+ * (every deserialization) withdraws it. The session manager vouches for a
+ * resumed state whose root is the one of the run config's manifest or of
+ * the agent's default manifest. Kept in memory only, never serialized;
+ * copies keep it.
+ */
+void
+agents_sandbox_session_state_set_root_vouched (AgentsSandboxSessionState *self,
+                                               gboolean vouched)
+{
+  AgentsSandboxSessionStatePrivate *priv;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self));
+
+  priv = agents_sandbox_session_state_get_instance_private (self);
+  priv->root_vouched = !!vouched;
+}
+
+/**
+ * agents_sandbox_session_state_get_root_vouched:
+ * @self: a session state
+ *
+ * Gets what agents_sandbox_session_state_set_root_vouched() set.
+ *
+ * Returns: whether the caller vouched for the state's root
+ */
+gboolean
+agents_sandbox_session_state_get_root_vouched (AgentsSandboxSessionState *self)
+{
+  AgentsSandboxSessionStatePrivate *priv;
+
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), FALSE);
+
+  priv = agents_sandbox_session_state_get_instance_private (self);
+  return priv->root_vouched;
 }

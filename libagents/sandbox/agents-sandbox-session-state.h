@@ -82,6 +82,13 @@ AGENTS_AVAILABLE_IN_1_0
 void agents_sandbox_session_state_set_workspace_root_ready (
   AgentsSandboxSessionState *self, gboolean ready);
 AGENTS_AVAILABLE_IN_1_0
+void
+agents_sandbox_session_state_set_root_vouched (AgentsSandboxSessionState *self,
+                                               gboolean vouched);
+AGENTS_AVAILABLE_IN_1_0
+gboolean
+agents_sandbox_session_state_get_root_vouched (AgentsSandboxSessionState *self);
+AGENTS_AVAILABLE_IN_1_0
 JsonNode *
 agents_sandbox_session_state_to_json (AgentsSandboxSessionState *self);
 AGENTS_AVAILABLE_IN_1_0

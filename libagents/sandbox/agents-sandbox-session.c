@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agents-sandbox-error-private.h"
+#include "agents-sandbox-session-generic-private.h"
 #include "agents-sandbox-session-private.h"
 
 /**
@@ -32,6 +33,7 @@ typedef struct
   AgentsArchiveLimits *archive_limits;
   gboolean workspace_preserved;
   gboolean system_preserved;
+  gboolean restore_pending; /* cleared for a snapshot, not yet hydrated */
 } SessionData;
 
 static GQuark session_data_quark;
@@ -1731,6 +1733,22 @@ agents_sandbox_session_set_start_state_preserved (AgentsSandboxSession *self,
   sd = get_session_data (self);
   sd->workspace_preserved = workspace;
   sd->system_preserved = system;
+}
+
+/* Between the clearing of the workspace for a restore and the end of
+ * its hydration, the workspace is not the session's: persisting it then
+ * would replace the snapshot with an empty or partial one. */
+void
+agents_sandbox_session_set_restore_pending (AgentsSandboxSession *self,
+                                            gboolean pending)
+{
+  get_session_data (self)->restore_pending = pending;
+}
+
+gboolean
+agents_sandbox_session_get_restore_pending (AgentsSandboxSession *self)
+{
+  return get_session_data (self)->restore_pending;
 }
 
 /**

@@ -835,11 +835,11 @@ local_error (AgentsLocalSnapshot *self,
   add_snapshot_context (&ctx, self->id, path, reason);
   if (code == AGENTS_SANDBOX_ERROR_SNAPSHOT_PERSIST)
     return agents_sandbox_error_new (code, g_variant_builder_end (&ctx),
-                                     _ ("failed to persist snapshot to %s"),
-                                     display);
+                                     _ ("failed to persist snapshot to %s: %s"),
+                                     display, reason);
   return agents_sandbox_error_new (code, g_variant_builder_end (&ctx),
-                                   _ ("failed to restore snapshot from %s"),
-                                   display);
+                                   _ ("failed to restore snapshot from %s: %s"),
+                                   display, reason);
 }
 
 /* persist: the stream is read on the owner context (it may be bound to
@@ -942,27 +942,34 @@ persist_commit_thread (GTask *task,
   AgentsLocalSnapshot *self = source_object;
   PersistData *pd = task_data;
   int fd = pd->fd;
-  int dir_fd;
+  int dir_fd = -1;
+  int errsv = 0;
 
+  /* Every step is checked: a full or failing disk (ENOSPC, EIO, often
+   * only reported by fsync or close) leaves ID.tar as it was. */
   pd->fd = -1;
-  if (fsync (fd) < 0 || close (fd) < 0 ||
-      rename (pd->tmp_path, pd->final_path) < 0)
+  if (fsync (fd) < 0)
+    errsv = errno;
+  if (close (fd) < 0 && errsv == 0)
+    errsv = errno;
+  if (errsv == 0 && rename (pd->tmp_path, pd->final_path) < 0)
+    errsv = errno;
+  if (errsv == 0)
     {
-      int errsv = errno;
-
+      g_clear_pointer (&pd->tmp_path, g_free);
+      /* Make the rename itself durable. */
+      dir_fd = open (self->base_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (dir_fd < 0 || fsync (dir_fd) < 0)
+        errsv = errno;
+      if (dir_fd >= 0)
+        close (dir_fd);
+    }
+  if (errsv != 0)
+    {
       g_task_return_error (
         task, local_error (self, AGENTS_SANDBOX_ERROR_SNAPSHOT_PERSIST,
                            pd->final_path, g_strerror (errsv)));
       return;
-    }
-  g_clear_pointer (&pd->tmp_path, g_free);
-
-  /* Make the rename itself durable. */
-  dir_fd = open (self->base_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd >= 0)
-    {
-      fsync (dir_fd);
-      close (dir_fd);
     }
   g_task_return_boolean (task, TRUE);
 }

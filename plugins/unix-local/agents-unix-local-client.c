@@ -6,20 +6,24 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 
 #include "agents-fs-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-host-bind-private.h"
 #include "agents-unix-local-client.h"
 #include "agents-unix-local-confine.h"
+#include "agents-unix-local-owner.h"
 #include "agents-unix-local-session.h"
 
 #define BACKEND_ID "unix_local"
-#define OWNED_ROOT_PREFIX "sandbox-local-"
+#define OWNED_ROOT_PREFIX AGENTS_UNIX_LOCAL_OWNED_ROOT_PREFIX
 
 /**
  * AgentsUnixLocalClient:
@@ -33,6 +37,8 @@
 struct _AgentsUnixLocalClient
 {
   GObject parent_instance;
+
+  gboolean allow_system_root;
 };
 
 static void client_iface_init (AgentsSandboxClientInterface *iface);
@@ -43,11 +49,76 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (
   G_TYPE_OBJECT,
   G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SANDBOX_CLIENT, client_iface_init))
 
+enum
+{
+  PROP_0,
+  PROP_ALLOW_SYSTEM_ROOT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 static AgentsUnixLocalRmtreeFunc rmtree_func;
+
+static void
+client_get_property (GObject *object,
+                     guint prop_id,
+                     GValue *value,
+                     GParamSpec *pspec)
+{
+  AgentsUnixLocalClient *self = AGENTS_UNIX_LOCAL_CLIENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_ALLOW_SYSTEM_ROOT:
+      g_value_set_boolean (value, self->allow_system_root);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+client_set_property (GObject *object,
+                     guint prop_id,
+                     const GValue *value,
+                     GParamSpec *pspec)
+{
+  AgentsUnixLocalClient *self = AGENTS_UNIX_LOCAL_CLIENT (object);
+  gboolean allow;
+
+  switch (prop_id)
+    {
+    case PROP_ALLOW_SYSTEM_ROOT:
+      allow = g_value_get_boolean (value);
+      if (self->allow_system_root == allow)
+        break;
+      self->allow_system_root = allow;
+      g_object_notify_by_pspec (object, pspec);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
 
 static void
 agents_unix_local_client_class_init (AgentsUnixLocalClientClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = client_get_property;
+  object_class->set_property = client_set_property;
+
+  /* AgentsUnixLocalClient:allow-system-root:
+   *
+   * Whether a manifest root may be a system directory (`/`, `/etc`,
+   * `/usr`, `$HOME` itself…; see agents_unix_local_system_root()),
+   * which then becomes a read-write workspace. Off by default: such a
+   * root is refused with an error naming it. */
+  properties[PROP_ALLOW_SYSTEM_ROOT] = g_param_spec_boolean (
+    "allow-system-root", NULL, NULL, FALSE,
+    G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -85,21 +156,143 @@ client_supports_default_options (AgentsSandboxClient *client)
   return TRUE;
 }
 
+/* ---- roots ----------------------------------------------------------- */
+
+/* @path with the symlinks of its longest existing prefix resolved. */
+static char *
+resolve_existing_prefix (const char *path)
+{
+  g_autofree char *canonical = g_canonicalize_filename (path, "/");
+  g_autofree char *parent = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *resolved_parent = NULL;
+  char *real = realpath (canonical, NULL);
+  char *result;
+
+  if (real != NULL)
+    {
+      result = g_strdup (real);
+      free (real);
+      return result;
+    }
+  if (g_str_equal (canonical, "/"))
+    return g_strdup ("/");
+  parent = g_path_get_dirname (canonical);
+  base = g_path_get_basename (canonical);
+  resolved_parent = resolve_existing_prefix (parent);
+  return g_build_filename (resolved_parent, base, NULL);
+}
+
+static gboolean
+path_is_at_or_under (const char *path, const char *dir)
+{
+  size_t len = strlen (dir);
+
+  if (g_str_equal (dir, "/"))
+    return TRUE;
+  return strncmp (path, dir, len) == 0 &&
+         (path[len] == '\0' || path[len] == '/');
+}
+
+/* Whether @root (absolute) is a system directory: one of the directories
+ * of the system itself or anything under them (/etc, /usr, /bin…), or a
+ * directory that holds everyone's data (/, /home, /var, $HOME itself, the
+ * temporary directory itself…). Symlinks are resolved first (/bin is
+ * /usr/bin on a merged /usr). Returns the directory it is or is under. */
+char *
+agents_unix_local_system_root (const char *root)
+{
+  static const char *const trees[] = {
+    "/etc",     "/usr",     "/bin",       "/sbin",      "/lib",  "/lib32",
+    "/lib64",   "/libx32",  "/boot",      "/dev",       "/proc", "/sys",
+    "/var/lib", "/var/log", "/var/spool", "/var/cache",
+  };
+  const char *const tops[] = {
+    "/",
+    "/run",
+    "/home",
+    "/var",
+    "/tmp",
+    "/var/tmp",
+    "/root",
+    "/opt",
+    "/srv",
+    "/mnt",
+    "/media",
+    "/snap",
+    g_get_home_dir (),
+    g_get_tmp_dir (),
+  };
+  g_autofree char *resolved = resolve_existing_prefix (root);
+
+  for (guint i = 0; i < G_N_ELEMENTS (trees); i++)
+    {
+      g_autofree char *tree = resolve_existing_prefix (trees[i]);
+
+      if (path_is_at_or_under (resolved, tree) ||
+          path_is_at_or_under (resolved, trees[i]))
+        return g_strdup (trees[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (tops); i++)
+    {
+      g_autofree char *top = NULL;
+
+      if (tops[i] == NULL)
+        continue;
+      top = resolve_existing_prefix (tops[i]);
+      if (g_str_equal (resolved, top))
+        return g_strdup (tops[i]);
+    }
+  return NULL;
+}
+
+static gboolean
+check_not_system_root (AgentsUnixLocalClient *self,
+                       const char *root,
+                       GError **error)
+{
+  g_autofree char *system = NULL;
+
+  if (self->allow_system_root)
+    return TRUE;
+  system = agents_unix_local_system_root (root);
+  if (system == NULL)
+    return TRUE;
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH,
+    g_variant_new_parsed ("{'path': <%s>, 'reason': <'system_root'>, "
+                          "'system_directory': <%s>}",
+                          root, system),
+    _ ("the workspace root %s is the system directory %s (or inside it): "
+       "refusing to make it a read-write workspace; allow it explicitly "
+       "(the unix_local client's allow-system-root, `agents "
+       "--allow-system-root`) if that is really meant"),
+    root, system);
+  return FALSE;
+}
+
 /* ---- create and resume ---------------------------------------------- */
 
+/* A fresh root for a manifest without one, with its owner record. */
 static char *
-make_owned_root (GError **error)
+make_owned_root (char **token, GError **error)
 {
   g_autofree char *dir = g_dir_make_tmp (OWNED_ROOT_PREFIX "XXXXXX", error);
+  g_autofree char *result = NULL;
   char *real;
-  char *result;
 
   if (dir == NULL)
     return NULL;
   real = realpath (dir, NULL);
   result = g_strdup (real ? real : dir);
   free (real);
-  return result;
+  *token = agents_unix_local_owner_record_root (result, NULL, error);
+  if (*token == NULL)
+    {
+      g_rmdir (result);
+      return NULL;
+    }
+  return g_steal_pointer (&result);
 }
 
 static void
@@ -112,6 +305,7 @@ client_create (AgentsSandboxClient *client,
   g_autoptr (AgentsManifest) copy = NULL;
   g_autoptr (AgentsSandboxSessionState) state = NULL;
   g_autoptr (AgentsSnapshot) resolved = NULL;
+  g_autofree char *token = NULL;
   gboolean owned = FALSE;
   GError *error = NULL;
 
@@ -126,7 +320,7 @@ client_create (AgentsSandboxClient *client,
   if (g_strcmp0 (agents_manifest_get_root (copy),
                  AGENTS_MANIFEST_DEFAULT_ROOT) == 0)
     {
-      g_autofree char *root = make_owned_root (&error);
+      g_autofree char *root = make_owned_root (&token, &error);
 
       if (root == NULL)
         {
@@ -136,8 +330,17 @@ client_create (AgentsSandboxClient *client,
       agents_manifest_set_root (copy, root);
       owned = TRUE;
     }
+  else if (!check_not_system_root (AGENTS_UNIX_LOCAL_CLIENT (client),
+                                   agents_manifest_get_root (copy), &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
 
   state = agents_unix_local_session_state_new (copy, NULL, owned);
+  if (owned)
+    agents_unix_local_session_state_set_root_proven (
+      AGENTS_UNIX_LOCAL_SESSION_STATE (state), token);
   resolved = agents_snapshot_resolve (
     snapshot, agents_sandbox_session_state_get_session_id (state));
   agents_sandbox_session_state_set_snapshot (state, resolved);
@@ -147,10 +350,109 @@ client_create (AgentsSandboxClient *client,
 }
 
 static void
+set_untrusted_root_error (GError **error, const char *root, const char *why)
+{
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH,
+    g_variant_new_parsed ("{'path': <%s>, 'reason': <'untrusted_root'>}", root),
+    _ ("refusing the workspace root %s named by the session state: %s; "
+       "nothing was touched"),
+    root, why);
+}
+
+/* An owned root that is gone (its session was deleted) is made again
+ * where it was, if that is a fresh name in the temporary directory:
+ * creating it there exclusively proves it is ours. */
+static gboolean
+remake_owned_root (AgentsUnixLocalSessionState *state,
+                   const char *root,
+                   GError **error)
+{
+  g_autofree char *parent = g_path_get_dirname (root);
+  g_autofree char *base = g_path_get_basename (root);
+  g_autofree char *tmp = resolve_existing_prefix (g_get_tmp_dir ());
+  g_autofree char *token = NULL;
+
+  if (!g_str_equal (parent, tmp) || !g_str_has_prefix (base, OWNED_ROOT_PREFIX))
+    {
+      set_untrusted_root_error (
+        error, root,
+        _ ("it is said to be made by the library but is not a name the "
+           "library gives (the temporary directory's sandbox-local-*)"));
+      return FALSE;
+    }
+  if (g_mkdir (root, 0700) < 0)
+    {
+      int errsv = errno;
+
+      set_untrusted_root_error (error, root, g_strerror (errsv));
+      return FALSE;
+    }
+  /* The state's token again: other copies of the state (a run state
+   * holds one per agent) then prove the same root. */
+  token = agents_unix_local_owner_record_root (
+    root, agents_unix_local_session_state_get_workspace_root_token (state),
+    error);
+  if (token == NULL)
+    {
+      g_rmdir (root);
+      return FALSE;
+    }
+  agents_unix_local_session_state_set_root_proven (state, token);
+  return TRUE;
+}
+
+/* A state read from JSON is hostile: its root is used only when the
+ * caller vouched for it or the library proves it made it. */
+static gboolean
+check_resumed_root (AgentsUnixLocalClient *self,
+                    AgentsSandboxSessionState *state,
+                    GError **error)
+{
+  AgentsUnixLocalSessionState *local = AGENTS_UNIX_LOCAL_SESSION_STATE (state);
+  g_autofree char *root = g_canonicalize_filename (
+    agents_manifest_get_root (
+      agents_sandbox_session_state_get_manifest (state)),
+    "/");
+  struct stat st;
+
+  if (agents_unix_local_session_state_get_root_proven (local))
+    return TRUE;
+  if (agents_sandbox_session_state_get_root_vouched (state))
+    return check_not_system_root (self, root, error);
+  if (agents_unix_local_session_state_get_workspace_root_owned (local))
+    {
+      const char *token =
+        agents_unix_local_session_state_get_workspace_root_token (local);
+
+      if (agents_unix_local_owner_verify (root, token))
+        {
+          agents_unix_local_session_state_set_root_proven (local, token);
+          return TRUE;
+        }
+      if (lstat (root, &st) < 0 && errno == ENOENT)
+        return remake_owned_root (local, root, error);
+    }
+  set_untrusted_root_error (
+    error, root,
+    _ ("the caller's configuration does not name it and the library did not "
+       "make it"));
+  return FALSE;
+}
+
+static void
 client_resume (AgentsSandboxClient *client,
                AgentsSandboxSessionState *state,
                GTask *task)
 {
+  GError *error = NULL;
+
+  if (AGENTS_IS_UNIX_LOCAL_SESSION_STATE (state) &&
+      !check_resumed_root (AGENTS_UNIX_LOCAL_CLIENT (client), state, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
   g_task_return_pointer (task,
                          agents_unix_local_session_new_from_state (state, NULL),
                          g_object_unref);
@@ -201,16 +503,21 @@ compare_deepest_first (gconstpointer a, gconstpointer b)
   return -strcmp (ta->path, tb->path);
 }
 
-/* Only a root the client made itself is ever removed: a state read from
+/* Only a root the client made itself (and proved it in this process),
+ * or one that code said is owned, is ever removed: a state read from
  * JSON cannot make delete remove an arbitrary tree. */
 static gboolean
 should_remove_root (AgentsSandboxSessionState *state, const char *root)
 {
   g_autofree char *base = g_path_get_basename (root);
+  AgentsUnixLocalSessionState *local;
 
-  return AGENTS_IS_UNIX_LOCAL_SESSION_STATE (state) &&
-         agents_unix_local_session_state_get_workspace_root_owned (
-           AGENTS_UNIX_LOCAL_SESSION_STATE (state)) &&
+  if (!AGENTS_IS_UNIX_LOCAL_SESSION_STATE (state))
+    return FALSE;
+  local = AGENTS_UNIX_LOCAL_SESSION_STATE (state);
+  return agents_unix_local_session_state_get_workspace_root_owned (local) &&
+         (agents_unix_local_session_state_get_root_proven (local) ||
+          agents_sandbox_session_state_get_root_vouched (state)) &&
          g_path_is_absolute (root) && !g_str_equal (root, "/") &&
          g_str_has_prefix (base, OWNED_ROOT_PREFIX);
 }
@@ -230,6 +537,8 @@ rmtree_thread (GTask *task,
   if (!func (op->root, &error))
     g_warning ("Could not remove the workspace %s: %s", op->root,
                error ? error->message : "unknown error");
+  else
+    agents_unix_local_owner_forget (op->root);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -333,39 +642,74 @@ client_deserialize_session_state (AgentsSandboxClient *client,
   return g_steal_pointer (&state);
 }
 
-/* ---- reap ----------------------------------------------------------- */
+/* ---- reap ------------------------------------------------------------ */
 
-/* What a killed process leaves behind: host mounts (s3_mount) in the
- * library's directory, whose FUSE daemons outlive it. */
 static void
 reap_thread (GTask *task,
              gpointer source_object,
              gpointer task_data,
              GCancellable *cancellable)
 {
+  GVariant *options = task_data;
+  gboolean dry_run = FALSE;
   GError *error = NULL;
-  gssize removed =
-    agents_host_mounts_reap (GPOINTER_TO_INT (task_data), &error);
+  gssize count;
+  gssize mounts = 0;
 
-  if (removed < 0)
+  if (options != NULL)
+    g_variant_lookup (options, "dry_run", "b", &dry_run);
+
+  /* First the host mounts (s3_mount) of dead processes, whose FUSE
+   * daemons outlive them: a workspace is never removed through one. */
+  if (!dry_run)
+    mounts = agents_host_mounts_reap (
+      GPOINTER_TO_INT (g_object_get_data (G_OBJECT (task), "all")), &error);
+  if (mounts < 0)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  count = agents_unix_local_owner_reap (
+    GPOINTER_TO_INT (g_object_get_data (G_OBJECT (task), "all")), dry_run, NULL,
+    &error);
+  if (count >= 0)
+    count += mounts;
+  if (count < 0)
     g_task_return_error (task, error);
   else
-    g_task_return_int (task, removed);
+    g_task_return_int (task, count);
 }
 
+/* The workspaces the client made for processes that are gone (killed,
+ * crashed): their owner records say which. Options: "dry_run" (b) only
+ * counts them. */
 static void
 client_reap (AgentsSandboxClient *client,
              GVariant *options,
              gboolean all,
              GTask *task)
 {
-  g_task_set_task_data (task, GINT_TO_POINTER (all), NULL);
+  if (options != NULL &&
+      !g_variant_is_of_type (options, G_VARIANT_TYPE_VARDICT))
+    {
+      g_task_return_error (
+        task, agents_sandbox_error_new (AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                                        NULL, "%s",
+                                        _ ("unix_local options must be an "
+                                           "a{sv} dictionary")));
+      return;
+    }
+  g_object_set_data (G_OBJECT (task), "all", GINT_TO_POINTER (!!all));
+  if (options != NULL)
+    g_task_set_task_data (task, g_variant_ref (options),
+                          (GDestroyNotify) g_variant_unref);
   g_task_run_in_thread (task, reap_thread);
 }
 
 static void
 client_iface_init (AgentsSandboxClientInterface *iface)
 {
+  iface->reap = client_reap;
   iface->get_backend_id = client_get_backend_id;
   iface->create = client_create;
   iface->resume = client_resume;
@@ -373,7 +717,6 @@ client_iface_init (AgentsSandboxClientInterface *iface)
   iface->serialize_session_state = client_serialize_session_state;
   iface->deserialize_session_state = client_deserialize_session_state;
   iface->supports_default_options = client_supports_default_options;
-  iface->reap = client_reap;
 }
 
 void

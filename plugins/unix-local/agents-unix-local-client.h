@@ -36,6 +36,10 @@ gboolean agents_unix_local_rmtree (const char *path, GError **error);
 /* Tests: replaces the tree removal of delete (NULL restores it). */
 void agents_unix_local_client_set_rmtree_func (AgentsUnixLocalRmtreeFunc func);
 
+/* The system directory @root is or is under (see the client's
+ * allow-system-root property), or NULL. */
+char *agents_unix_local_system_root (const char *root);
+
 /* Registers the client and session state types with the registry, for
  * programs that link the backend statically (the tests). */
 void agents_unix_local_register_types (void);

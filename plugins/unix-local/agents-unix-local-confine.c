@@ -20,8 +20,12 @@
 #include <linux/filter.h>
 #include <linux/landlock.h>
 #include <linux/seccomp.h>
+#include <grp.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #endif
@@ -219,9 +223,258 @@ agents_unix_local_policy_new (const char *workspace_root,
                          (GDestroyNotify) agents_unix_local_grant_free);
   policy->network = network;
   policy->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  /* Root's commands must not read what only root may read. */
+  policy->drop_privileges = geteuid () == 0;
+  policy->sandbox_uid = AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_UID;
+  policy->sandbox_gid = AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_GID;
+  agents_unix_local_limits_init_default (&policy->limits);
   policy->binds =
     g_ptr_array_new_with_free_func ((GDestroyNotify) agents_host_bind_free);
   return policy;
+}
+
+guint64
+agents_unix_local_default_memory_limit (void)
+{
+  const guint64 cap = G_GUINT64_CONSTANT (8) << 30;
+  long pages = sysconf (_SC_PHYS_PAGES);
+  long page_size = sysconf (_SC_PAGESIZE);
+
+  if (pages <= 0 || page_size <= 0)
+    return cap;
+  return MIN ((guint64) pages * (guint64) page_size / 2, cap);
+}
+
+void
+agents_unix_local_limits_init_default (AgentsUnixLocalLimits *limits)
+{
+  limits->processes = AGENTS_UNIX_LOCAL_DEFAULT_PROCESSES;
+  limits->memory = agents_unix_local_default_memory_limit ();
+  limits->cpu_seconds = 0;
+}
+
+char **
+agents_unix_local_policy_writable_paths (const AgentsUnixLocalPolicy *policy)
+{
+  GPtrArray *paths = g_ptr_array_new ();
+
+  g_ptr_array_add (paths, g_strdup (policy->workspace_root));
+  for (guint i = 0; i < policy->grants->len; i++)
+    {
+      AgentsUnixLocalGrant *grant = g_ptr_array_index (policy->grants, i);
+
+      if (!grant->read_only)
+        g_ptr_array_add (paths, g_strdup (grant->path));
+    }
+  if (policy->host_tmp_dir != NULL)
+    g_ptr_array_add (paths, g_strdup (policy->host_tmp_dir));
+  g_ptr_array_add (paths, NULL);
+  return (char **) g_ptr_array_free (paths, FALSE);
+}
+
+/* ---- handing the workspace over ------------------------------------- */
+
+/* Deeper trees are refused: each level holds a descriptor. */
+#define HAND_OVER_MAX_DEPTH 512
+
+typedef struct
+{
+  gboolean back;    /* hand back: only what @from_uid owns */
+  guint32 from_uid; /* back: the sandbox uid */
+  guint32 to_uid;
+  guint32 to_gid;
+  dev_t dev;       /* the file system of the tree's top */
+  const char *top; /* for messages */
+} HandOver;
+
+static gboolean
+hand_over_error (GError **error, const HandOver *h, const char *what, int err)
+{
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_FAILED,
+    g_variant_new_parsed ("{'path': <%s>}", h->top),
+    h->back ? _ ("cannot give %s back to the caller: %s: %s")
+            : _ ("cannot hand %s over to the sandbox user: %s: %s"),
+    h->top, what, g_strerror (err));
+  return FALSE;
+}
+
+/* A regular file is changed through a descriptor, so that one swapped
+ * for a symlink meanwhile is never followed. */
+static int
+open_regular (int dirfd, const char *name, const struct stat *st)
+{
+  struct stat now;
+  int fd = openat (dirfd, name,
+                   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+  if (fd < 0)
+    return -1;
+  if (fstat (fd, &now) < 0 || !S_ISREG (now.st_mode) ||
+      now.st_ino != st->st_ino || now.st_dev != st->st_dev)
+    {
+      close (fd);
+      errno = ESTALE;
+      return -1;
+    }
+  return fd;
+}
+
+static gboolean
+hand_regular (const HandOver *h,
+              int dirfd,
+              const char *name,
+              const struct stat *st,
+              GError **error)
+{
+  int fd;
+  gboolean ok;
+
+  /* Hard links may lead outside the tree: such a file keeps its owner. */
+  if (!h->back && st->st_nlink > 1)
+    return TRUE;
+  fd = open_regular (dirfd, name, st);
+  if (fd < 0)
+    return errno == ENOENT || hand_over_error (error, h, name, errno);
+  ok = fchown (fd, h->to_uid, h->to_gid) == 0 &&
+       (!h->back || (st->st_mode & (S_ISUID | S_ISGID)) == 0 ||
+        fchmod (fd, st->st_mode & 01777 & ~(S_ISUID | S_ISGID)) == 0);
+  if (!ok)
+    hand_over_error (error, h, name, errno);
+  close (fd);
+  return ok;
+}
+
+static gboolean
+hand_entry (const HandOver *h,
+            int dirfd,
+            const char *name,
+            const struct stat *st,
+            GError **error)
+{
+  if (h->back ? st->st_uid != h->from_uid
+              : st->st_uid == h->to_uid && st->st_gid == h->to_gid)
+    return TRUE;
+  if (S_ISREG (st->st_mode))
+    return hand_regular (h, dirfd, name, st, error);
+  if (fchownat (dirfd, name, h->to_uid, h->to_gid, AT_SYMLINK_NOFOLLOW) < 0 &&
+      errno != ENOENT)
+    return hand_over_error (error, h, name, errno);
+  return TRUE;
+}
+
+static GPtrArray *
+list_dir (int dirfd)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  int fd = dup (dirfd);
+  DIR *dir = fd < 0 ? NULL : fdopendir (fd);
+  struct dirent *entry;
+
+  if (dir == NULL)
+    {
+      if (fd >= 0)
+        close (fd);
+      return names;
+    }
+  while ((entry = readdir (dir)) != NULL)
+    if (!g_str_equal (entry->d_name, ".") && !g_str_equal (entry->d_name, ".."))
+      g_ptr_array_add (names, g_strdup (entry->d_name));
+  closedir (dir);
+  return names;
+}
+
+static gboolean
+hand_dir (const HandOver *h, int dirfd, guint depth, GError **error)
+{
+  g_autoptr (GPtrArray) names = list_dir (dirfd);
+
+  if (depth > HAND_OVER_MAX_DEPTH)
+    return hand_over_error (error, h, "depth", ELOOP);
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      struct stat st;
+      gboolean ok;
+      int sub;
+
+      /* Mounts inside (other file systems) are not ours to change. */
+      if (fstatat (dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+          st.st_dev != h->dev)
+        continue;
+      if (!hand_entry (h, dirfd, name, &st, error))
+        return FALSE;
+      if (!S_ISDIR (st.st_mode))
+        continue;
+      sub =
+        openat (dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (sub < 0)
+        continue;
+      ok = hand_dir (h, sub, depth + 1, error);
+      close (sub);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+hand_tree (HandOver *h, const char *path, GError **error)
+{
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_autofree char *name = g_path_get_basename (path);
+  struct stat st;
+  gboolean ok;
+  int pfd, fd;
+
+  h->top = path;
+  pfd = open (parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (pfd < 0)
+    return errno == ENOENT || hand_over_error (error, h, parent, errno);
+  if (fstatat (pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+    {
+      close (pfd);
+      return errno == ENOENT || hand_over_error (error, h, path, errno);
+    }
+  h->dev = st.st_dev;
+  ok = hand_entry (h, pfd, name, &st, error);
+  fd = ok && S_ISDIR (st.st_mode)
+         ? openat (pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+         : -1;
+  close (pfd);
+  if (fd >= 0)
+    {
+      ok = hand_dir (h, fd, 1, error);
+      close (fd);
+    }
+  return ok;
+}
+
+gboolean
+agents_unix_local_hand_over (const char *const *paths,
+                             guint32 uid,
+                             guint32 gid,
+                             GError **error)
+{
+  HandOver h = { FALSE, 0, uid, gid, 0, NULL };
+
+  for (guint i = 0; paths != NULL && paths[i] != NULL; i++)
+    if (!hand_tree (&h, paths[i], error))
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
+agents_unix_local_hand_back (const char *const *paths,
+                             guint32 uid,
+                             GError **error)
+{
+  HandOver h = { TRUE, uid, geteuid (), getegid (), 0, NULL };
+
+  for (guint i = 0; paths != NULL && paths[i] != NULL; i++)
+    if (!hand_tree (&h, paths[i], error))
+      return FALSE;
+  return TRUE;
 }
 
 void
@@ -1059,6 +1312,14 @@ bwrap_prefix (const AgentsUnixLocalPolicy *policy, const char *bwrap_path)
   add_ancestors (args, bound);
   add_binds (args, policy, bound);
   add_host_binds (args, policy);
+  /* The private /tmp is memory: it counts against the memory limit. */
+  if (policy->limits.memory > 0)
+    {
+      g_autofree char *size =
+        g_strdup_printf ("%" G_GUINT64_FORMAT, policy->limits.memory);
+
+      add_args (args, "--size", size, NULL);
+    }
   add_args (args, "--tmpfs", tmp_dir, "--chdir", policy->workspace_root,
             "--remount-ro", "/", "--", NULL);
   return args;
@@ -1122,6 +1383,216 @@ set_unavailable (GError **error,
                        requested, detail);
 }
 
+/* ---- cgroups -------------------------------------------------------- */
+
+struct _AgentsUnixLocalCgroup
+{
+  char **paths; /* one directory per controller */
+  int *procs;   /* their cgroup.procs, open for writing */
+};
+
+/* The directory of the calling process in the v1 hierarchy of
+ * @controller, or NULL. */
+static char *
+own_cgroup_dir (const char *controller)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  if (!g_file_get_contents ("/proc/self/cgroup", &text, NULL, NULL))
+    return NULL;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) fields = g_strsplit (lines[i], ":", 3);
+      g_auto (GStrv) names = NULL;
+
+      if (g_strv_length (fields) != 3)
+        continue;
+      names = g_strsplit (fields[1], ",", -1);
+      if (g_strv_contains ((const char *const *) names, controller))
+        return g_build_filename ("/sys/fs/cgroup", controller, fields[2], NULL);
+    }
+  return NULL;
+}
+
+static gboolean
+write_cgroup_file (const char *dir,
+                   const char *name,
+                   guint64 value,
+                   GError **error)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+
+  return g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_NONE,
+                                   0644, error);
+}
+
+/* Removes the cgroups that processes gone since left under @base (a
+ * process killed before it could remove them, or one whose commands'
+ * orphans were not reaped yet then). */
+static void
+sweep_stale_cgroups (const char *base)
+{
+  g_autoptr (GDir) dir = g_dir_open (base, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      int pid;
+
+      if (!g_str_has_prefix (name, "agents-") ||
+          (pid = atoi (name + strlen ("agents-"))) <= 0 ||
+          (kill (pid, 0) == 0 || errno != ESRCH))
+        continue;
+      path = g_build_filename (base, name, NULL);
+      if (g_rmdir (path) < 0)
+        g_debug ("cannot remove the stale cgroup %s: %s", path,
+                 g_strerror (errno));
+    }
+}
+
+static gboolean
+cgroup_add (GPtrArray *paths,
+            const char *controller,
+            const char *file,
+            guint64 value,
+            GError **error)
+{
+  static gint counter;
+  g_autofree char *base = own_cgroup_dir (controller);
+  g_autofree char *name = NULL;
+  g_autofree char *dir = NULL;
+
+  if (base == NULL || !g_file_test (base, G_FILE_TEST_IS_DIR))
+    {
+      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_NOT_SUPPORTED, NULL,
+                                _ ("no cgroup v1 “%s” hierarchy"), controller);
+      return FALSE;
+    }
+  name = g_strdup_printf ("agents-%d-%d-%08x", (int) getpid (),
+                          g_atomic_int_add (&counter, 1), g_random_int ());
+  dir = g_build_filename (base, name, NULL);
+  if (g_mkdir (dir, 0755) < 0)
+    return set_errno_error (error, "mkdir", dir, errno);
+  g_ptr_array_add (paths, g_steal_pointer (&dir));
+  return value == 0 ||
+         write_cgroup_file (g_ptr_array_index (paths, paths->len - 1), file,
+                            value, error);
+}
+
+AgentsUnixLocalCgroup *
+agents_unix_local_cgroup_new (const AgentsUnixLocalLimits *limits,
+                              GError **error)
+{
+  static gsize swept;
+  AgentsUnixLocalCgroup *cgroup;
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  gboolean ok;
+
+  if (g_once_init_enter (&swept))
+    {
+      const char *const controllers[] = { "pids", "memory" };
+
+      for (guint i = 0; i < G_N_ELEMENTS (controllers); i++)
+        {
+          g_autofree char *base = own_cgroup_dir (controllers[i]);
+
+          if (base != NULL)
+            sweep_stale_cgroups (base);
+        }
+      g_once_init_leave (&swept, 1);
+    }
+  cgroup = g_new0 (AgentsUnixLocalCgroup, 1);
+
+  ok = cgroup_add (paths, "pids", "pids.max", limits->processes, error) &&
+       cgroup_add (paths, "memory", "memory.limit_in_bytes", limits->memory,
+                   error);
+  cgroup->procs = g_new (int, paths->len + 1);
+  for (guint i = 0; i <= paths->len; i++)
+    cgroup->procs[i] = -1;
+  for (guint i = 0; ok && i < paths->len; i++)
+    {
+      g_autofree char *procs =
+        g_build_filename (g_ptr_array_index (paths, i), "cgroup.procs", NULL);
+
+      cgroup->procs[i] = open (procs, O_WRONLY | O_CLOEXEC);
+      if (cgroup->procs[i] < 0)
+        ok = set_errno_error (error, "open", procs, errno);
+    }
+  g_ptr_array_add (paths, NULL);
+  cgroup->paths = (char **) g_ptr_array_free (g_steal_pointer (&paths), FALSE);
+  if (!ok)
+    g_clear_pointer (&cgroup, agents_unix_local_cgroup_free);
+  return cgroup;
+}
+
+const char *const *
+agents_unix_local_cgroup_get_paths (AgentsUnixLocalCgroup *cgroup)
+{
+  return (const char *const *) cgroup->paths;
+}
+
+/* Sends SIGKILL to every process in @dir; returns how many there were. */
+static guint
+cgroup_kill (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "cgroup.procs", NULL);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) pids = NULL;
+  guint n = 0;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return 0;
+  pids = g_strsplit (text, "\n", -1);
+  for (guint i = 0; pids[i] != NULL; i++)
+    if (*pids[i] != '\0')
+      {
+        kill ((pid_t) atoi (pids[i]), SIGKILL);
+        n++;
+      }
+  return n;
+}
+
+gboolean
+agents_unix_local_cgroup_kill (AgentsUnixLocalCgroup *cgroup)
+{
+  gboolean removed = TRUE;
+
+  for (guint i = 0; cgroup->paths[i] != NULL; i++)
+    {
+      cgroup_kill (cgroup->paths[i]);
+      /* Empty already (a bwrap sandbox is, once bwrap is gone)? */
+      if (g_rmdir (cgroup->paths[i]) < 0 && errno != ENOENT)
+        removed = FALSE;
+    }
+  return removed;
+}
+
+void
+agents_unix_local_cgroup_free (AgentsUnixLocalCgroup *cgroup)
+{
+  if (cgroup == NULL)
+    return;
+  for (guint i = 0; cgroup->procs != NULL && cgroup->procs[i] >= 0; i++)
+    close (cgroup->procs[i]);
+  for (guint i = 0; cgroup->paths != NULL && cgroup->paths[i] != NULL; i++)
+    {
+      /* A process forking meanwhile is caught in a later round. */
+      for (guint round = 0; round < 1000 && cgroup_kill (cgroup->paths[i]) > 0;
+           round++)
+        g_usleep (1000);
+      if (g_rmdir (cgroup->paths[i]) < 0 && errno != ENOENT)
+        g_debug ("cannot remove the cgroup %s: %s", cgroup->paths[i],
+                 g_strerror (errno));
+    }
+  g_strfreev (cgroup->paths);
+  g_free (cgroup->procs);
+  g_free (cgroup);
+}
+
 /* ---- spawning ------------------------------------------------------- */
 
 struct _AgentsUnixLocalSpawnCache
@@ -1133,6 +1604,132 @@ struct _AgentsUnixLocalSpawnCache
 
 #ifdef __linux__
 
+/* How a child running as the sandbox uid still reaches the paths bound
+ * for it (a workspace in /root, in a 0700 temp dir…) without the host's
+ * modes changing: in a mount namespace of its own, each bound path is
+ * cloned, the topmost ancestor that the sandbox uid cannot search is
+ * covered with a read-only tmpfs holding the path's chain of
+ * directories, and each clone is moved back at its path, nosuid and
+ * nodev. The arrays are NULL-terminated. */
+typedef struct
+{
+  char **paths;  /* bound paths, parents first */
+  int *is_dir;   /* per path */
+  int *trees;    /* per path: the clone's descriptor (child only) */
+  char **covers; /* ancestors covered with a tmpfs */
+  char **dirs;   /* directories to make in the covers, parents first */
+  const char *cwd;
+} MountPlan;
+
+static void
+mount_plan_free (MountPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  g_strfreev (plan->paths);
+  g_free (plan->is_dir);
+  g_free (plan->trees);
+  g_strfreev (plan->covers);
+  g_strfreev (plan->dirs);
+  g_free (plan);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MountPlan, mount_plan_free)
+
+static gboolean
+searchable_by (const struct stat *st, guint32 uid, guint32 gid)
+{
+  if (st->st_uid == uid)
+    return (st->st_mode & S_IXUSR) != 0;
+  if (st->st_gid == gid)
+    return (st->st_mode & S_IXGRP) != 0;
+  return (st->st_mode & S_IXOTH) != 0;
+}
+
+/* The topmost ancestor of @path that @uid cannot search, or NULL. */
+static char *
+unsearchable_ancestor (const char *path, guint32 uid, guint32 gid)
+{
+  g_auto (GStrv) parts = g_strsplit (path, "/", -1);
+  g_autoptr (GString) dir = g_string_new ("");
+  guint n = g_strv_length (parts);
+
+  /* parts[0] is "" (the root); the last part is @path itself. */
+  for (guint i = 1; i + 1 < n; i++)
+    {
+      struct stat st;
+
+      if (*parts[i] == '\0')
+        continue;
+      g_string_append_printf (dir, "/%s", parts[i]);
+      if (stat (dir->str, &st) == 0 && S_ISDIR (st.st_mode) &&
+          !searchable_by (&st, uid, gid))
+        return g_strdup (dir->str);
+    }
+  return NULL;
+}
+
+static void
+plan_cover_dirs (GPtrArray *dirs, const char *cover, const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr (GPtrArray) chain = g_ptr_array_new_with_free_func (g_free);
+
+  while (path_is_at_or_under (dir, cover) && !g_str_equal (dir, cover))
+    {
+      char *parent = g_path_get_dirname (dir);
+
+      g_ptr_array_add (chain, g_steal_pointer (&dir));
+      dir = parent;
+    }
+  for (guint i = chain->len; i > 0; i--)
+    g_ptr_array_add (dirs, g_strdup (g_ptr_array_index (chain, i - 1)));
+}
+
+static MountPlan *
+mount_plan_new (const AgentsUnixLocalPolicy *policy, GPtrArray *bound)
+{
+  MountPlan *plan = g_new0 (MountPlan, 1);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) is_dir = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr (GPtrArray) covers = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < bound->len; i++)
+    {
+      const char *path = g_ptr_array_index (bound, i);
+      g_autofree char *cover = NULL;
+      struct stat st;
+      int dir;
+      gboolean covered = FALSE;
+
+      if (stat (path, &st) < 0)
+        continue; /* a missing grant is not bound */
+      dir = S_ISDIR (st.st_mode);
+      g_ptr_array_add (paths, g_strdup (path));
+      g_array_append_val (is_dir, dir);
+      cover =
+        unsearchable_ancestor (path, policy->sandbox_uid, policy->sandbox_gid);
+      if (cover == NULL)
+        continue;
+      for (guint j = 0; !covered && j < covers->len; j++)
+        covered = path_is_at_or_under (cover, g_ptr_array_index (covers, j));
+      if (!covered)
+        g_ptr_array_add (covers, g_strdup (cover));
+      plan_cover_dirs (dirs, cover, path);
+    }
+  g_ptr_array_add (paths, NULL);
+  g_ptr_array_add (covers, NULL);
+  g_ptr_array_add (dirs, NULL);
+  plan->trees = g_new0 (int, is_dir->len + 1);
+  plan->is_dir = (int *) g_array_free (g_steal_pointer (&is_dir), FALSE);
+  plan->paths = (char **) g_ptr_array_free (g_steal_pointer (&paths), FALSE);
+  plan->covers = (char **) g_ptr_array_free (g_steal_pointer (&covers), FALSE);
+  plan->dirs = (char **) g_ptr_array_free (g_steal_pointer (&dirs), FALSE);
+  plan->cwd = policy->workspace_root;
+  return plan;
+}
+
 /* Everything the child needs between fork and exec, prepared in the
  * parent: only async-signal-safe calls happen in the child. */
 typedef struct
@@ -1143,6 +1740,14 @@ typedef struct
   struct sock_fprog program;
   gboolean has_program;
   int report_fd;
+  /* Dropping to the sandbox identity. */
+  gboolean drop;
+  uid_t uid;
+  gid_t gid;
+  const MountPlan *plan;
+  struct rlimit nproc, data, cpu;
+  gboolean has_nproc, has_data, has_cpu;
+  const int *cgroup_procs; /* -1-terminated, or NULL */
 } ChildSetup;
 
 static void
@@ -1171,6 +1776,125 @@ child_report (const ChildSetup *setup, const char *step)
   _exit (126);
 }
 
+#ifndef MOUNT_ATTR_NOSUID
+#define MOUNT_ATTR_NOSUID 0x00000002
+#define MOUNT_ATTR_NODEV 0x00000004
+#endif
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+#ifndef MOVE_MOUNT_F_EMPTY_PATH
+#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#endif
+
+/* struct mount_attr, which Debian's headers lack. */
+struct agents_mount_attr
+{
+  guint64 attr_set;
+  guint64 attr_clr;
+  guint64 propagation;
+  guint64 userns_fd;
+};
+
+static void
+child_clone_trees (const ChildSetup *setup)
+{
+  const MountPlan *plan = setup->plan;
+  struct agents_mount_attr attr = { MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0, 0,
+                                    0 };
+
+  for (guint i = 0; plan->paths[i] != NULL; i++)
+    {
+      plan->trees[i] = syscall (__NR_open_tree, AT_FDCWD, plan->paths[i],
+                                OPEN_TREE_CLONE | O_CLOEXEC | AT_RECURSIVE |
+                                  AT_SYMLINK_NOFOLLOW);
+      if (plan->trees[i] < 0)
+        child_report (setup, "open_tree");
+      if (syscall (__NR_mount_setattr, plan->trees[i], "",
+                   AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof attr) < 0)
+        child_report (setup, "mount_setattr(nosuid)");
+    }
+}
+
+static void
+child_make_mount_point (const ChildSetup *setup, const char *path, int is_dir)
+{
+  int fd;
+
+  if (is_dir)
+    {
+      if (mkdir (path, 0755) < 0 && errno != EEXIST)
+        child_report (setup, "mkdir");
+      return;
+    }
+  fd = open (path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    child_report (setup, "open(mount point)");
+  close (fd);
+}
+
+static void
+child_mount_plan (const ChildSetup *setup)
+{
+  const MountPlan *plan = setup->plan;
+  const unsigned long cover_flags = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+
+  if (unshare (CLONE_NEWNS) < 0)
+    child_report (setup, "unshare(CLONE_NEWNS)");
+  if (mount (NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
+    child_report (setup, "mount(MS_SLAVE)");
+  child_clone_trees (setup);
+  for (guint i = 0; plan->covers[i] != NULL; i++)
+    if (mount ("tmpfs", plan->covers[i], "tmpfs", cover_flags,
+               "mode=0755,size=65536") < 0)
+      child_report (setup, "mount(tmpfs)");
+  for (guint i = 0; plan->dirs[i] != NULL; i++)
+    if (mkdir (plan->dirs[i], 0755) < 0 && errno != EEXIST)
+      child_report (setup, "mkdir");
+  for (guint i = 0; plan->paths[i] != NULL; i++)
+    {
+      child_make_mount_point (setup, plan->paths[i], plan->is_dir[i]);
+      if (syscall (__NR_move_mount, plan->trees[i], "", AT_FDCWD,
+                   plan->paths[i], MOVE_MOUNT_F_EMPTY_PATH) < 0)
+        child_report (setup, "move_mount");
+      close (plan->trees[i]);
+    }
+  for (guint i = 0; plan->covers[i] != NULL; i++)
+    if (mount (NULL, plan->covers[i], NULL,
+               MS_REMOUNT | MS_RDONLY | cover_flags, NULL) < 0)
+      child_report (setup, "mount(MS_REMOUNT)");
+  /* The old working directory lies beneath the covers. */
+  if (chdir (plan->cwd) < 0)
+    child_report (setup, "chdir");
+}
+
+static void
+child_set_limits (const ChildSetup *setup)
+{
+  if (setup->has_nproc && setrlimit (RLIMIT_NPROC, &setup->nproc) < 0)
+    child_report (setup, "setrlimit(RLIMIT_NPROC)");
+  if (setup->has_data && setrlimit (RLIMIT_DATA, &setup->data) < 0)
+    child_report (setup, "setrlimit(RLIMIT_DATA)");
+  if (setup->has_cpu && setrlimit (RLIMIT_CPU, &setup->cpu) < 0)
+    child_report (setup, "setrlimit(RLIMIT_CPU)");
+}
+
+static void
+child_drop (const ChildSetup *setup)
+{
+  if (setgroups (0, NULL) < 0)
+    child_report (setup, "setgroups");
+  if (setresgid (setup->gid, setup->gid, setup->gid) < 0)
+    child_report (setup, "setresgid");
+  if (setresuid (setup->uid, setup->uid, setup->uid) < 0)
+    child_report (setup, "setresuid");
+  /* A change of identity clears the parent-death signal. */
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL) < 0)
+    child_report (setup, "prctl(PR_SET_PDEATHSIG)");
+  if (getppid () != setup->parent_pid)
+    _exit (127);
+}
+
 static void
 child_setup (gpointer data)
 {
@@ -1182,6 +1906,16 @@ child_setup (gpointer data)
     child_report (setup, "prctl(PR_SET_PDEATHSIG)");
   if (getppid () != setup->parent_pid)
     _exit (127);
+  /* "0" is the writing process; what it starts follows it. */
+  for (guint i = 0; setup->cgroup_procs != NULL && setup->cgroup_procs[i] >= 0;
+       i++)
+    if (write (setup->cgroup_procs[i], "0", 1) != 1)
+      child_report (setup, "cgroup.procs");
+  if (setup->plan != NULL)
+    child_mount_plan (setup);
+  child_set_limits (setup);
+  if (setup->drop)
+    child_drop (setup);
   if (!setup->restrict_self)
     return;
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
@@ -1256,18 +1990,65 @@ spawn_with_setup (const char *const *argv,
   return g_steal_pointer (&proc);
 }
 
+static void
+set_limit (struct rlimit *limit, gboolean *has, guint64 value)
+{
+  *has = value > 0;
+  limit->rlim_cur = limit->rlim_max = value > 0 ? (rlim_t) value : 0;
+}
+
+/* Fills in the identity, the mounts and the limits of @setup. A
+ * confined command of a root caller runs as the sandbox uid; an
+ * unconfined one ("none") keeps the caller's identity. */
+static MountPlan *
+prepare_child (ChildSetup *setup,
+               const AgentsUnixLocalPolicy *policy,
+               AgentsUnixLocalConfinement mechanism)
+{
+  MountPlan *plan = NULL;
+
+  set_limit (&setup->nproc, &setup->has_nproc, policy->limits.processes);
+  set_limit (&setup->data, &setup->has_data, policy->limits.memory);
+  set_limit (&setup->cpu, &setup->has_cpu, policy->limits.cpu_seconds);
+  if (policy->cgroup != NULL)
+    setup->cgroup_procs = policy->cgroup->procs;
+  if (!policy->drop_privileges ||
+      (mechanism != AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP &&
+       mechanism != AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK))
+    return NULL;
+
+  setup->drop = TRUE;
+  setup->uid = policy->sandbox_uid;
+  setup->gid = policy->sandbox_gid;
+  {
+    g_autoptr (GPtrArray) bound = bound_paths (policy);
+
+    if (policy->host_tmp_dir != NULL &&
+        mechanism == AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK)
+      g_ptr_array_add (bound, policy->host_tmp_dir);
+    plan = mount_plan_new (policy, bound);
+  }
+  /* bwrap binds nosuid itself: the plan is only needed to reach paths. */
+  if (mechanism == AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP &&
+      plan->covers[0] == NULL)
+    g_clear_pointer (&plan, mount_plan_free);
+  setup->plan = plan;
+  return plan;
+}
+
 static GSubprocess *
 spawn_landlock (const AgentsUnixLocalProbe *probe,
                 const AgentsUnixLocalPolicy *policy,
                 AgentsUnixLocalSpawnCache *cache,
                 const char *const *argv,
                 char **envp,
+                ChildSetup *base,
                 GError **error)
 {
   g_autoptr (GBytes) program = NULL;
   g_autofree char *program_path = NULL;
   g_autofree char **args = NULL;
-  ChildSetup setup = { 0 };
+  ChildSetup setup = *base;
   gboolean reusable = FALSE;
   GSubprocess *proc;
 
@@ -1358,8 +2139,11 @@ confine_spawn (const AgentsUnixLocalProbe *probe,
   g_auto (GStrv) envp = NULL;
   g_auto (GStrv) bwrap_argv = NULL;
   ChildSetup setup = { 0 };
+  g_autoptr (MountPlan) plan = NULL;
 
   g_return_val_if_fail (argv != NULL && argv[0] != NULL, NULL);
+
+  plan = prepare_child (&setup, policy, mechanism);
 
   switch (mechanism)
     {
@@ -1376,7 +2160,7 @@ confine_spawn (const AgentsUnixLocalProbe *probe,
       if (!ensure_host_tmp_dir (policy, error))
         return NULL;
       envp = agents_unix_local_confine_environ (policy, policy->host_tmp_dir);
-      return spawn_landlock (probe, policy, cache, argv, envp, error);
+      return spawn_landlock (probe, policy, cache, argv, envp, &setup, error);
 
     case AGENTS_UNIX_LOCAL_CONFINEMENT_NONE:
     case AGENTS_UNIX_LOCAL_CONFINEMENT_SANDBOX_EXEC:
@@ -1474,12 +2258,13 @@ spawn_cache_key (const AgentsUnixLocalProbe *probe,
       g_variant_builder_add (&grants, "(^ayb)", grant->path, grant->read_only);
       add_identity (&identities, grant->path);
     }
-  return g_variant_ref_sink (
-    g_variant_new ("(u^ay^aybi^aya(ayb)a(tt)a(ayayb))", (guint32) mechanism,
-                   probe->bwrap_path ? probe->bwrap_path : "",
-                   policy->workspace_root, policy->network, probe->landlock_abi,
-                   policy->host_tmp_dir ? policy->host_tmp_dir : "", &grants,
-                   &identities, &binds));
+  return g_variant_ref_sink (g_variant_new (
+    "(u^ay^aybi^aya(ayb)a(tt)(buutt)a(ayayb))", (guint32) mechanism,
+    probe->bwrap_path ? probe->bwrap_path : "", policy->workspace_root,
+    policy->network, probe->landlock_abi,
+    policy->host_tmp_dir ? policy->host_tmp_dir : "", &grants, &identities,
+    policy->drop_privileges, policy->sandbox_uid, policy->sandbox_gid,
+    policy->limits.memory, policy->limits.processes, &binds));
 }
 
 static void
@@ -1557,6 +2342,8 @@ first_line (const char *text)
   return g_strdup (g_strstrip (copy));
 }
 
+/* bwrap is tried the way commands will run: as the sandbox uid when the
+ * caller is root. */
 static void
 probe_bwrap (AgentsUnixLocalProbe *probe,
              const char *root,
@@ -1565,15 +2352,18 @@ probe_bwrap (AgentsUnixLocalProbe *probe,
 {
   g_autoptr (AgentsUnixLocalPolicy) policy = probe_policy (root);
   const char *command[] = { true_path, NULL };
-  g_auto (GStrv) argv = agents_unix_local_bwrap_argv (policy, bwrap, command);
+  AgentsUnixLocalProbe trial = { .bwrap_path = bwrap };
+  g_autoptr (GSubprocess) proc = NULL;
   g_autofree char *err = NULL;
   g_autoptr (GError) error = NULL;
-  int status = 0;
 
-  if (!g_spawn_sync (root, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                     NULL, &err, &status, &error))
+  proc = confine_spawn (&trial, AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP, policy,
+                        NULL, command, &error);
+  if (proc == NULL)
     probe->bwrap_error = g_strdup_printf ("bwrap: %s", error->message);
-  else if (!g_spawn_check_wait_status (status, &error))
+  else if (!g_subprocess_communicate_utf8 (proc, NULL, NULL, NULL, &err,
+                                           &error) ||
+           !g_spawn_check_wait_status (g_subprocess_get_status (proc), &error))
     {
       g_autofree char *line = first_line (err);
 
@@ -1650,6 +2440,10 @@ probe_run (const AgentsUnixLocalProbeOverride *override, const char *platform)
       probe->landlock_error = g_strdup ("landlock: cannot prepare the probe");
       return probe;
     }
+  /* The probe's workspace is the sandbox user's, as a session's is. */
+  if (geteuid () == 0 && chown (root, AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_UID,
+                                AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_GID) < 0)
+    g_debug ("cannot hand the probe directory over: %s", g_strerror (errno));
   if (bwrap == NULL)
     probe->bwrap_error = g_strdup ("bwrap: not found in PATH");
   else

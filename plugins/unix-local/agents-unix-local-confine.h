@@ -78,6 +78,25 @@ agents_unix_local_darwin_extra_path_grant_roots (AgentsManifest *manifest,
 
 /* ---- policy --------------------------------------------------------- */
 
+/* The host identity confined commands run as when the library runs as
+ * root: a root-owned file is then someone else's file to them, whatever
+ * the mount layout shows. nobody/nogroup unless configured. */
+#define AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_UID 65534
+#define AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_GID 65534
+
+/* Per-command resource limits; 0 is "no limit". */
+typedef struct
+{
+  guint64 processes;   /* RLIMIT_NPROC of the sandbox uid */
+  guint64 memory;      /* bytes: RLIMIT_DATA, and the size of /tmp */
+  guint64 cpu_seconds; /* RLIMIT_CPU of each process */
+} AgentsUnixLocalLimits;
+
+#define AGENTS_UNIX_LOCAL_DEFAULT_PROCESSES 512
+/* The default memory limit: half the host's RAM, at most 8 GiB. */
+guint64 agents_unix_local_default_memory_limit (void);
+void agents_unix_local_limits_init_default (AgentsUnixLocalLimits *limits);
+
 /* What one confined command may touch. */
 typedef struct
 {
@@ -86,6 +105,16 @@ typedef struct
   gboolean network;
   char *host_tmp_dir; /* private temp dir on the host (landlock, none) */
   GHashTable *env;    /* manifest environment: name → value */
+  /* When set (the default when the process runs as root), confined
+   * commands run as sandbox_uid/sandbox_gid with no supplementary
+   * groups; the workspace, the writable grants and host_tmp_dir must
+   * have been handed over to that uid (agents_unix_local_hand_over()). */
+  gboolean drop_privileges;
+  guint32 sandbox_uid;
+  guint32 sandbox_gid;
+  AgentsUnixLocalLimits limits;
+  /* Where the command is put before it runs; not owned, may be NULL. */
+  struct _AgentsUnixLocalCgroup *cgroup;
   GPtrArray *binds;   /* AgentsHostBind: host dirs shown inside (bwrap) */
 } AgentsUnixLocalPolicy;
 
@@ -95,6 +124,27 @@ AgentsUnixLocalPolicy *agents_unix_local_policy_new (const char *workspace_root,
 void agents_unix_local_policy_free (AgentsUnixLocalPolicy *policy);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentsUnixLocalPolicy,
                                agents_unix_local_policy_free)
+
+/* The paths a command writes to: the workspace, the writable grants
+ * and the host temp dir, as a NULL-terminated array. */
+char **
+agents_unix_local_policy_writable_paths (const AgentsUnixLocalPolicy *policy);
+
+/* Hands the trees at @paths over to @uid:@gid (every entry not already
+ * theirs; symlinks are not followed, other file systems not entered,
+ * files with several links left alone, since they may be linked from
+ * outside). Blocking. */
+gboolean agents_unix_local_hand_over (const char *const *paths,
+                                      guint32 uid,
+                                      guint32 gid,
+                                      GError **error);
+
+/* Gives what @uid owns in the trees at @paths back to the calling
+ * process's uid and gid, and clears the set-user-ID and set-group-ID
+ * bits of every regular file @uid owned. Blocking. */
+gboolean agents_unix_local_hand_back (const char *const *paths,
+                                      guint32 uid,
+                                      GError **error);
 
 /* The non-interactive environment of a command, `NAME=value` strings:
  * PATH, HOME (the workspace), TMPDIR (@tmp_dir), LANG, TERM, PAGER, …,
@@ -183,6 +233,34 @@ int agents_unix_local_landlock_abi (void);
 int agents_unix_local_landlock_ruleset (const AgentsUnixLocalPolicy *policy,
                                         int abi,
                                         GError **error);
+
+/* ---- cgroups -------------------------------------------------------- */
+
+/* A cgroup (v1 pids and memory controllers) holding one command and all
+ * it starts, with the processes and memory limits of @limits. */
+typedef struct _AgentsUnixLocalCgroup AgentsUnixLocalCgroup;
+
+/* Makes one under the cgroups of the calling process, or returns NULL
+ * with an error saying why none can be made (no cgroup v1 hierarchy
+ * with these controllers, no permission). Blocking, but short. */
+AgentsUnixLocalCgroup *
+agents_unix_local_cgroup_new (const AgentsUnixLocalLimits *limits,
+                              GError **error);
+
+/* The directories of the cgroup, NULL-terminated. */
+const char *const *
+agents_unix_local_cgroup_get_paths (AgentsUnixLocalCgroup *cgroup);
+
+/* Sends SIGKILL to every process in the cgroup now, and removes the
+ * cgroup if that leaves it empty at once; FALSE when it is still there
+ * (agents_unix_local_cgroup_free() waits and removes it). */
+gboolean agents_unix_local_cgroup_kill (AgentsUnixLocalCgroup *cgroup);
+
+/* Kills every process left in the cgroup, waits until they are gone and
+ * removes it. Blocking. */
+void agents_unix_local_cgroup_free (AgentsUnixLocalCgroup *cgroup);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentsUnixLocalCgroup,
+                               agents_unix_local_cgroup_free)
 
 /* ---- spawning ------------------------------------------------------- */
 

@@ -47,6 +47,11 @@ struct _AgentsUnixLocalSessionState
   AgentsSandboxSessionState parent_instance;
 
   gboolean workspace_root_owned;
+  /* The token of the root's owner record (agents-unix-local-owner.h). */
+  char *workspace_root_token;
+  /* In memory only: this process made the root, or proved it made it;
+   * a state read from JSON has to prove it again. */
+  gboolean root_proven;
 };
 
 G_DEFINE_FINAL_TYPE (AgentsUnixLocalSessionState,
@@ -106,6 +111,11 @@ state_serialize_fields (AgentsSandboxSessionState *state, JsonBuilder *builder)
 
   json_builder_set_member_name (builder, "workspace_root_owned");
   json_builder_add_boolean_value (builder, self->workspace_root_owned);
+  if (self->workspace_root_token != NULL)
+    {
+      json_builder_set_member_name (builder, "workspace_root_token");
+      json_builder_add_string_value (builder, self->workspace_root_token);
+    }
 }
 
 static gboolean
@@ -114,8 +124,24 @@ state_deserialize_fields (AgentsSandboxSessionState *state,
                           GError **error)
 {
   AgentsUnixLocalSessionState *self = AGENTS_UNIX_LOCAL_SESSION_STATE (state);
-  JsonNode *member = json_object_get_member (object, "workspace_root_owned");
+  JsonNode *member = json_object_get_member (object, "workspace_root_token");
 
+  if (member != NULL)
+    {
+      if (!JSON_NODE_HOLDS_VALUE (member) ||
+          json_node_get_value_type (member) != G_TYPE_STRING)
+        {
+          agents_sandbox_error_set (
+            error, AGENTS_SANDBOX_ERROR_INVALID_JSON,
+            g_variant_new_parsed ("{'member': <'workspace_root_token'>}"),
+            _ ("session state member “%s” must be %s"), "workspace_root_token",
+            _ ("a string"));
+          return FALSE;
+        }
+      g_free (self->workspace_root_token);
+      self->workspace_root_token = g_strdup (json_node_get_string (member));
+    }
+  member = json_object_get_member (object, "workspace_root_owned");
   if (member == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_VALUE (member) ||
@@ -137,8 +163,23 @@ static void
 state_copy_fields (AgentsSandboxSessionState *state,
                    AgentsSandboxSessionState *dest)
 {
-  AGENTS_UNIX_LOCAL_SESSION_STATE (dest)->workspace_root_owned =
-    AGENTS_UNIX_LOCAL_SESSION_STATE (state)->workspace_root_owned;
+  AgentsUnixLocalSessionState *self = AGENTS_UNIX_LOCAL_SESSION_STATE (state);
+  AgentsUnixLocalSessionState *copy = AGENTS_UNIX_LOCAL_SESSION_STATE (dest);
+
+  copy->workspace_root_owned = self->workspace_root_owned;
+  g_free (copy->workspace_root_token);
+  copy->workspace_root_token = g_strdup (self->workspace_root_token);
+  copy->root_proven = self->root_proven;
+}
+
+static void
+state_finalize (GObject *object)
+{
+  AgentsUnixLocalSessionState *self = AGENTS_UNIX_LOCAL_SESSION_STATE (object);
+
+  g_free (self->workspace_root_token);
+  G_OBJECT_CLASS (agents_unix_local_session_state_parent_class)
+    ->finalize (object);
 }
 
 static void
@@ -151,6 +192,7 @@ agents_unix_local_session_state_class_init (
 
   object_class->get_property = state_get_property;
   object_class->set_property = state_set_property;
+  object_class->finalize = state_finalize;
 
   state_class->type_name = "unix_local";
   state_class->serialize_fields = state_serialize_fields;
@@ -201,6 +243,36 @@ agents_unix_local_session_state_set_workspace_root_owned (
                             state_properties[STATE_PROP_WORKSPACE_ROOT_OWNED]);
 }
 
+const char *
+agents_unix_local_session_state_get_workspace_root_token (
+  AgentsUnixLocalSessionState *self)
+{
+  g_return_val_if_fail (AGENTS_IS_UNIX_LOCAL_SESSION_STATE (self), NULL);
+  return self->workspace_root_token;
+}
+
+void
+agents_unix_local_session_state_set_root_proven (
+  AgentsUnixLocalSessionState *self, const char *token)
+{
+  g_return_if_fail (AGENTS_IS_UNIX_LOCAL_SESSION_STATE (self));
+
+  if (token != self->workspace_root_token)
+    {
+      g_free (self->workspace_root_token);
+      self->workspace_root_token = g_strdup (token);
+    }
+  self->root_proven = TRUE;
+}
+
+gboolean
+agents_unix_local_session_state_get_root_proven (
+  AgentsUnixLocalSessionState *self)
+{
+  g_return_val_if_fail (AGENTS_IS_UNIX_LOCAL_SESSION_STATE (self), FALSE);
+  return self->root_proven;
+}
+
 /* ---- session -------------------------------------------------------- */
 
 /**
@@ -222,6 +294,13 @@ struct _AgentsUnixLocalSession
   GPtrArray *running; /* ExecOp, unowned */
   gsize output_limit;
   AgentsUnixLocalSpawnCache *spawn_cache;
+  guint32 sandbox_uid;
+  guint32 sandbox_gid;
+  AgentsUnixLocalLimits limits;
+  /* The library wrote into the workspace since it was last handed over
+   * to the sandbox uid (atomic: set from worker threads). */
+  gint handover_pending;
+  gboolean handed_over; /* hand it back at shutdown */
 };
 
 static void session_iface_init (AgentsSandboxSessionInterface *iface);
@@ -232,16 +311,106 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (
   G_TYPE_OBJECT,
   G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SANDBOX_SESSION, session_iface_init))
 
+typedef struct
+{
+  AgentsUnixLocalConfinement confinement;
+  gboolean network;
+  guint32 sandbox_uid;
+  guint32 sandbox_gid;
+  AgentsUnixLocalLimits limits;
+} Options;
+
 static gboolean
-parse_options (GVariant *options,
-               AgentsUnixLocalConfinement *confinement,
-               gboolean *network,
-               GError **error)
+set_option_error (GError **error, const char *name, const char *expected)
+{
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                            g_variant_new_parsed ("{'option': <%s>}", name),
+                            _ ("the “%s” option must be %s"), name, expected);
+  return FALSE;
+}
+
+/* An integer option in [@min, @max]; absent leaves *@value as is. */
+static gboolean
+read_count_option (GVariant *options,
+                   const char *name,
+                   guint64 min,
+                   guint64 max,
+                   guint64 *value,
+                   GError **error)
+{
+  g_autoptr (GVariant) v = g_variant_lookup_value (options, name, NULL);
+  g_autofree char *expected = NULL;
+  gint64 n;
+
+  if (v == NULL)
+    return TRUE;
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE_INT64))
+    n = g_variant_get_int64 (v);
+  else if (g_variant_is_of_type (v, G_VARIANT_TYPE_INT32))
+    n = g_variant_get_int32 (v);
+  else if (g_variant_is_of_type (v, G_VARIANT_TYPE_UINT32))
+    n = g_variant_get_uint32 (v);
+  else if (g_variant_is_of_type (v, G_VARIANT_TYPE_UINT64) &&
+           g_variant_get_uint64 (v) <= G_MAXINT64)
+    n = (gint64) g_variant_get_uint64 (v);
+  else
+    n = -1;
+  if (n >= 0 && (guint64) n >= min && (guint64) n <= max)
+    {
+      *value = (guint64) n;
+      return TRUE;
+    }
+  expected = g_strdup_printf (
+    _ ("an integer from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT), min,
+    max);
+  return set_option_error (error, name, expected);
+}
+
+static gboolean
+parse_id_options (GVariant *options, Options *parsed, GError **error)
+{
+  guint64 uid = parsed->sandbox_uid;
+  guint64 gid = parsed->sandbox_gid;
+
+  /* 0 would be root again; (uid_t) -1 means "unchanged" to the kernel. */
+  if (!read_count_option (options, "sandbox_uid", 1, G_MAXUINT32 - 1, &uid,
+                          error) ||
+      !read_count_option (options, "sandbox_gid", 1, G_MAXUINT32 - 1, &gid,
+                          error))
+    return FALSE;
+  parsed->sandbox_uid = uid;
+  parsed->sandbox_gid = gid;
+  return TRUE;
+}
+
+static gboolean
+parse_limit_options (GVariant *options, Options *parsed, GError **error)
+{
+  /* A limit of 0 is none; below a few processes nothing can start. */
+  return read_count_option (options, "pids_limit", 0, G_MAXINT32,
+                            &parsed->limits.processes, error) &&
+         (parsed->limits.processes == 0 || parsed->limits.processes >= 4 ||
+          set_option_error (error, "pids_limit",
+                            _ ("0 (none) or at least 4"))) &&
+         read_count_option (options, "memory", 0, G_MAXINT64,
+                            &parsed->limits.memory, error) &&
+         (parsed->limits.memory == 0 || parsed->limits.memory >= (16 << 20) ||
+          set_option_error (error, "memory",
+                            _ ("0 (none) or at least 16 MiB (16777216)"))) &&
+         read_count_option (options, "cpu_seconds", 0, G_MAXINT32,
+                            &parsed->limits.cpu_seconds, error);
+}
+
+static gboolean
+parse_options (GVariant *options, Options *parsed, GError **error)
 {
   g_autoptr (GVariant) value = NULL;
 
-  *confinement = AGENTS_UNIX_LOCAL_CONFINEMENT_AUTO;
-  *network = FALSE;
+  parsed->confinement = AGENTS_UNIX_LOCAL_CONFINEMENT_AUTO;
+  parsed->network = FALSE;
+  parsed->sandbox_uid = AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_UID;
+  parsed->sandbox_gid = AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_GID;
+  agents_unix_local_limits_init_default (&parsed->limits);
   if (options == NULL)
     return TRUE;
   if (!g_variant_is_of_type (options, G_VARIANT_TYPE_VARDICT))
@@ -257,7 +426,7 @@ parse_options (GVariant *options,
   if (value != NULL &&
       (!g_variant_is_of_type (value, G_VARIANT_TYPE_STRING) ||
        !agents_unix_local_confinement_from_string (
-         g_variant_get_string (value, NULL), confinement, error)))
+         g_variant_get_string (value, NULL), &parsed->confinement, error)))
     {
       if (error != NULL && *error == NULL)
         agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
@@ -276,17 +445,17 @@ parse_options (GVariant *options,
                                 _ ("the “network” option must be a boolean"));
       return FALSE;
     }
-  *network = value != NULL && g_variant_get_boolean (value);
-  return TRUE;
+  parsed->network = value != NULL && g_variant_get_boolean (value);
+  return parse_id_options (options, parsed, error) &&
+         parse_limit_options (options, parsed, error);
 }
 
 gboolean
 agents_unix_local_session_options_validate (GVariant *options, GError **error)
 {
-  AgentsUnixLocalConfinement confinement;
-  gboolean network;
+  Options parsed;
 
-  return parse_options (options, &confinement, &network, error);
+  return parse_options (options, &parsed, error);
 }
 
 AgentsUnixLocalSession *
@@ -294,14 +463,19 @@ agents_unix_local_session_new_from_state (AgentsSandboxSessionState *state,
                                           GVariant *options)
 {
   AgentsUnixLocalSession *self;
+  Options parsed;
 
   g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (state), NULL);
 
   self = g_object_new (AGENTS_TYPE_UNIX_LOCAL_SESSION, NULL);
   self->state = g_object_ref (state);
   /* A bad option fails every operation that would depend on it. */
-  parse_options (options, &self->confinement, &self->network,
-                 &self->options_error);
+  parse_options (options, &parsed, &self->options_error);
+  self->confinement = parsed.confinement;
+  self->network = parsed.network;
+  self->sandbox_uid = parsed.sandbox_uid;
+  self->sandbox_gid = parsed.sandbox_gid;
+  self->limits = parsed.limits;
   return self;
 }
 
@@ -353,6 +527,8 @@ agents_unix_local_session_init (AgentsUnixLocalSession *self)
   self->running = g_ptr_array_new ();
   self->output_limit = DEFAULT_OUTPUT_LIMIT;
   self->spawn_cache = agents_unix_local_spawn_cache_new ();
+  /* The workspace is the caller's until a first command needs it. */
+  self->handover_pending = TRUE;
   agents_sandbox_session_set_host_binds_supported (
     AGENTS_SANDBOX_SESSION (self), TRUE);
 }
@@ -379,6 +555,14 @@ return_options_error (AgentsUnixLocalSession *self, GTask *task)
     return FALSE;
   g_task_return_error (task, g_error_copy (self->options_error));
   return TRUE;
+}
+
+/* The library wrote into the workspace as the caller: what it made must
+ * be handed over to the sandbox uid before the next command. */
+static void
+mark_handover_pending (AgentsUnixLocalSession *self)
+{
+  g_atomic_int_set (&self->handover_pending, TRUE);
 }
 
 /* ---- host paths ----------------------------------------------------- */
@@ -785,9 +969,12 @@ write_thread (GTask *task,
 {
   WriteData *wd = task_data;
   GError *error = NULL;
+  gboolean ok = write_file (AGENTS_UNIX_LOCAL_SESSION (source_object), wd->path,
+                            wd->data, cancellable, &error);
 
-  if (write_file (AGENTS_UNIX_LOCAL_SESSION (source_object), wd->path, wd->data,
-                  cancellable, &error))
+  /* Even a failed write may have made directories. */
+  mark_handover_pending (AGENTS_UNIX_LOCAL_SESSION (source_object));
+  if (ok)
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -953,10 +1140,14 @@ host_op_thread (GTask *task,
   g_auto (HostTarget) target = { 0 };
   GListModel *listing = NULL;
   GError *error = NULL;
+  gboolean ok = resolve_target (self, op->path, &target, &error) &&
+                (op->kind == HOST_OP_LS || check_writable (&target, &error)) &&
+                run_host_op (op, &target, cancellable, &listing, &error);
 
-  if (!resolve_target (self, op->path, &target, &error) ||
-      (op->kind != HOST_OP_LS && !check_writable (&target, &error)) ||
-      !run_host_op (op, &target, cancellable, &listing, &error))
+  /* Even a failed `mkdir -p` may have made some directories. */
+  if (op->kind == HOST_OP_MKDIR)
+    mark_handover_pending (self);
+  if (!ok)
     g_task_return_error (task, error);
   else if (op->kind == HOST_OP_LS)
     g_task_return_pointer (task, listing, g_object_unref);
@@ -1021,6 +1212,9 @@ struct _ExecOp
   char **argv;
   double timeout;
   AgentsUnixLocalConfinement mechanism;
+  const AgentsUnixLocalProbe *probe;
+  AgentsUnixLocalPolicy *policy;
+  AgentsUnixLocalCgroup *cgroup;
   GSubprocess *proc;
   pid_t pid;
   Capture out;
@@ -1051,6 +1245,8 @@ destroy_source (GSource **source)
   g_clear_pointer (source, g_source_unref);
 }
 
+static void exec_op_release_cgroup (ExecOp *op);
+
 static void
 exec_op_unref (ExecOp *op)
 {
@@ -1062,6 +1258,8 @@ exec_op_unref (ExecOp *op)
   g_clear_object (&op->task);
   g_clear_object (&op->session);
   g_strfreev (op->argv);
+  exec_op_release_cgroup (op);
+  g_clear_pointer (&op->policy, agents_unix_local_policy_free);
   g_clear_object (&op->proc);
   g_clear_pointer (&op->out.data, g_byte_array_unref);
   g_clear_pointer (&op->err.data, g_byte_array_unref);
@@ -1238,6 +1436,37 @@ attach_source (GSource *source, GSourceFunc func, ExecOp *op)
 }
 
 static void
+cgroup_free_thread (GTask *task,
+                    gpointer source_object,
+                    gpointer task_data,
+                    GCancellable *cancellable)
+{
+  agents_unix_local_cgroup_free (task_data);
+}
+
+/* Kills what is left in the command's cgroup at once; waiting for the
+ * processes to be gone (a pid namespace takes a while to tear down) and
+ * removing the cgroup happen in a worker, not before the result. */
+static void
+exec_op_release_cgroup (ExecOp *op)
+{
+  g_autoptr (GTask) task = NULL;
+
+  if (op->cgroup == NULL)
+    return;
+  if (op->policy != NULL)
+    op->policy->cgroup = NULL;
+  if (agents_unix_local_cgroup_kill (op->cgroup))
+    {
+      g_clear_pointer (&op->cgroup, agents_unix_local_cgroup_free);
+      return;
+    }
+  task = g_task_new (NULL, NULL, NULL, NULL);
+  g_task_set_task_data (task, g_steal_pointer (&op->cgroup), NULL);
+  g_task_run_in_thread (task, cgroup_free_thread);
+}
+
+static void
 exec_waited (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (ExecOp) op = user_data;
@@ -1246,6 +1475,7 @@ exec_waited (GObject *source, GAsyncResult *result, gpointer user_data)
   op->exited = TRUE;
   /* Nothing the command started may outlive it. */
   exec_op_kill (op);
+  exec_op_release_cgroup (op);
   if (op->task != NULL && !(op->out.eof && op->err.eof) &&
       op->grace_source == NULL)
     op->grace_source = attach_source (g_timeout_source_new (DRAIN_GRACE_MS),
@@ -1356,6 +1586,9 @@ build_policy (AgentsUnixLocalSession *self,
     return NULL;
   g_mkdir_with_parents (root, 0755);
   policy = agents_unix_local_policy_new (root, grants, self->network);
+  policy->sandbox_uid = self->sandbox_uid;
+  policy->sandbox_gid = self->sandbox_gid;
+  policy->limits = self->limits;
   if (g_str_equal (policy->workspace_root, "/") &&
       mechanism != AGENTS_UNIX_LOCAL_CONFINEMENT_NONE)
     {
@@ -1381,14 +1614,12 @@ build_policy (AgentsUnixLocalSession *self,
 }
 
 static GSubprocess *
-exec_spawn (ExecOp *op, const AgentsUnixLocalProbe *probe, GError **error)
+exec_spawn (ExecOp *op, GError **error)
 {
-  g_autoptr (AgentsUnixLocalPolicy) policy =
-    build_policy (op->session, op->mechanism, error);
+  const AgentsUnixLocalProbe *probe = op->probe;
+  AgentsUnixLocalPolicy *policy = op->policy;
   g_auto (GStrv) argv = NULL;
 
-  if (policy == NULL)
-    return NULL;
   if (op->mechanism != AGENTS_UNIX_LOCAL_CONFINEMENT_SANDBOX_EXEC)
     return agents_unix_local_confine_spawn_cached (
       probe, op->mechanism, policy, op->session->spawn_cache,
@@ -1405,7 +1636,32 @@ exec_spawn (ExecOp *op, const AgentsUnixLocalProbe *probe, GError **error)
 }
 
 static void
-exec_start (ExecOp *op, const AgentsUnixLocalProbe *probe)
+exec_fail (ExecOp *op, GError *error)
+{
+  g_task_return_error (op->task, error);
+  g_clear_object (&op->task);
+}
+
+/* A cgroup of its own holds the command to its limits, whatever it
+ * forks, and lets everything it left be killed; where none can be made,
+ * the rlimits alone apply. */
+static void
+exec_make_cgroup (ExecOp *op)
+{
+  const AgentsUnixLocalLimits *limits = &op->policy->limits;
+  g_autoptr (GError) error = NULL;
+
+  if (op->mechanism == AGENTS_UNIX_LOCAL_CONFINEMENT_SANDBOX_EXEC ||
+      (limits->processes == 0 && limits->memory == 0))
+    return;
+  op->cgroup = agents_unix_local_cgroup_new (limits, &error);
+  if (op->cgroup == NULL)
+    g_debug ("no cgroup for a unix_local command: %s", error->message);
+  op->policy->cgroup = op->cgroup;
+}
+
+static void
+exec_spawn_now (ExecOp *op)
 {
   GError *error = NULL;
 
@@ -1414,15 +1670,92 @@ exec_start (ExecOp *op, const AgentsUnixLocalProbe *probe)
       g_clear_object (&op->task);
       return;
     }
-  op->proc = exec_spawn (op, probe, &error);
+  exec_make_cgroup (op);
+  op->proc = exec_spawn (op, &error);
   if (op->proc == NULL)
     {
-      g_task_return_error (op->task, error);
-      g_clear_object (&op->task);
+      exec_fail (op, error);
       return;
     }
   op->io_cancel = g_cancellable_new ();
   exec_watch (op);
+}
+
+/* Whether the command runs as the sandbox uid, which must then own what
+ * it writes to. */
+static gboolean
+exec_drops_privileges (ExecOp *op)
+{
+  return op->policy->drop_privileges &&
+         (op->mechanism == AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP ||
+          op->mechanism == AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK);
+}
+
+static void
+hand_over_thread (GTask *task,
+                  gpointer source_object,
+                  gpointer task_data,
+                  GCancellable *cancellable)
+{
+  ExecOp *op = task_data;
+  g_auto (GStrv) paths = agents_unix_local_policy_writable_paths (op->policy);
+  GError *error = NULL;
+
+  if (agents_unix_local_hand_over ((const char *const *) paths,
+                                   op->policy->sandbox_uid,
+                                   op->policy->sandbox_gid, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+exec_handed_over (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (ExecOp) op = user_data;
+  GError *error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_atomic_int_set (&op->session->handover_pending, TRUE);
+      exec_fail (op, error);
+      return;
+    }
+  exec_spawn_now (op);
+}
+
+static void
+exec_start (ExecOp *op, const AgentsUnixLocalProbe *probe)
+{
+  AgentsUnixLocalSession *self = op->session;
+  g_autoptr (GTask) handover = NULL;
+  GError *error = NULL;
+
+  if (g_task_return_error_if_cancelled (op->task))
+    {
+      g_clear_object (&op->task);
+      return;
+    }
+  op->probe = probe;
+  op->policy = build_policy (self, op->mechanism, &error);
+  if (op->policy == NULL)
+    {
+      exec_fail (op, error);
+      return;
+    }
+  if (!exec_drops_privileges (op) ||
+      !g_atomic_int_compare_and_exchange (&self->handover_pending, TRUE, FALSE))
+    {
+      exec_spawn_now (op);
+      return;
+    }
+  /* What the library wrote since is handed over first, in a worker. */
+  self->handed_over = TRUE;
+  handover = g_task_new (NULL, g_task_get_cancellable (op->task),
+                         exec_handed_over, exec_op_ref (op));
+  g_task_set_task_data (handover, exec_op_ref (op),
+                        (GDestroyNotify) exec_op_unref);
+  g_task_run_in_thread (handover, hand_over_thread);
 }
 
 static void
@@ -1598,14 +1931,65 @@ unix_local_start (AgentsSandboxSession *session, GTask *task)
   g_task_run_in_thread (check, start_thread);
 }
 
+/* The workspace and the writable grants, given back to the caller when
+ * commands no longer run. */
+static void
+hand_back_thread (GTask *task,
+                  gpointer source_object,
+                  gpointer task_data,
+                  GCancellable *cancellable)
+{
+  AgentsUnixLocalSession *self = AGENTS_UNIX_LOCAL_SESSION (source_object);
+  g_autofree char *root = session_root (self);
+  g_autoptr (GPtrArray) grants = NULL;
+  g_autoptr (AgentsUnixLocalPolicy) policy = NULL;
+  g_auto (GStrv) paths = NULL;
+  GError *error = NULL;
+
+  grants =
+    agents_unix_local_extra_path_grant_roots (session_manifest (self), &error);
+  if (grants != NULL)
+    {
+      policy = agents_unix_local_policy_new (root, grants, FALSE);
+      paths = agents_unix_local_policy_writable_paths (policy);
+    }
+  if (paths == NULL ||
+      !agents_unix_local_hand_back ((const char *const *) paths,
+                                    self->sandbox_uid, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+handed_back (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+
+  if (g_task_propagate_boolean (G_TASK (result), &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
 static void
 unix_local_shutdown (AgentsSandboxSession *session, GTask *task)
 {
   AgentsUnixLocalSession *self = AGENTS_UNIX_LOCAL_SESSION (session);
+  g_autoptr (GTask) back = NULL;
 
   self->started = FALSE;
   agents_unix_local_session_cleanup (self);
-  g_task_return_boolean (task, TRUE);
+  if (!self->handed_over)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  self->handed_over = FALSE;
+  g_atomic_int_set (&self->handover_pending, TRUE);
+  back = g_task_new (self, NULL, handed_back, g_object_ref (task));
+  g_task_run_in_thread (back, hand_back_thread);
 }
 
 static void
@@ -1664,6 +2048,7 @@ hydrate_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (GTask) task = user_data;
   GError *error = NULL;
 
+  mark_handover_pending (g_task_get_source_object (task));
   if (agents_archive_extract_to_directory_finish (result, &error))
     g_task_return_boolean (task, TRUE);
   else
@@ -1679,9 +2064,10 @@ unix_local_hydrate_workspace (AgentsSandboxSession *session,
   g_autofree char *root = session_root (self);
 
   g_mkdir_with_parents (root, 0755);
-  agents_archive_extract_to_directory_async (
-    data, root, AGENTS_COMPRESSION_SCHEME_TAR,
-    agents_sandbox_session_get_archive_limits (session),
+  /* The archive is a snapshot of this workspace: its symlinks come
+   * back as they were, wherever they point. */
+  agents_archive_extract_snapshot_to_directory_async (
+    data, root, agents_sandbox_session_get_archive_limits (session),
     g_task_get_cancellable (task), hydrate_done, g_object_ref (task));
 }
 

@@ -31,6 +31,16 @@ gboolean agents_unix_local_session_state_get_workspace_root_owned (
   AgentsUnixLocalSessionState *self);
 void agents_unix_local_session_state_set_workspace_root_owned (
   AgentsUnixLocalSessionState *self, gboolean owned);
+/* The token of the owner record of the root, serialized with the state. */
+const char *agents_unix_local_session_state_get_workspace_root_token (
+  AgentsUnixLocalSessionState *self);
+/* Marks the root as made (or proved made) by this library, with the token
+ * of its owner record. Never serialized: a state read from JSON is not
+ * proven. */
+void agents_unix_local_session_state_set_root_proven (
+  AgentsUnixLocalSessionState *self, const char *token);
+gboolean agents_unix_local_session_state_get_root_proven (
+  AgentsUnixLocalSessionState *self);
 
 #define AGENTS_TYPE_UNIX_LOCAL_SESSION (agents_unix_local_session_get_type ())
 

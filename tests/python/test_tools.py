@@ -1,0 +1,159 @@
+#!/usr/bin/python3
+# test_tools.py - custom tools and structured tool outputs from Python
+#
+# Copyright 2026 The libagents authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# A custom (freeform) tool written in Python answers a scripted
+# custom_tool_call; a Python function tool returns an image part. Checks
+# the exact items the model sees on the next turn. Prints TAP.
+
+import json
+import sys
+import traceback
+
+import gi
+
+gi.require_version("Agents", "1.0")
+gi.require_version("Json", "1.0")
+from gi.repository import Agents, GLib, Json  # noqa: E402
+
+CALL_TIMEOUT = 60
+
+
+def call(obj, method, *args):
+    loop = GLib.MainLoop()
+    results = []
+
+    def done(_source, result):
+        results.append(result)
+        loop.quit()
+
+    def expired():
+        loop.quit()
+        return GLib.SOURCE_REMOVE
+
+    timer = GLib.timeout_add_seconds(CALL_TIMEOUT, expired)
+    getattr(obj, method + "_async")(*args, None, done)
+    if not results:
+        loop.run()
+    if not results:
+        raise AssertionError("%s_async did not complete" % method)
+    GLib.source_remove(timer)
+    return getattr(obj, method + "_finish")(results[0])
+
+
+def check_equal(got, expected, what):
+    if got != expected:
+        raise AssertionError("%s: expected %r, got %r" % (what, expected, got))
+
+
+def items(*objects):
+    array = Json.Array.new()
+    for obj in objects:
+        array.add_object_element(obj)
+    return array
+
+
+def text_node(text):
+    node = Json.Node.new(Json.NodeType.VALUE)
+    node.set_string(text)
+    return node
+
+
+def json_object(value):
+    return Json.from_string(json.dumps(value)).get_object()
+
+
+def seen_input(model):
+    request = model.get_last_turn_args()
+    array = request.get_input()
+    return [json.loads(Json.to_string(array.get_element(i), False))
+            for i in range(array.get_length())]
+
+
+def run(agent):
+    return call(Agents.Runner.new(), "run", agent, text_node("go"), None, None, None)
+
+
+def test_custom_tool():
+    inputs = []
+
+    def body(ctx, text):
+        inputs.append(text)
+        return "got %d bytes" % len(text)
+
+    fmt = json_object({"type": "grammar", "syntax": "lark", "definition": "start: /.+/"})
+    tool = Agents.CustomTool.new("apply_patch", "Edits files.", fmt, body)
+    check_equal(json.loads(Json.to_string(Json.Node.alloc().init_object(
+        tool.to_model_json()), False)),
+        {"type": "custom", "name": "apply_patch", "description": "Edits files.",
+         "format": {"type": "grammar", "syntax": "lark",
+                    "definition": "start: /.+/"}},
+        "model JSON")
+
+    model = Agents.ScriptedModel.new()
+    agent = Agents.Agent.new("editor")
+    agent.set_model(model)
+    agent.add_tool(tool)
+    call_item = json_object({"type": "custom_tool_call", "call_id": "c1",
+                             "name": "apply_patch", "input": "raw\ntext",
+                             "id": "ctc_1"})
+    model.add_multiple_turn_outputs([
+        items(call_item),
+        items(Agents.testing_final_output_message("done"))])
+    run(agent)
+    check_equal(inputs, ["raw\ntext"], "the tool got the raw input")
+    check_equal(seen_input(model)[2],
+                {"type": "custom_tool_call_output", "call_id": "c1",
+                 "output": "got 8 bytes"}, "custom_tool_call_output")
+
+
+def test_image_output():
+    def body(ctx, arguments, task):
+        output = Agents.ToolOutput.new_text("a pixel:")
+        output.add_image("data:image/png;base64,iVBORw0KGgo=", None)
+        Agents.Tool.return_parts(task, output)
+
+    tool = Agents.FunctionTool.new_async("view_image", "Shows an image.", None, body)
+    model = Agents.ScriptedModel.new()
+    agent = Agents.Agent.new("viewer")
+    agent.set_model(model)
+    agent.add_tool(tool)
+    model.add_multiple_turn_outputs([
+        items(Agents.testing_function_tool_call("view_image", "{}", "call_img")),
+        items(Agents.testing_final_output_message("done"))])
+    run(agent)
+    check_equal(seen_input(model)[2],
+                {"call_id": "call_img", "type": "function_call_output",
+                 "output": [{"type": "input_text", "text": "a pixel:"},
+                            {"type": "input_image",
+                             "image_url": "data:image/png;base64,iVBORw0KGgo="}]},
+                "function_call_output with parts")
+
+
+TESTS = [
+    ("custom tool", test_custom_tool),
+    ("image output", test_image_output),
+]
+
+
+def main():
+    print("1..%d" % len(TESTS))
+    failed = 0
+    for number, (name, test) in enumerate(TESTS, 1):
+        try:
+            test()
+        except Exception:
+            failed += 1
+            print("not ok %d - %s" % (number, name))
+            for line in traceback.format_exc().splitlines():
+                print("# " + line)
+        else:
+            print("ok %d - %s" % (number, name))
+        sys.stdout.flush()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
