@@ -219,9 +219,14 @@ agents_sandbox_session_dup_host_binds (AgentsSandboxSession *session)
 #define OWNER_FILE "owner"
 #define MOUNT_SUBDIR "mnt"
 
+/* Root's runtime directory is /run: root's home (where GLib's fallback,
+ * the cache directory, lives) is closed to the sandbox user that
+ * bubblewrap may run as, and that user must reach the mount to bind it. */
 char *
 agents_host_mounts_dir (void)
 {
+  if (g_getenv ("XDG_RUNTIME_DIR") == NULL && geteuid () == 0)
+    return g_strdup ("/run/agents-1.0/mounts");
   return g_build_filename (g_get_user_runtime_dir (), "agents-1.0", "mounts",
                            NULL);
 }
@@ -256,9 +261,12 @@ agents_host_mount_dir_new (const char *prefix, GError **error)
   g_autofree char *owner_path = NULL;
   g_autofree char *owner = NULL;
 
-  if (g_mkdir_with_parents (base, 0700) < 0 ||
+  /* 0711: a command confined as another user may pass through to the
+   * mount (bubblewrap binds it by path) but list nothing; the secrets
+   * are in 0600 files, removed once the tool has read them. */
+  if (g_mkdir_with_parents (base, 0711) < 0 ||
       (template = g_strdup_printf ("%s/%s-XXXXXX", base, prefix),
-       g_mkdtemp_full (template, 0700) == NULL))
+       g_mkdtemp_full (template, 0711) == NULL))
     {
       int saved = errno;
 
@@ -267,7 +275,7 @@ agents_host_mount_dir_new (const char *prefix, GError **error)
                                 g_strerror (saved));
       return NULL;
     }
-  g_chmod (base, 0700);
+  g_chmod (base, 0711);
   owner_path = g_build_filename (template, OWNER_FILE, NULL);
   owner = g_strdup_printf ("%d %" G_GUINT64_FORMAT "\n", (int) getpid (),
                            process_start_time (getpid ()));

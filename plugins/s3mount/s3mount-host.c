@@ -7,8 +7,9 @@
  * (unix_local under bubblewrap), the FUSE tool runs on the host, outside
  * the sandbox, and mounts the bucket in a directory the library owns:
  *
- *   <runtime dir>/agents-1.0/mounts/s3-XXXXXX/   0700
- *     env        0600  the credentials, `export` lines sourced by sh
+ *   <runtime dir>/agents-1.0/mounts/s3-XXXXXX/   0711
+ *     env        0600  the credentials, `export` lines sourced by sh,
+ *                      removed once the tool is mounted
  *     rclone.conf 0600 empty: keeps rclone off the user's own config
  *     cache/     the tool's cache, unless the pattern names one
  *     mnt/       the FUSE mount
@@ -312,7 +313,8 @@ insert_args (GPtrArray *argv, guint at, const char *const *args)
 /* The pattern's command with what the host needs: an isolated config
  * and cache in the owned directory and, as root, allow_other so that
  * a command running as another user in the sandbox can use the mount
- * (the owned directory, 0700, keeps everyone else out on the host). */
+ * (the owned directory, 0711, lets no one list it, and the secrets are
+ * gone from it once mounted). */
 static char **
 host_tool_argv (HostMountOp *op, AgentsMountPattern *pattern, GError **error)
 {
@@ -522,6 +524,8 @@ mounted_cb (GObject *source, GAsyncResult *result, gpointer user_data)
       return;
     }
   op->mounted = TRUE;
+  /* The tool has read the secrets: they leave the disk. */
+  g_unlink (op->env_file);
   if (!s3mount_path_is_mounted (op->mnt_dir))
     {
       fail_mount (task, _ ("the mount command exited but nothing is mounted"));
