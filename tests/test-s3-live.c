@@ -762,6 +762,7 @@ main (int argc, char *argv[])
                                     : g_get_tmp_dir (),
                                   "s3-live-runtime", NULL);
   g_mkdir_with_parents (runtime_dir, 0711);
+  g_chmod (runtime_dir, 0711);
   g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
   g_setenv ("AGENTS_PLUGIN_PATH", "", TRUE);
   g_test_init (&argc, &argv, NULL);

@@ -275,7 +275,13 @@ agents_host_mount_dir_new (const char *prefix, GError **error)
                                 g_strerror (saved));
       return NULL;
     }
-  g_chmod (base, 0711);
+  {
+    g_autofree char *parent = g_path_get_dirname (base);
+
+    /* Made 0700 by earlier releases. */
+    g_chmod (parent, 0711);
+    g_chmod (base, 0711);
+  }
   owner_path = g_build_filename (template, OWNER_FILE, NULL);
   owner = g_strdup_printf ("%d %" G_GUINT64_FORMAT "\n", (int) getpid (),
                            process_start_time (getpid ()));
