@@ -350,7 +350,10 @@ host_tool_argv (HostMountOp *op, AgentsMountPattern *pattern, GError **error)
     {
       /* S3-compatible endpoints serve buckets by path, not host name. */
       const char *const path_style[] = { "-o", "use_path_request_style", NULL };
-      const char *const allow_other[] = { "-o", "allow_other", NULL };
+      /* Objects without s3fs's mode metadata would be root's 0750:
+       * open to the sandbox's user (read-only comes from `-o ro`). */
+      const char *const allow_other[] = { "-o", "allow_other", "-o",
+                                          "umask=0000", NULL };
 
       if (agents_s3_mount_get_endpoint_url (op->mount) != NULL)
         insert_args (argv, 3, path_style);
