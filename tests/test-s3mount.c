@@ -9,7 +9,11 @@
 #include <glib/gstdio.h>
 #include <unistd.h>
 
+#include "agents-host-bind-private.h"
+#include "agents-mount-security-private.h"
 #include "agents-s3-mount.h"
+#include "fake-session.h"
+#include "s3mount-host-private.h"
 #include "test-utils.h"
 
 #define MOUNT_PATH "/workspace/remote"
@@ -228,12 +232,23 @@ build_argv (AgentsManifestEntry *entry)
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static const char *const entry_members[] = {
-  "type",          "description",       "ephemeral",      "group",
-  "permissions",   "mount_path",        "read_only",      "bucket",
-  "access_key_id", "secret_access_key", "session_token",  "prefix",
-  "region",        "endpoint_url",      "mount_strategy", NULL
-};
+static const char *const entry_members[] = { "type",
+                                             "description",
+                                             "ephemeral",
+                                             "group",
+                                             "permissions",
+                                             "mount_path",
+                                             "read_only",
+                                             "bucket",
+                                             "access_key_id",
+                                             "secret_access_key",
+                                             "session_token",
+                                             "prefix",
+                                             "region",
+                                             "endpoint_url",
+                                             "s3_provider",
+                                             "mount_strategy",
+                                             NULL };
 
 static void
 assert_member_order (JsonNode *node, const char *const *expected)
@@ -555,6 +570,46 @@ test_environ (void)
                "RCLONE_CONFIG_S3MOUNT_PROVIDER=AWS",
                "RCLONE_CONFIG_S3MOUNT_ENV_AUTH=true",
                "RCLONE_CONFIG_S3MOUNT_REGION=eu-west-1", NULL);
+}
+
+static void
+test_s3_provider (void)
+{
+  const char *doc = "{\"type\":\"s3_mount\",\"bucket\":\"b\",\"endpoint_url\":"
+                    "\"http://127.0.0.1:9000\",\"mount_strategy\":{\"type\":"
+                    "\"in_container\",\"pattern\":{\"type\":\"rclone\"}}}";
+  g_autoptr (JsonNode) node = json_from_string (doc, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsManifestEntry) entry =
+    agents_manifest_entry_new_from_json (node, &error);
+  AgentsS3Mount *mount = AGENTS_S3_MOUNT (entry);
+  AgentsMountPattern *rclone = agents_in_container_mount_strategy_get_pattern (
+    AGENTS_IN_CONTAINER_MOUNT_STRATEGY (
+      agents_s3_mount_get_mount_strategy (mount)));
+  g_auto (GStrv) env = NULL;
+  g_auto (GStrv) ceph = NULL;
+  g_autoptr (JsonNode) out = NULL;
+
+  /* Absent means the reference's default, written out again. */
+  g_assert_no_error (error);
+  g_assert_cmpstr (agents_s3_mount_get_s3_provider (mount), ==, "AWS");
+  out = agents_manifest_entry_to_json (entry);
+  g_assert_cmpstr (
+    json_object_get_string_member (json_node_get_object (out), "s3_provider"),
+    ==, "AWS");
+  env = agents_mount_pattern_build_environ (rclone, mount);
+  g_assert_cmpstr (g_environ_getenv (env, "RCLONE_CONFIG_S3MOUNT_PROVIDER"), ==,
+                   "Other");
+
+  agents_s3_mount_set_s3_provider (mount, "Ceph");
+  ceph = agents_mount_pattern_build_environ (rclone, mount);
+  g_assert_cmpstr (g_environ_getenv (ceph, "RCLONE_CONFIG_S3MOUNT_PROVIDER"),
+                   ==, "Ceph");
+
+  agents_s3_mount_set_s3_provider (mount, "a b");
+  g_assert_false (agents_s3_mount_validate (mount, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_MOUNT_CONFIG);
 }
 
 static void
@@ -921,6 +976,258 @@ test_unmount_vfunc_replaceable (UnmountFixture *fixture, gconstpointer data)
   g_assert_cmpuint (fixture->session->exec_calls, ==, 0);
 }
 
+/* ---- credentials: the gate, saved states, redaction -------------------- */
+
+#define STATE_SECRET "wJalrXUtnFEMI-K7MDENG-bPxRfiCYSECRET"
+#define STATE_TOKEN "FwoGZXIvYXdzEtokenTOKEN"
+
+static AgentsManifest *
+manifest_with_keys (void)
+{
+  g_autoptr (AgentsManifestEntry) entry = new_mountpoint_mount ();
+  AgentsS3Mount *mount = AGENTS_S3_MOUNT (entry);
+  AgentsManifest *manifest = agents_manifest_new ();
+
+  agents_s3_mount_set_access_key_id (mount, "AKIDEXAMPLE");
+  agents_s3_mount_set_secret_access_key (mount, STATE_SECRET);
+  agents_s3_mount_set_session_token (mount, STATE_TOKEN);
+  agents_manifest_set_entry (manifest, "data", entry);
+  return manifest;
+}
+
+static char *
+state_json (AgentsManifest *manifest)
+{
+  g_autoptr (AgentsSandboxSessionState) state =
+    agents_sandbox_session_state_new (manifest, NULL);
+  g_autoptr (JsonNode) node = agents_sandbox_session_state_to_json (state);
+
+  return json_to_string (node, FALSE);
+}
+
+static void
+test_state_strips_authority (void)
+{
+  g_autoptr (AgentsManifest) manifest = manifest_with_keys ();
+  g_autofree char *text = state_json (manifest);
+  g_autoptr (JsonNode) node = json_from_string (text, NULL);
+  JsonObject *entry = json_object_get_object_member (
+    json_object_get_object_member (
+      json_object_get_object_member (json_node_get_object (node), "manifest"),
+      "entries"),
+    "data");
+  AgentsS3Mount *mount =
+    AGENTS_S3_MOUNT (agents_manifest_get_entry (manifest, "data"));
+
+  g_assert_null (strstr (text, STATE_SECRET));
+  g_assert_null (strstr (text, STATE_TOKEN));
+  g_assert_null (strstr (text, "AKIDEXAMPLE"));
+  g_assert_true (json_object_get_null_member (entry, "secret_access_key"));
+  g_assert_true (json_object_get_boolean_member (
+    entry, "__openai_agents_redacted_mount_authority"));
+  /* The bucket and the rest stay; the live manifest keeps its keys. */
+  g_assert_cmpstr (json_object_get_string_member (entry, "bucket"), ==,
+                   "bucket");
+  g_assert_cmpstr (agents_s3_mount_get_secret_access_key (mount), ==,
+                   STATE_SECRET);
+}
+
+static AgentsManifest *
+manifest_from_state (const char *text)
+{
+  g_autoptr (JsonNode) node = json_from_string (text, NULL);
+  g_autoptr (AgentsSandboxSessionState) state =
+    agents_sandbox_session_state_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (agents_sandbox_session_state_load_json (state, node, &error));
+  g_assert_no_error (error);
+  return g_object_ref (agents_sandbox_session_state_get_manifest (state));
+}
+
+static void
+test_state_rebinds_from_trusted_manifest (void)
+{
+  g_autoptr (AgentsManifest) trusted = manifest_with_keys ();
+  g_autofree char *text = NULL;
+  g_autofree char *again = NULL;
+  g_autoptr (AgentsManifest) loaded = NULL;
+  g_autoptr (AgentsManifest) other = agents_manifest_new ();
+  g_autoptr (GError) error = NULL;
+  AgentsS3Mount *mount;
+
+  agents_manifest_acknowledge_mount_credential_exposure (
+    trusted, (const char *const[]){ "data", NULL });
+  text = state_json (trusted);
+  loaded = manifest_from_state (text);
+  mount = AGENTS_S3_MOUNT (agents_manifest_get_entry (loaded, "data"));
+  g_assert_null (agents_s3_mount_get_secret_access_key (mount));
+
+  /* Saved again before a rebind, the entry is still marked. */
+  again = state_json (loaded);
+  g_assert_nonnull (
+    strstr (again, "\"__openai_agents_redacted_mount_authority\":true"));
+
+  /* A manifest without that mount gives nothing back. */
+  g_assert_true (
+    agents_manifest_rebind_mount_authority (loaded, other, &error));
+  g_assert_no_error (error);
+  mount = AGENTS_S3_MOUNT (agents_manifest_get_entry (loaded, "data"));
+  g_assert_null (agents_s3_mount_get_access_key_id (mount));
+
+  g_assert_true (
+    agents_manifest_rebind_mount_authority (loaded, trusted, &error));
+  g_assert_no_error (error);
+  mount = AGENTS_S3_MOUNT (agents_manifest_get_entry (loaded, "data"));
+  g_assert_cmpstr (agents_s3_mount_get_access_key_id (mount), ==,
+                   "AKIDEXAMPLE");
+  g_assert_cmpstr (agents_s3_mount_get_secret_access_key (mount), ==,
+                   STATE_SECRET);
+  g_assert_cmpstr (agents_s3_mount_get_session_token (mount), ==, STATE_TOKEN);
+  g_assert_true (
+    agents_manifest_is_mount_credential_exposure_acknowledged (loaded, "data"));
+  g_assert_true (agents_manifest_entries_equal (loaded, trusted));
+}
+
+static guint
+count_owned_dirs (void)
+{
+  g_autofree char *base =
+    g_build_filename (g_get_user_runtime_dir (), "agents-1.0", "mounts", NULL);
+  g_autoptr (GDir) dir = g_dir_open (base, 0, NULL);
+  guint n = 0;
+
+  while (dir != NULL && g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
+/* Mounts the "data" entry of @manifest in a fake session that shows host
+ * binds; the fake refuses exec, and nothing may run. */
+static GError *
+mount_in_fake_session (AgentsManifest *manifest)
+{
+  g_autoptr (FakeSession) session = fake_session_new (manifest);
+  AgentsManifest *session_manifest =
+    agents_sandbox_session_get_manifest (AGENTS_SANDBOX_SESSION (session));
+  AgentsManifestEntry *entry =
+    agents_manifest_get_entry (session_manifest, "data");
+  g_autofree char *dest = g_build_filename (
+    agents_manifest_get_root (session_manifest), "data", NULL);
+  g_autoptr (GAsyncResult) result = NULL;
+  GError *error = NULL;
+  guint owned_before = count_owned_dirs ();
+
+  agents_sandbox_session_set_host_binds_supported (
+    AGENTS_SANDBOX_SESSION (session), TRUE);
+  agents_mount_mount_async (AGENTS_MOUNT (entry),
+                            AGENTS_SANDBOX_SESSION (session), dest,
+                            agents_manifest_get_root (session_manifest), NULL,
+                            agents_test_async_cb, &result);
+  g_assert_false (agents_mount_mount_finish (
+    AGENTS_MOUNT (entry), agents_test_wait_result (&result), &error));
+  g_assert_cmpuint (session->exec_commands->len, ==, 0);
+  g_assert_cmpuint (count_owned_dirs (), ==, owned_before);
+  return error;
+}
+
+static void
+test_gate_refuses_unacknowledged_keys (void)
+{
+  g_autoptr (AgentsManifest) manifest = manifest_with_keys ();
+  g_autoptr (GError) error = mount_in_fake_session (manifest);
+
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_MOUNT_CONFIG);
+  g_assert_cmpstr (
+    error->message, ==,
+    "mount-scoped credentials cannot be exposed to a helper inside a "
+    "model-controlled sandbox by default; use a credentialless or "
+    "external/provider-native strategy, or explicitly acknowledge exposure "
+    "for this exact path with "
+    "Manifest.with_in_container_mount_credential_exposure_acknowledged()");
+}
+
+static void
+test_gate_acknowledgement_is_per_path (void)
+{
+  g_autoptr (AgentsManifest) manifest = manifest_with_keys ();
+  g_autoptr (GError) error = NULL;
+
+  /* Another path does not count. */
+  agents_manifest_acknowledge_mount_credential_exposure (
+    manifest, (const char *const[]){ "other", "data/sub", NULL });
+  error = mount_in_fake_session (manifest);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_MOUNT_CONFIG);
+  g_assert_true (g_str_has_prefix (error->message, "mount-scoped credentials"));
+}
+
+static void
+test_gate_acknowledgement_not_from_json (void)
+{
+  g_autoptr (AgentsManifest) manifest = manifest_with_keys ();
+  g_autoptr (AgentsManifest) copy = NULL;
+  g_autoptr (AgentsManifest) back = NULL;
+  g_autoptr (JsonNode) node = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_manifest_acknowledge_mount_credential_exposure (
+    manifest, (const char *const[]){ "./data/", NULL });
+  g_assert_true (agents_manifest_is_mount_credential_exposure_acknowledged (
+    manifest, "data"));
+  g_assert_true (agents_manifest_is_mount_credential_exposure_acknowledged (
+    manifest, "/workspace/data"));
+  copy = agents_manifest_copy (manifest);
+  g_assert_true (
+    agents_manifest_is_mount_credential_exposure_acknowledged (copy, "data"));
+
+  /* Runtime-only: JSON neither carries nor grants it. */
+  node = agents_manifest_to_json (manifest);
+  text = json_to_string (node, FALSE);
+  g_assert_null (strstr (text, "acknowledg"));
+  back = agents_manifest_new_from_json (node, &error);
+  g_assert_no_error (error);
+  g_assert_false (
+    agents_manifest_is_mount_credential_exposure_acknowledged (back, "data"));
+}
+
+static void
+test_redacted_entry_refuses_to_mount (void)
+{
+  g_autoptr (AgentsManifest) trusted = manifest_with_keys ();
+  g_autofree char *text = NULL;
+  g_autoptr (AgentsManifest) loaded = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_manifest_acknowledge_mount_credential_exposure (
+    trusted, (const char *const[]){ "data", NULL });
+  text = state_json (trusted);
+  loaded = manifest_from_state (text);
+  /* Not rebound: mounting without the credentials would silently try
+   * another identity. */
+  error = mount_in_fake_session (loaded);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_MOUNT_CONFIG);
+  g_assert_nonnull (strstr (error->message, "removed from the saved state"));
+}
+
+static void
+test_redact (void)
+{
+  g_autoptr (AgentsManifest) manifest = manifest_with_keys ();
+  AgentsS3Mount *mount =
+    AGENTS_S3_MOUNT (agents_manifest_get_entry (manifest, "data"));
+  g_autofree char *text = s3mount_redact (
+    mount, "auth failed for AKIDEXAMPLE with " STATE_SECRET
+           " and token " STATE_TOKEN " at https://user:pw@example.com/b");
+
+  g_assert_cmpstr (text, ==,
+                   "auth failed for REDACTED with REDACTED and token "
+                   "REDACTED at https://REDACTED@example.com/b");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -946,6 +1253,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/s3mount/argv/refuses-invalid-values",
                    test_argv_refuses_invalid_values);
   g_test_add_func ("/s3mount/environ", test_environ);
+  g_test_add_func ("/s3mount/s3-provider", test_s3_provider);
   g_test_add_func ("/s3mount/to-string-redacts", test_to_string_redacts);
 
 #define ADD_SESSION_TEST(path, func) \
@@ -959,6 +1267,20 @@ main (int argc, char *argv[])
   ADD_SESSION_TEST ("/s3mount/unmount/vfunc-replaceable",
                     test_unmount_vfunc_replaceable);
   ADD_SESSION_TEST ("/s3mount/mount/not-supported", test_mount_not_supported);
+
+  g_test_add_func ("/s3mount/state/strips-authority",
+                   test_state_strips_authority);
+  g_test_add_func ("/s3mount/state/rebinds-from-trusted-manifest",
+                   test_state_rebinds_from_trusted_manifest);
+  g_test_add_func ("/s3mount/state/redacted-entry-refuses-to-mount",
+                   test_redacted_entry_refuses_to_mount);
+  g_test_add_func ("/s3mount/gate/refuses-unacknowledged-keys",
+                   test_gate_refuses_unacknowledged_keys);
+  g_test_add_func ("/s3mount/gate/acknowledgement-is-per-path",
+                   test_gate_acknowledgement_is_per_path);
+  g_test_add_func ("/s3mount/gate/acknowledgement-not-from-json",
+                   test_gate_acknowledgement_not_from_json);
+  g_test_add_func ("/s3mount/redact", test_redact);
 
   return g_test_run ();
 }

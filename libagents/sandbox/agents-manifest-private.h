@@ -21,4 +21,9 @@ char *agents_manifest_relative_within (const char *path, const char *dir);
 /* A deep copy of @group: its users are copied too. */
 AgentsGroup *agents_manifest_copy_group (AgentsGroup *group);
 
+/* Copies the runtime-only credential acknowledgements
+ * (agents-mount-security.c). */
+void agents_manifest_copy_mount_acknowledgements (AgentsManifest *self,
+                                                  AgentsManifest *copy);
+
 G_END_DECLS

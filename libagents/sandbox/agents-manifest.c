@@ -1258,6 +1258,7 @@ agents_manifest_copy (AgentsManifest *self)
   copy_objects (self->grants, copy->grants, copy_grant);
   g_strfreev (copy->allowlist);
   copy->allowlist = g_strdupv (self->allowlist);
+  agents_manifest_copy_mount_acknowledgements (self, copy);
   return copy;
 }
 

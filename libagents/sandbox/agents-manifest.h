@@ -117,4 +117,16 @@ AGENTS_AVAILABLE_IN_1_0
 gboolean agents_manifest_validate_relative_path (const char *path,
                                                  GError **error);
 
+AGENTS_AVAILABLE_IN_1_0
+void agents_manifest_acknowledge_mount_credential_exposure (
+  AgentsManifest *self, const char *const *paths);
+AGENTS_AVAILABLE_IN_1_0
+gboolean
+agents_manifest_is_mount_credential_exposure_acknowledged (AgentsManifest *self,
+                                                           const char *path);
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_manifest_rebind_mount_authority (AgentsManifest *self,
+                                                 AgentsManifest *trusted,
+                                                 GError **error);
+
 G_END_DECLS

@@ -760,6 +760,17 @@ resumed (GObject *source, GAsyncResult *result, gpointer user_data)
   start_session (task);
 }
 
+static AgentsManifest *
+trusted_manifest (AgentsSandboxSessionManager *self, EnsureOp *op)
+{
+  AgentsManifest *manifest =
+    agents_sandbox_run_config_get_manifest (self->config);
+
+  return manifest != NULL
+           ? manifest
+           : agents_sandbox_agent_get_default_manifest (op->agent);
+}
+
 /* Whether the caller's configuration names @state's root: the root of
  * the run config's manifest or of the agent's default one. The default
  * root names no host directory, so it vouches for nothing. */
@@ -808,13 +819,23 @@ resume_from_state (GTask *task,
   EnsureOp *op = g_task_get_task_data (task);
   g_autoptr (AgentsManifest) processed = NULL;
   g_autoptr (GObject) configured_snapshot = configured_snapshot_new (self);
+  GError *error = NULL;
+
+  /* Saved states carry no mount credentials: the trusted manifest (the
+   * run config's, else the agent's) gives them back. */
+  if (!agents_manifest_rebind_mount_authority (
+        agents_sandbox_session_state_get_manifest (state),
+        trusted_manifest (self, op), &error))
+    {
+      ensure_fail (task, error);
+      return;
+    }
 
   if (caller_names_root (self, op, state))
     agents_sandbox_session_state_set_root_vouched (state, TRUE);
   processed =
     processed_manifest (agents_sandbox_session_state_get_manifest (state),
                         op->agent, op->capabilities);
-
   agents_sandbox_session_state_set_manifest (state, processed);
   g_object_set_data (G_OBJECT (task), "source", GINT_TO_POINTER (source));
   op->span =

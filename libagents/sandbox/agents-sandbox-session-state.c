@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agents-json-private.h"
+#include "agents-mount-security-private.h"
 #include "agents-sandbox-session-state.h"
 
 /**
@@ -359,6 +360,15 @@ agents_sandbox_session_state_set_workspace_root_ready (
  *
  * Returns: (transfer full): a JSON object node
  */
+static JsonNode *
+manifest_json_without_authority (AgentsManifest *manifest)
+{
+  JsonNode *node = agents_manifest_to_json (manifest);
+
+  agents_manifest_json_strip_mount_authority (node);
+  return node;
+}
+
 JsonNode *
 agents_sandbox_session_state_to_json (AgentsSandboxSessionState *self)
 {
@@ -376,8 +386,9 @@ agents_sandbox_session_state_to_json (AgentsSandboxSessionState *self)
   agents_json_add_string (builder, "session_id", priv->session_id);
   agents_json_add_node (builder, "snapshot",
                         agents_snapshot_to_json (priv->snapshot));
+  /* A saved state carries no mount credentials. */
   agents_json_add_node (builder, "manifest",
-                        agents_manifest_to_json (priv->manifest));
+                        manifest_json_without_authority (priv->manifest));
   agents_json_add_boolean (builder, "workspace_root_ready",
                            priv->workspace_root_ready);
   if (klass->serialize_fields != NULL)

@@ -785,10 +785,15 @@ rclone_build_environ (AgentsMountPattern *pattern,
 {
   const char *key_id = agents_s3_mount_get_access_key_id (mount);
   const char *endpoint = agents_s3_mount_get_endpoint_url (mount);
+  const char *provider = agents_s3_mount_get_s3_provider (mount);
 
   envp = s3mount_environ_add (envp, RCLONE_ENV ("TYPE"), "s3");
-  envp = s3mount_environ_add (envp, RCLONE_ENV ("PROVIDER"),
-                              endpoint ? "Other" : "AWS");
+  /* With an endpoint of its own, the default provider means an
+   * S3-compatible store: rclone's AWS provider would address the bucket
+   * as a virtual host of the endpoint. */
+  if (endpoint != NULL && g_str_equal (provider, "AWS"))
+    provider = "Other";
+  envp = s3mount_environ_add (envp, RCLONE_ENV ("PROVIDER"), provider);
   /* Without keys, rclone takes them from the environment or instance. */
   envp = s3mount_environ_add (envp, RCLONE_ENV ("ENV_AUTH"),
                               key_id ? "false" : "true");

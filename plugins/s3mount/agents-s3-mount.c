@@ -8,8 +8,10 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agents-mount-security-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-s3-mount-private.h"
+#include "s3mount-host-private.h"
 
 /**
  * AgentsS3Mount:
@@ -17,7 +19,8 @@
  * A manifest entry that mounts an S3 bucket (or a prefix of it) into the
  * workspace: `{"type": "s3_mount", …, "bucket": "b", "access_key_id": null,
  * "secret_access_key": null, "session_token": null, "prefix": null,
- * "region": null, "endpoint_url": null, "mount_strategy": {…}}` after the
+ * "region": null, "endpoint_url": null, "s3_provider": "AWS",
+ * "mount_strategy": {…}}` after the
  * members every mount has.
  *
  * The JSON form carries the credentials, as the reference's does, so
@@ -37,7 +40,10 @@ struct _AgentsS3Mount
   char *prefix;
   char *region;
   char *endpoint_url;
+  char *s3_provider;
   AgentsMountStrategy *mount_strategy;
+  /* Read from a saved state whose credentials were removed. */
+  gboolean authority_redacted;
 };
 
 G_DEFINE_FINAL_TYPE (AgentsS3Mount, agents_s3_mount, AGENTS_TYPE_MOUNT)
@@ -52,6 +58,7 @@ enum
   PROP_PREFIX,
   PROP_REGION,
   PROP_ENDPOINT_URL,
+  PROP_S3_PROVIDER,
   PROP_MOUNT_STRATEGY,
   N_PROPS
 };
@@ -59,6 +66,15 @@ enum
 static GParamSpec *properties[N_PROPS];
 
 #define TYPE_NAME "s3_mount"
+
+/* The members a saved state leaves out (the reference's mount-scoped
+ * credentials). */
+static const char *const authority_members[] = {
+  "access_key_id",
+  "secret_access_key",
+  "session_token",
+  NULL,
+};
 
 /* Seconds the unmount command may take before it counts as failed. */
 #define UNMOUNT_TIMEOUT 60.0
@@ -81,7 +97,12 @@ static const struct
   { "region", PROP_REGION, G_STRUCT_OFFSET (AgentsS3Mount, region) },
   { "endpoint_url", PROP_ENDPOINT_URL,
     G_STRUCT_OFFSET (AgentsS3Mount, endpoint_url) },
+  { "s3_provider", PROP_S3_PROVIDER,
+    G_STRUCT_OFFSET (AgentsS3Mount, s3_provider) },
 };
+
+/* The reference's default provider. */
+#define DEFAULT_S3_PROVIDER "AWS"
 
 static char **
 string_field (AgentsS3Mount *self, guint i)
@@ -129,6 +150,31 @@ agents_s3_mount_serialize_fields (AgentsManifestEntry *entry,
       builder, agents_mount_strategy_to_json (self->mount_strategy));
   else
     json_builder_add_null_value (builder);
+  if (self->authority_redacted)
+    {
+      json_builder_set_member_name (builder,
+                                    AGENTS_MOUNT_REDACTED_AUTHORITY_MEMBER);
+      json_builder_add_boolean_value (builder, TRUE);
+    }
+}
+
+static gboolean
+read_redacted_marker (AgentsS3Mount *self, JsonObject *object, GError **error)
+{
+  JsonNode *node =
+    json_object_get_member (object, AGENTS_MOUNT_REDACTED_AUTHORITY_MEMBER);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    {
+      s3mount_set_config_error (error, TYPE_NAME,
+                                AGENTS_MOUNT_REDACTED_AUTHORITY_MEMBER,
+                                _ ("must be a boolean"));
+      return FALSE;
+    }
+  self->authority_redacted = json_node_get_boolean (node);
+  return TRUE;
 }
 
 static gboolean
@@ -166,10 +212,13 @@ agents_s3_mount_deserialize_fields (AgentsManifestEntry *entry,
       if (!s3mount_json_get_string (object, TYPE_NAME, string_members[i].member,
                                     &value, error))
         return FALSE;
+      if (value == NULL && string_members[i].prop_id == PROP_S3_PROVIDER)
+        value = g_strdup (DEFAULT_S3_PROVIDER);
       set_string_member (self, i, value);
     }
 
   return read_strategy (self, object, error) &&
+         read_redacted_marker (self, object, error) &&
          agents_s3_mount_validate (self, error);
 }
 
@@ -187,6 +236,7 @@ agents_s3_mount_copy_fields (AgentsManifestEntry *entry,
 
   for (guint i = 0; i < G_N_ELEMENTS (string_members); i++)
     set_string_member (dest, i, *string_field (self, i));
+  dest->authority_redacted = self->authority_redacted;
 
   if (self->mount_strategy != NULL)
     {
@@ -288,9 +338,27 @@ endpoint_url_is_valid (const char *url)
 }
 
 static gboolean
+provider_is_valid (const char *provider)
+{
+  gsize len = provider ? strlen (provider) : 0;
+
+  if (len == 0 || len > 64)
+    return FALSE;
+  for (const char *p = provider; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_')
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
 credential_is_valid (const char *value)
 {
-  return value == NULL || (*value != '\0' && s3mount_text_is_safe (value));
+  if (value == NULL)
+    return TRUE;
+  for (const char *p = value; *p != '\0'; p++)
+    if (g_ascii_isspace (*p))
+      return FALSE;
+  return *value != '\0' && s3mount_text_is_safe (value);
 }
 
 static gboolean
@@ -306,7 +374,8 @@ check_credentials (AgentsS3Mount *self, GError **error)
       {
         s3mount_set_config_error (
           error, TYPE_NAME, members[i],
-          _ ("credentials must be non-empty and free of control characters"));
+          _ ("in-container access credentials require a complete non-empty "
+             "credential set"));
         return FALSE;
       }
 
@@ -314,14 +383,16 @@ check_credentials (AgentsS3Mount *self, GError **error)
     {
       s3mount_set_config_error (
         error, TYPE_NAME, "secret_access_key",
-        _ ("access_key_id and secret_access_key must be given together"));
+        _ ("in-container access credentials require a complete non-empty "
+           "credential set"));
       return FALSE;
     }
   if (self->session_token != NULL && self->access_key_id == NULL)
     {
       s3mount_set_config_error (
         error, TYPE_NAME, "session_token",
-        _ ("a session_token needs access_key_id and secret_access_key"));
+        _ ("in-container access credentials require a complete non-empty "
+           "credential set"));
       return FALSE;
     }
   return TRUE;
@@ -356,6 +427,8 @@ agents_s3_mount_validate (AgentsS3Mount *self, GError **error)
     { "region", region_is_valid (self->region), N_ ("the region is invalid") },
     { "endpoint_url", endpoint_url_is_valid (self->endpoint_url),
       N_ ("the endpoint URL must be an http or https URL") },
+    { "s3_provider", provider_is_valid (self->s3_provider),
+      N_ ("the S3 provider must be a name of letters, digits and dashes") },
     { "mount_strategy", self->mount_strategy != NULL,
       N_ ("a mount strategy is required") },
   };
@@ -386,6 +459,45 @@ path_context (const char *path, const char *stderr_text)
   return g_variant_builder_end (&builder);
 }
 
+/* The credential boundary, before any helper runs: inline keys need
+ * trusted code's acknowledgement of this exact path, and keys removed
+ * from a saved state must have been given back. */
+static gboolean
+check_authority (AgentsS3Mount *self,
+                 AgentsSandboxSession *session,
+                 const char *dest,
+                 GError **error)
+{
+  AgentsManifest *manifest = agents_sandbox_session_get_manifest (session);
+
+  if (self->authority_redacted)
+    {
+      agents_sandbox_error_set (
+        error, AGENTS_SANDBOX_ERROR_MOUNT_CONFIG, path_context (dest, NULL),
+        _ ("the credentials of the s3_mount at %s were removed from the saved "
+           "state; resume with the trusted manifest that holds them"),
+        dest);
+      return FALSE;
+    }
+  if (self->access_key_id == NULL && self->session_token == NULL)
+    return TRUE;
+  if (manifest != NULL &&
+      agents_manifest_is_mount_credential_exposure_acknowledged (manifest,
+                                                                 dest))
+    return TRUE;
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_MOUNT_CONFIG,
+                            path_context (dest, NULL), "%s",
+                            _ ("mount-scoped credentials cannot be exposed to "
+                               "a helper inside a model-controlled sandbox by "
+                               "default; use a credentialless or "
+                               "external/provider-native strategy, or "
+                               "explicitly acknowledge exposure for this exact "
+                               "path with "
+                               "Manifest.with_in_container_mount_credential_"
+                               "exposure_acknowledged()"));
+  return FALSE;
+}
+
 static void
 agents_s3_mount_mount (AgentsMount *mount,
                        AgentsSandboxSession *session,
@@ -393,11 +505,31 @@ agents_s3_mount_mount (AgentsMount *mount,
                        const char *base_dir,
                        GTask *task)
 {
-  g_task_return_error (
-    task, agents_sandbox_error_new (AGENTS_SANDBOX_ERROR_NOT_SUPPORTED,
-                                    path_context (dest, NULL),
-                                    _ ("s3_mount cannot be mounted by this "
-                                       "release")));
+  AgentsS3Mount *self = AGENTS_S3_MOUNT (mount);
+  GError *error = NULL;
+
+  /* Only backends that show host directories to their commands
+   * (unix_local) can have a bucket mounted on the host for them. */
+  if (!agents_sandbox_session_get_host_binds_supported (session))
+    {
+      g_task_return_error (
+        task, agents_sandbox_error_new (AGENTS_SANDBOX_ERROR_NOT_SUPPORTED,
+                                        path_context (dest, NULL),
+                                        _ ("s3_mount cannot be mounted by this "
+                                           "release")));
+      return;
+    }
+  if (!agents_s3_mount_validate (self, &error) ||
+      !check_authority (self, session, dest, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  s3mount_host_mount (
+    self,
+    agents_in_container_mount_strategy_get_pattern (
+      AGENTS_IN_CONTAINER_MOUNT_STRATEGY (self->mount_strategy)),
+    session, dest, task);
 }
 
 /*
@@ -459,7 +591,15 @@ agents_s3_mount_unmount (AgentsMount *mount,
                          GTask *task)
 {
   const char *argv[] = { "sh", "-c", unmount_script, "sh", dest, NULL };
+  g_autoptr (AgentsHostBind) bind = NULL;
 
+  if (dest != NULL)
+    bind = agents_sandbox_session_lookup_host_bind (session, dest);
+  if (bind != NULL)
+    {
+      s3mount_host_unmount (AGENTS_S3_MOUNT (mount), session, bind, task);
+      return;
+    }
   if (dest == NULL || !g_path_is_absolute (dest))
     {
       g_task_return_error (
@@ -561,6 +701,8 @@ agents_s3_mount_class_init (AgentsS3MountClass *klass)
   entry_class->equal_fields = agents_s3_mount_equal_fields;
 
   mount_class->mount = agents_s3_mount_mount;
+  agents_mount_type_set_authority_members (G_TYPE_FROM_CLASS (klass),
+                                           authority_members);
   mount_class->unmount = agents_s3_mount_unmount;
 
   /* Property names are the JSON member names with dashes. */
@@ -571,6 +713,7 @@ agents_s3_mount_class_init (AgentsS3MountClass *klass)
   properties[PROP_PREFIX] = string_pspec ("prefix");
   properties[PROP_REGION] = string_pspec ("region");
   properties[PROP_ENDPOINT_URL] = string_pspec ("endpoint-url");
+  properties[PROP_S3_PROVIDER] = string_pspec ("s3-provider");
   properties[PROP_MOUNT_STRATEGY] = g_param_spec_object (
     "mount-strategy", NULL, NULL, AGENTS_TYPE_MOUNT_STRATEGY,
     G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -581,6 +724,7 @@ agents_s3_mount_class_init (AgentsS3MountClass *klass)
 static void
 agents_s3_mount_init (AgentsS3Mount *self)
 {
+  self->s3_provider = g_strdup (DEFAULT_S3_PROVIDER);
 }
 
 /* ---- public API ------------------------------------------------------- */
@@ -623,6 +767,7 @@ DEFINE_STRING_ACCESSORS (session_token, PROP_SESSION_TOKEN)
 DEFINE_STRING_ACCESSORS (prefix, PROP_PREFIX)
 DEFINE_STRING_ACCESSORS (region, PROP_REGION)
 DEFINE_STRING_ACCESSORS (endpoint_url, PROP_ENDPOINT_URL)
+DEFINE_STRING_ACCESSORS (s3_provider, PROP_S3_PROVIDER)
 
 AgentsMountStrategy *
 agents_s3_mount_get_mount_strategy (AgentsS3Mount *self)

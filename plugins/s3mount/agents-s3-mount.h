@@ -216,6 +216,9 @@ void agents_s3_mount_set_region (AgentsS3Mount *self, const char *region);
 const char *agents_s3_mount_get_endpoint_url (AgentsS3Mount *self);
 void agents_s3_mount_set_endpoint_url (AgentsS3Mount *self,
                                        const char *endpoint_url);
+const char *agents_s3_mount_get_s3_provider (AgentsS3Mount *self);
+void agents_s3_mount_set_s3_provider (AgentsS3Mount *self,
+                                      const char *s3_provider);
 AgentsMountStrategy *agents_s3_mount_get_mount_strategy (AgentsS3Mount *self);
 void agents_s3_mount_set_mount_strategy (AgentsS3Mount *self,
                                          AgentsMountStrategy *strategy);

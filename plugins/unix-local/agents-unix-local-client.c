@@ -16,6 +16,7 @@
 
 #include "agents-fs-private.h"
 #include "agents-sandbox-error-private.h"
+#include "agents-host-bind-private.h"
 #include "agents-unix-local-client.h"
 #include "agents-unix-local-confine.h"
 #include "agents-unix-local-owner.h"
@@ -653,12 +654,26 @@ reap_thread (GTask *task,
   gboolean dry_run = FALSE;
   GError *error = NULL;
   gssize count;
+  gssize mounts = 0;
 
   if (options != NULL)
     g_variant_lookup (options, "dry_run", "b", &dry_run);
+
+  /* First the host mounts (s3_mount) of dead processes, whose FUSE
+   * daemons outlive them: a workspace is never removed through one. */
+  if (!dry_run)
+    mounts = agents_host_mounts_reap (
+      GPOINTER_TO_INT (g_object_get_data (G_OBJECT (task), "all")), &error);
+  if (mounts < 0)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
   count = agents_unix_local_owner_reap (
     GPOINTER_TO_INT (g_object_get_data (G_OBJECT (task), "all")), dry_run, NULL,
     &error);
+  if (count >= 0)
+    count += mounts;
   if (count < 0)
     g_task_return_error (task, error);
   else

@@ -228,6 +228,8 @@ agents_unix_local_policy_new (const char *workspace_root,
   policy->sandbox_uid = AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_UID;
   policy->sandbox_gid = AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_GID;
   agents_unix_local_limits_init_default (&policy->limits);
+  policy->binds =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) agents_host_bind_free);
   return policy;
 }
 
@@ -484,6 +486,7 @@ agents_unix_local_policy_free (AgentsUnixLocalPolicy *policy)
   g_clear_pointer (&policy->grants, g_ptr_array_unref);
   g_free (policy->host_tmp_dir);
   g_clear_pointer (&policy->env, g_hash_table_unref);
+  g_clear_pointer (&policy->binds, g_ptr_array_unref);
   g_free (policy);
 }
 
@@ -1265,6 +1268,20 @@ add_binds (GPtrArray *args,
     }
 }
 
+/* Host directories (FUSE mounts the library owns) shown at their
+ * sandbox paths, over the workspace bind. */
+static void
+add_host_binds (GPtrArray *args, const AgentsUnixLocalPolicy *policy)
+{
+  for (guint i = 0; i < policy->binds->len; i++)
+    {
+      AgentsHostBind *bind = g_ptr_array_index (policy->binds, i);
+
+      add_args (args, bind->read_only ? "--ro-bind" : "--bind", bind->host_path,
+                bind->sandbox_path, NULL);
+    }
+}
+
 static void
 add_resolv_conf (GPtrArray *args)
 {
@@ -1294,6 +1311,7 @@ bwrap_prefix (const AgentsUnixLocalPolicy *policy, const char *bwrap_path)
   add_args (args, "--proc", "/proc", "--dev", "/dev", NULL);
   add_ancestors (args, bound);
   add_binds (args, policy, bound);
+  add_host_binds (args, policy);
   /* The private /tmp is memory: it counts against the memory limit. */
   if (policy->limits.memory > 0)
     {
@@ -2219,7 +2237,16 @@ spawn_cache_key (const AgentsUnixLocalProbe *probe,
 {
   GVariantBuilder grants;
   GVariantBuilder identities;
+  GVariantBuilder binds;
 
+  g_variant_builder_init (&binds, G_VARIANT_TYPE ("a(ayayb)"));
+  for (guint i = 0; i < policy->binds->len; i++)
+    {
+      AgentsHostBind *bind = g_ptr_array_index (policy->binds, i);
+
+      g_variant_builder_add (&binds, "(^ay^ayb)", bind->host_path,
+                             bind->sandbox_path, bind->read_only);
+    }
   g_variant_builder_init (&grants, G_VARIANT_TYPE ("a(ayb)"));
   g_variant_builder_init (&identities, G_VARIANT_TYPE ("a(tt)"));
   add_identity (&identities, policy->workspace_root);
@@ -2232,12 +2259,12 @@ spawn_cache_key (const AgentsUnixLocalProbe *probe,
       add_identity (&identities, grant->path);
     }
   return g_variant_ref_sink (g_variant_new (
-    "(u^ay^aybi^aya(ayb)a(tt)(buutt))", (guint32) mechanism,
+    "(u^ay^aybi^aya(ayb)a(tt)(buutt)a(ayayb))", (guint32) mechanism,
     probe->bwrap_path ? probe->bwrap_path : "", policy->workspace_root,
     policy->network, probe->landlock_abi,
     policy->host_tmp_dir ? policy->host_tmp_dir : "", &grants, &identities,
     policy->drop_privileges, policy->sandbox_uid, policy->sandbox_gid,
-    policy->limits.memory, policy->limits.processes));
+    policy->limits.memory, policy->limits.processes, &binds));
 }
 
 static void

@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 
 #include "agents.h"
+#include "agents-host-bind-private.h"
 
 G_BEGIN_DECLS
 
@@ -114,6 +115,7 @@ typedef struct
   AgentsUnixLocalLimits limits;
   /* Where the command is put before it runs; not owned, may be NULL. */
   struct _AgentsUnixLocalCgroup *cgroup;
+  GPtrArray *binds; /* AgentsHostBind: host dirs shown inside (bwrap) */
 } AgentsUnixLocalPolicy;
 
 AgentsUnixLocalPolicy *agents_unix_local_policy_new (const char *workspace_root,

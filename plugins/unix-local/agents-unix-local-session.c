@@ -530,6 +530,8 @@ agents_unix_local_session_init (AgentsUnixLocalSession *self)
   self->spawn_cache = agents_unix_local_spawn_cache_new ();
   /* The workspace is the caller's until a first command needs it. */
   self->handover_pending = TRUE;
+  agents_sandbox_session_set_host_binds_supported (
+    AGENTS_SANDBOX_SESSION (self), TRUE);
 }
 
 void
@@ -1545,6 +1547,30 @@ ensure_host_tmp_dir (AgentsUnixLocalSession *self, GError **error)
   return self->host_tmp_dir != NULL;
 }
 
+/* Mounts the library made on the host (s3_mount) are shown at their
+ * mount paths; only bubblewrap can put them there. */
+static gboolean
+add_host_binds (AgentsUnixLocalSession *self,
+                AgentsUnixLocalPolicy *policy,
+                AgentsUnixLocalConfinement mechanism,
+                GError **error)
+{
+  g_autoptr (GPtrArray) binds =
+    agents_sandbox_session_dup_host_binds (AGENTS_SANDBOX_SESSION (self));
+
+  if (binds->len > 0 && mechanism != AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP)
+    {
+      agents_sandbox_error_set (
+        error, AGENTS_SANDBOX_ERROR_MOUNT_CONFIG, NULL, "%s",
+        _ ("mounted remote storage is only visible to commands confined "
+           "by bubblewrap"));
+      return FALSE;
+    }
+  g_ptr_array_unref (policy->binds);
+  policy->binds = g_steal_pointer (&binds);
+  return TRUE;
+}
+
 static AgentsUnixLocalPolicy *
 build_policy (AgentsUnixLocalSession *self,
               AgentsUnixLocalConfinement mechanism,
@@ -1573,6 +1599,8 @@ build_policy (AgentsUnixLocalSession *self,
                                    "resolve to filesystem root"));
       return NULL;
     }
+  if (!add_host_binds (self, policy, mechanism, error))
+    return NULL;
   for (guint i = 0; names != NULL && names[i] != NULL; i++)
     g_hash_table_insert (
       policy->env, g_strdup (names[i]),
