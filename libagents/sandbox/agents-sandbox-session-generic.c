@@ -14,6 +14,7 @@
 
 #include "agents-archive-private.h"
 #include "agents-fs-private.h"
+#include "agents-progress-stream-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-session-generic-private.h"
 #include "agents-sandbox-session-private.h"
@@ -542,6 +543,7 @@ start_restore_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   GTask *task = user_data;
   g_autoptr (GInputStream) stream = NULL;
+  g_autoptr (GInputStream) counted = NULL;
   GError *error = NULL;
 
   stream =
@@ -551,7 +553,10 @@ start_restore_done (GObject *source, GAsyncResult *result, gpointer user_data)
       start_complete (task, error);
       return;
     }
-  agents_sandbox_session_hydrate_workspace_async (task_session (task), stream,
+  counted =
+    agents_progress_input_stream_new (stream, task_session (task), "hydrate",
+                                      agents_progress_stream_size (stream));
+  agents_sandbox_session_hydrate_workspace_async (task_session (task), counted,
                                                   g_task_get_cancellable (task),
                                                   start_hydrate_done, task);
 }
@@ -636,6 +641,7 @@ stop_archive_done (GObject *source, GAsyncResult *result, gpointer user_data)
   GTask *task = user_data;
   Session *self = task_session (task);
   g_autoptr (GInputStream) stream = NULL;
+  g_autoptr (GInputStream) counted = NULL;
   GError *error = NULL;
 
   stream =
@@ -646,9 +652,11 @@ stop_archive_done (GObject *source, GAsyncResult *result, gpointer user_data)
       g_object_unref (task);
       return;
     }
+  counted = agents_progress_input_stream_new (
+    stream, self, "persist", agents_progress_stream_size (stream));
   agents_snapshot_persist_async (agents_sandbox_session_state_get_snapshot (
                                    agents_sandbox_session_get_state (self)),
-                                 stream, g_task_get_cancellable (task),
+                                 counted, g_task_get_cancellable (task),
                                  stop_persist_done, task);
 }
 

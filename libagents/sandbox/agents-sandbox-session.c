@@ -37,6 +37,7 @@ typedef struct
 } SessionData;
 
 static GQuark session_data_quark;
+static guint progress_signal;
 
 static void
 session_data_free (gpointer data)
@@ -162,6 +163,30 @@ agents_sandbox_session_default_init (AgentsSandboxSessionInterface *iface)
 {
   session_data_quark =
     g_quark_from_static_string ("agents-sandbox-session-data");
+
+  /**
+   * AgentsSandboxSession::progress:
+   * @self: the session
+   * @operation: what is in progress: `persist` (the workspace archived
+   *   into the snapshot) or `hydrate` (the workspace filled from it)
+   * @bytes_done: the bytes of the workspace archive read so far
+   * @bytes_total: the archive's size, or -1 when unknown (a persist does
+   *   not know it before the end)
+   *
+   * Reports how far a long workspace transfer got: first with
+   * @bytes_done 0, then as the archive is read, last with every byte
+   * read (then @bytes_done equals @bytes_total when that is known). The
+   * detail is @operation (`progress::persist`).
+   *
+   * Emitted on the thread whose thread-default main context was current
+   * when the operation started, never from worker threads, and only
+   * while that context runs; reports are coalesced, so a handler sees a
+   * monotonic but not necessarily contiguous series.
+   */
+  progress_signal = g_signal_new (
+    "progress", G_TYPE_FROM_INTERFACE (iface),
+    G_SIGNAL_RUN_LAST | G_SIGNAL_DETAILED, 0, NULL, NULL, NULL, G_TYPE_NONE, 3,
+    G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_INT64, G_TYPE_INT64);
 
   iface->get_state = default_get_state;
   iface->start = agents_sandbox_session_real_start;
@@ -1861,4 +1886,15 @@ agents_sandbox_session_persist_to_snapshot_finish (AgentsSandboxSession *self,
                                                    GError **error)
 {
   return finish_boolean (self, result, error);
+}
+
+/* Emits AgentsSandboxSession::progress (agents-progress-stream.c). */
+void
+agents_sandbox_session_report_progress (AgentsSandboxSession *self,
+                                        const char *operation,
+                                        gint64 bytes_done,
+                                        gint64 bytes_total)
+{
+  g_signal_emit (self, progress_signal, g_quark_from_string (operation),
+                 operation, bytes_done, bytes_total);
 }
