@@ -879,12 +879,19 @@ EOF
 if (cd "$tmp" && run_agents 3 run "$tmp/big.json" "go" --json \
   --state "$tmp/big-state.json") &&
   persisted=$(progress_events persist) &&
+  $python -c '
+import json, sys
+events = [json.loads(line) for line in open(sys.argv[1])]
+apply = [(e["entries_done"], e["entries_total"]) for e in events
+         if e["type"] == "progress" and e["operation"] == "apply"]
+assert apply == [(0, 1), (1, 1)], apply
+' "$tmp/out" 2>>"$tmp/err" &&
   run_agents 0 resume "$tmp/big.json" "$tmp/big-state.json" --approve --json &&
   progress_events hydrate "$persisted" >/dev/null &&
   grep -q '"type":"final_output"' "$tmp/out"; then
-  pass "--json reports persist and hydrate progress of a few MB workspace"
+  pass "--json reports apply, persist and hydrate progress of a few MB workspace"
 else
-  fail "--json reports persist and hydrate progress of a few MB workspace"
+  fail "--json reports apply, persist and hydrate progress of a few MB workspace"
 fi
 
 # Without a terminal, no progress line; with one, a single line rewritten

@@ -104,7 +104,11 @@ print_progress_line (const char *operation, gint64 done, gint64 total)
   if (progress_operation == NULL)
     progress_operation = g_strdup (operation);
   /* \r and erase-line: the line is rewritten in place. */
-  if (total > 0)
+  if (g_str_equal (operation, "apply"))
+    g_printerr (_ ("\r\033[Kagents: preparing the workspace: %" G_GINT64_FORMAT
+                   " of %" G_GINT64_FORMAT " entries"),
+                done, total);
+  else if (total > 0)
     g_printerr (_ ("\r\033[Kagents: %s the workspace: %s of %s (%d%%)"), what,
                 done_text, total_text, (int) (done * 100 / total));
   else
@@ -114,15 +118,19 @@ print_progress_line (const char *operation, gint64 done, gint64 total)
 static void
 print_progress_json (const char *operation, gint64 done, gint64 total)
 {
+  /* The unit follows the operation (AgentsSandboxSession::progress). */
+  gboolean entries = g_str_equal (operation, "apply");
+  const char *done_member = entries ? "entries_done" : "bytes_done";
+  const char *total_member = entries ? "entries_total" : "bytes_total";
   g_autoptr (JsonObject) object = json_object_new ();
 
   json_object_set_string_member (object, "type", "progress");
   json_object_set_string_member (object, "operation", operation);
-  json_object_set_int_member (object, "bytes_done", done);
+  json_object_set_int_member (object, done_member, done);
   if (total >= 0)
-    json_object_set_int_member (object, "bytes_total", total);
+    json_object_set_int_member (object, total_member, total);
   else
-    json_object_set_null_member (object, "bytes_total");
+    json_object_set_null_member (object, total_member);
   print_json_line (object);
   fflush (stdout);
 }
@@ -141,7 +149,10 @@ on_progress (AgentsSandboxRunConfig *config,
 
   if (json)
     print_progress_json (operation, done, total);
-  else if (isatty (STDERR_FILENO))
+  /* A transfer's line starts with its first bytes: the start of a
+   * persist comes before the run's last items are printed. */
+  else if (isatty (STDERR_FILENO) &&
+           (done > 0 || g_str_equal (operation, "apply")))
     print_progress_line (operation, done, total);
 }
 

@@ -24,6 +24,8 @@ agents_progress_input_stream_new (GInputStream *base,
                                   const char *operation,
                                   gint64 total) G_GNUC_WARN_UNUSED_RESULT;
 
+void agents_progress_input_stream_report_end (GInputStream *stream);
+
 gint64 agents_progress_stream_size (GInputStream *stream);
 
 G_END_DECLS

@@ -28,10 +28,17 @@ struct _AgentsProgressInputStream
   GWeakRef session;
   char *operation;
   gint64 total;
+  gint64 reported; /* the last count reported, on the owner thread */
   GMutex lock;
-  gint64 done;     /* bytes read so far, under @lock */
-  gboolean queued; /* a report is queued on @context, under @lock */
+  gint64 done;        /* bytes read so far, under @lock */
+  gboolean queued;    /* a report is queued on @context, under @lock */
+  gint64 queued_time; /* monotonic time of the last queueing, under @lock */
 };
+
+/* At most this often a report is queued while the stream is read, so
+ * that a transfer of gigabytes makes tens of reports a second, not one
+ * per buffer. */
+#define REPORT_INTERVAL_US (G_USEC_PER_SEC / 10)
 
 static void agents_progress_input_stream_seekable_init (GSeekableIface *iface);
 
@@ -114,38 +121,53 @@ agents_progress_input_stream_seekable_init (GSeekableIface *iface)
   iface->truncate_fn = seekable_truncate;
 }
 
-/* Runs on the owner context; bytes read after it took the count queue
- * a new report. */
+/* On the owner thread: reports the count unless it was reported already. */
+static void
+report_count (AgentsProgressInputStream *self, gint64 done)
+{
+  g_autoptr (AgentsSandboxSession) session = g_weak_ref_get (&self->session);
+
+  if (session == NULL || done == self->reported)
+    return;
+  self->reported = done;
+  agents_sandbox_session_report_progress (session, self->operation, done,
+                                          self->total);
+}
+
+/* Runs on the owner context; bytes read after it took the count may
+ * queue a new report. */
 static gboolean
 report_progress (gpointer user_data)
 {
   AgentsProgressInputStream *self = user_data;
-  g_autoptr (AgentsSandboxSession) session = g_weak_ref_get (&self->session);
   gint64 done;
 
   g_mutex_lock (&self->lock);
   self->queued = FALSE;
   done = self->done;
   g_mutex_unlock (&self->lock);
-  if (session != NULL)
-    agents_sandbox_session_report_progress (session, self->operation, done,
-                                            self->total);
+  report_count (self, done);
   return G_SOURCE_REMOVE;
 }
 
-/* Counts @n bytes read (or the end, for 0) and queues a report unless
- * one is queued already. */
+/* Counts @n bytes read and queues a report, unless one is queued
+ * already or was queued less than REPORT_INTERVAL_US ago. */
 static void
 count (AgentsProgressInputStream *self, gssize n)
 {
+  gint64 now = g_get_monotonic_time ();
   gboolean queue;
 
-  if (n < 0)
+  if (n <= 0)
     return;
   g_mutex_lock (&self->lock);
   self->done += n;
-  queue = !self->queued;
-  self->queued = TRUE;
+  queue = !self->queued && now - self->queued_time >= REPORT_INTERVAL_US;
+  if (queue)
+    {
+      self->queued = TRUE;
+      self->queued_time = now;
+    }
   g_mutex_unlock (&self->lock);
   if (queue)
     {
@@ -218,7 +240,9 @@ agents_progress_input_stream_init (AgentsProgressInputStream *self)
 
 /* Wraps @base so that reading it reports "@operation" progress on
  * @session (@total bytes, -1 when unknown); the first report, 0 bytes,
- * is emitted at once. Call it on the session's owner thread. */
+ * is emitted at once. Call it on the session's owner thread, and
+ * agents_progress_input_stream_report_end() there when the operation
+ * succeeded. */
 GInputStream *
 agents_progress_input_stream_new (GInputStream *base,
                                   AgentsSandboxSession *session,
@@ -235,6 +259,21 @@ agents_progress_input_stream_new (GInputStream *base,
   self->total = total;
   agents_sandbox_session_report_progress (session, operation, 0, total);
   return G_INPUT_STREAM (self);
+}
+
+/* Reports every byte read, on the owner thread, before the operation
+ * says it is done: the queued reports may be behind (a reader need not
+ * read to the end of the stream, nor the last read queue a report). */
+void
+agents_progress_input_stream_report_end (GInputStream *stream)
+{
+  AgentsProgressInputStream *self = AGENTS_PROGRESS_INPUT_STREAM (stream);
+  gint64 done;
+
+  g_mutex_lock (&self->lock);
+  done = self->done;
+  g_mutex_unlock (&self->lock);
+  report_count (self, done);
 }
 
 /* The bytes left in the regular file @stream reads, or -1 when it reads

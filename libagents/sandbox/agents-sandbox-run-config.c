@@ -287,15 +287,15 @@ agents_sandbox_run_config_class_init (AgentsSandboxRunConfigClass *klass)
    * AgentsSandboxRunConfig::progress:
    * @self: the sandbox run config
    * @session: the #AgentsSandboxSession the work is done in
-   * @operation: `persist` or `hydrate`
-   * @bytes_done: the bytes done so far
-   * @bytes_total: the bytes to do, or -1 when unknown
+   * @operation: `persist`, `hydrate` (bytes) or `apply` (entries)
+   * @done: how much is done so far
+   * @total: how much there is to do, or -1 when unknown
    *
    * #AgentsSandboxSession::progress of every session a run using this
    * config creates, resumes or is given, emitted on the run's main
-   * context. The detail is @operation. This is how a program shows the
-   * progress of the workspace transfers of runs it does not drive
-   * session by session.
+   * context, with the same arguments. The detail is @operation. This is how a
+   * program shows the progress of the workspace transfers of runs it does not
+   * drive session by session.
    */
   progress_signal = g_signal_new (
     "progress", G_TYPE_FROM_CLASS (klass),

@@ -12,8 +12,8 @@ G_BEGIN_DECLS
 
 void agents_sandbox_session_report_progress (AgentsSandboxSession *self,
                                              const char *operation,
-                                             gint64 bytes_done,
-                                             gint64 bytes_total);
+                                             gint64 done,
+                                             gint64 total);
 
 /* Default implementations of the generic operations
  * (agents-sandbox-session-generic.c). */

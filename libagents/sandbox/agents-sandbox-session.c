@@ -167,16 +167,20 @@ agents_sandbox_session_default_init (AgentsSandboxSessionInterface *iface)
   /**
    * AgentsSandboxSession::progress:
    * @self: the session
-   * @operation: what is in progress: `persist` (the workspace archived
-   *   into the snapshot) or `hydrate` (the workspace filled from it)
-   * @bytes_done: the bytes of the workspace archive read so far
-   * @bytes_total: the archive's size, or -1 when unknown (a persist does
-   *   not know it before the end)
+   * @operation: what is in progress, which says the unit of @done and
+   *   @total: `persist` (the workspace archived into the snapshot) and
+   *   `hydrate` (the workspace filled from it) count the bytes of the
+   *   workspace archive; `apply` (the manifest materialized) counts its
+   *   top-level entries
+   * @done: how much is done: bytes read so far, or entries materialized
+   * @total: how much there is to do, or -1 when unknown (a persist does
+   *   not know its archive's size before the end)
    *
-   * Reports how far a long workspace transfer got: first with
-   * @bytes_done 0, then as the archive is read, last with every byte
-   * read (then @bytes_done equals @bytes_total when that is known). The
-   * detail is @operation (`progress::persist`).
+   * Reports how far a long operation got: first with @done 0, then as
+   * the work goes (for `apply`, after each batch of entries, see
+   * #AgentsConcurrencyLimits), last with everything done (then @done
+   * equals @total when that is known). The detail is @operation
+   * (`progress::persist`).
    *
    * Emitted on the thread whose thread-default main context was current
    * when the operation started, never from worker threads, and only
@@ -1892,9 +1896,9 @@ agents_sandbox_session_persist_to_snapshot_finish (AgentsSandboxSession *self,
 void
 agents_sandbox_session_report_progress (AgentsSandboxSession *self,
                                         const char *operation,
-                                        gint64 bytes_done,
-                                        gint64 bytes_total)
+                                        gint64 done,
+                                        gint64 total)
 {
   g_signal_emit (self, progress_signal, g_quark_from_string (operation),
-                 operation, bytes_done, bytes_total);
+                 operation, done, total);
 }
