@@ -798,10 +798,14 @@ if run_agents 2 run "$tmp/done.json" "hi" --json --max-turns=-1 &&
   run_agents 2 run "$tmp/done.json" --json &&
   json_error domain=g-option-context-error-quark message=Usage &&
   run_agents 2 resume "$tmp/done.json" x --json --approve --reject &&
-  json_error message=--reject; then
-  pass "--json reports usage errors after option parsing as error events"
+  json_error message=--reject &&
+  run_agents 2 run "$tmp/done.json" "hi" --json --no-such-option &&
+  json_error domain=g-option-context-error-quark message=--no-such-option &&
+  run_agents 2 run "$tmp/done.json" "hi" --no-such-option &&
+  [ ! -s "$tmp/out" ]; then
+  pass "--json reports usage errors as error events"
 else
-  fail "--json reports usage errors after option parsing as error events"
+  fail "--json reports usage errors as error events"
 fi
 
 if run_agents 1 run "$tmp/approval.json" "go" --json --max-turns 1 &&

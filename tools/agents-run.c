@@ -905,6 +905,17 @@ report_usage (const Options *options, const char *usage)
   return AGENTS_CLI_EXIT_USAGE;
 }
 
+/* Whether the command line asks for --json, before it is parsed: an
+ * option the parser refuses is then reported as an event too. */
+static gboolean
+wants_json (int argc, char **argv)
+{
+  for (int i = 1; i < argc && !g_str_equal (argv[i], "--"); i++)
+    if (g_str_equal (argv[i], "--json") || g_str_equal (argv[i], "-j"))
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean
 parse_options (const char *command,
                const char *parameters,
@@ -956,6 +967,7 @@ parse_options (const char *command,
   g_autoptr (GOptionContext) context = g_option_context_new (parameters);
   g_autoptr (GError) error = NULL;
   g_autofree char *prgname = g_strdup_printf ("agents %s", command);
+  gboolean json;
 
   g_set_prgname (prgname);
   g_option_context_set_description (
@@ -973,9 +985,12 @@ parse_options (const char *command,
   g_option_context_add_main_entries (context, common, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, resume ? resume_only : run_only,
                                      GETTEXT_PACKAGE);
+  json = wants_json (*argc, *argv);
   if (!g_option_context_parse (context, argc, argv, &error))
     {
-      g_printerr ("agents %s: %s\n", command, error->message);
+      /* A failed parse reverts what it set, --json included. */
+      options->json = json;
+      report_usage_error (command, options, error);
       return FALSE;
     }
   if (!check_options (options, &error))
