@@ -854,7 +854,8 @@ cat >"$tmp/big.json" <<EOF
   "name": "Tester",
   "instructions": "Test agent.",
   "model": "scripted:approval-turns.json",
-  "capabilities": ["filesystem", {"type": "shell", "needs_approval": true}],
+  "capabilities": [{"type": "filesystem", "file_tools": true},
+                   {"type": "shell", "needs_approval": true}],
   "manifest": {"entries": {"data": {"type": "local_dir",
                                     "src": "bigdata"}}}
 }
