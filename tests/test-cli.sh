@@ -756,6 +756,7 @@ write_agent "$tmp/done.json" '["filesystem"]' done-turns.json
 
 # Each outcome has its own status: a stop for an approval is not 0.
 if run_agents 0 run "$tmp/done.json" "hi" &&
+  run_agents 0 help run && has "3 it stopped" "$tmp/out" &&
   run_agents 1 run "$tmp/unknown-cap.json" "hi" &&
   run_agents 2 run "$tmp/done.json" &&
   run_agents 3 run "$tmp/approval.json" "go" --state "$tmp/status-state.json" &&

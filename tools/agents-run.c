@@ -981,7 +981,10 @@ parse_options (const char *command,
        "pids_limit=N (default 1024),\nread_only_root=true, "
        "host=URL (tcp://HOST:2376 or unix:///PATH; default $DOCKER_HOST);\n"
        "network=host only with allow_host_network=true. Resume with the "
-       "same options:\na saved state that differs from them is refused."));
+       "same options:\na saved state that differs from them is refused.\n\n"
+       "Exit status: 0 the run finished, 1 it failed, 2 usage error, 3 it "
+       "stopped\nfor an approval and was saved (continue it with agents "
+       "resume)."));
   g_option_context_add_main_entries (context, common, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, resume ? resume_only : run_only,
                                      GETTEXT_PACKAGE);
