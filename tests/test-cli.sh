@@ -402,7 +402,7 @@ else
   fail "an approval without --state is reported as a failure"
 fi
 
-if run_agents 0 run "$tmp/approval.json" "go" --state "$tmp/state.json" &&
+if run_agents 3 run "$tmp/approval.json" "go" --state "$tmp/state.json" &&
   has "[approval needed] exec_command" "$tmp/out" &&
   has "agents resume $tmp/approval.json $tmp/state.json --approve" "$tmp/out" &&
   $python -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/state.json" &&
@@ -485,7 +485,7 @@ json.dump(state, open(dst, "w"))
 EOF
 }
 
-if run_agents 0 run "$tmp/approval.json" "go" --state "$tmp/hostile.json"; then
+if run_agents 3 run "$tmp/approval.json" "go" --state "$tmp/hostile.json"; then
   mkdir -p "$tmp/victim/sub"
   echo precious >"$tmp/victim/data"
   echo deep >"$tmp/victim/sub/more"
@@ -622,8 +622,8 @@ write_agent "$tmp/link.json" \
 
 # Stops before `ln`, then after it (the snapshot holds the links), then
 # the last command sees them restored.
-if run_agents 0 run "$tmp/link.json" "go" --state "$tmp/link-state.json" &&
-  run_agents 0 resume "$tmp/link.json" "$tmp/link-state.json" --approve &&
+if run_agents 3 run "$tmp/link.json" "go" --state "$tmp/link-state.json" &&
+  run_agents 3 resume "$tmp/link.json" "$tmp/link-state.json" --approve &&
   has "[approval needed] exec_command" "$tmp/out" &&
   run_agents 0 resume "$tmp/link.json" "$tmp/link-state.json" --approve &&
   grep -q "^    kept" "$tmp/out" && grep -q "^    /etc$" "$tmp/out" &&
@@ -648,7 +648,7 @@ fi
 # A saved state keeps its snapshot; once the state file is gone, gc
 # removes it.
 rm -f "$snapshots"/*.tar "$snapshots"/*.claim
-if run_agents 0 run "$tmp/approval.json" "go" --state "$tmp/gc-state.json" &&
+if run_agents 3 run "$tmp/approval.json" "go" --state "$tmp/gc-state.json" &&
   [ "$(find "$snapshots" -name '*.tar' | wc -l)" = 1 ] &&
   run_agents 0 gc && [ "$(find "$snapshots" -name '*.tar' | wc -l)" = 1 ] &&
   rm "$tmp/gc-state.json" &&
@@ -719,7 +719,7 @@ write_agent "$tmp/full.json" \
 mkdir -p "$tmp/fullcache"
 if mount -t tmpfs -o size=2m tmpfs "$tmp/fullcache" 2>/dev/null; then
   full_snapshots="$tmp/fullcache/agents-1.0/snapshots"
-  if XDG_CACHE_HOME="$tmp/fullcache" run_agents 0 run "$tmp/full.json" "go" \
+  if XDG_CACHE_HOME="$tmp/fullcache" run_agents 3 run "$tmp/full.json" "go" \
     --state "$tmp/full-state.json"; then
     cp "$tmp/full-state.json" "$tmp/full-state.orig"
     cp "$full_snapshots"/*.tar "$tmp/full-snapshot.orig"
@@ -742,6 +742,186 @@ if mount -t tmpfs -o size=2m tmpfs "$tmp/fullcache" 2>/dev/null; then
   umount "$tmp/fullcache"
 else
   pass "a full disk during persist keeps the previous snapshot and fails # SKIP cannot mount a tmpfs (not root?)"
+fi
+
+# ---- exit statuses and --json errors ---------------------------------------
+
+cat >"$tmp/done-turns.json" <<'EOF'
+[
+  [{"type": "message", "role": "assistant",
+    "content": [{"type": "output_text", "text": "done"}]}]
+]
+EOF
+write_agent "$tmp/done.json" '["filesystem"]' done-turns.json
+
+# Each outcome has its own status: a stop for an approval is not 0.
+if run_agents 0 run "$tmp/done.json" "hi" &&
+  run_agents 0 help run && has "3 it stopped" "$tmp/out" &&
+  run_agents 1 run "$tmp/unknown-cap.json" "hi" &&
+  run_agents 2 run "$tmp/done.json" &&
+  run_agents 3 run "$tmp/approval.json" "go" --state "$tmp/status-state.json" &&
+  run_agents 0 resume "$tmp/approval.json" "$tmp/status-state.json" --approve; then
+  pass "run and resume exit 0 finished, 1 failed, 2 usage, 3 needs approval"
+else
+  fail "run and resume exit 0 finished, 1 failed, 2 usage, 3 needs approval"
+fi
+
+# json_error [KEY=TEXT…]: the last line of $tmp/out is an error event
+# whose KEY (context.NAME for a context entry) contains TEXT.
+json_error() {
+  $python - "$tmp/out" "$@" 2>>"$tmp/err" <<'EOF'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+event = json.loads(lines[-1])
+assert event["type"] == "error", event
+assert isinstance(event["message"], str) and event["message"], event
+assert isinstance(event["domain"], str) and event["domain"], event
+assert isinstance(event["code"], int), event
+assert isinstance(event["context"], dict), event
+for check in sys.argv[2:]:
+    key, text = check.split("=", 1)
+    found = event
+    for part in key.split("."):
+        found = found[part]
+    assert text in str(found), (key, text, found)
+EOF
+}
+
+if run_agents 1 run "$tmp/unknown-cap.json" "hi" --json &&
+  json_error domain=g-io-error-quark "message=unknown capability “shel”"; then
+  pass "--json reports a bad agent file as an error event"
+else
+  fail "--json reports a bad agent file as an error event"
+fi
+
+if run_agents 2 run "$tmp/done.json" "hi" --json --max-turns=-1 &&
+  json_error domain=g-option-context-error-quark message=--max-turns &&
+  run_agents 2 run "$tmp/done.json" --json &&
+  json_error domain=g-option-context-error-quark message=Usage &&
+  run_agents 2 resume "$tmp/done.json" x --json --approve --reject &&
+  json_error message=--reject &&
+  run_agents 2 run "$tmp/done.json" "hi" --json --no-such-option &&
+  json_error domain=g-option-context-error-quark message=--no-such-option &&
+  run_agents 2 run "$tmp/done.json" "hi" --no-such-option &&
+  [ ! -s "$tmp/out" ]; then
+  pass "--json reports usage errors as error events"
+else
+  fail "--json reports usage errors as error events"
+fi
+
+if run_agents 1 run "$tmp/approval.json" "go" --json --max-turns 1 &&
+  json_error domain=agents-run-error-quark "message=Max turns (1)" code=1 &&
+  has '"type":"run_item"' "$tmp/out"; then
+  pass "--json reports a run error with its domain and code"
+else
+  fail "--json reports a run error with its domain and code"
+fi
+
+cat >"$tmp/missing-dir.json" <<EOF
+{
+  "name": "Tester",
+  "instructions": "Test agent.",
+  "model": "scripted:done-turns.json",
+  "capabilities": ["filesystem"],
+  "manifest": {"entries": {"data": {"type": "local_dir",
+                                    "src": "no-such-dir"}}}
+}
+EOF
+# Local sources are read relative to the working directory.
+if (cd "$tmp" && run_agents 1 run "$tmp/missing-dir.json" "hi" --json) &&
+  json_error domain=agents-sandbox-error-quark code=14 \
+    context.src=no-such-dir context.reason=not_found &&
+  has "no-such-dir" "$tmp/err"; then
+  pass "--json reports a sandbox error with its context dictionary"
+else
+  fail "--json reports a sandbox error with its context dictionary"
+fi
+
+if run_agents 1 run "$tmp/approval.json" "go" --json &&
+  has '"type":"interrupted"' "$tmp/out" &&
+  json_error message=--state; then
+  pass "--json reports an approval stop without --state as an error event"
+else
+  fail "--json reports an approval stop without --state as an error event"
+fi
+
+# ---- progress ------------------------------------------------------------
+
+mkdir -p "$tmp/bigdata/sub"
+head -c 3000000 /dev/urandom >"$tmp/bigdata/blob.bin"
+echo small >"$tmp/bigdata/sub/small.txt"
+cat >"$tmp/big.json" <<EOF
+{
+  "name": "Tester",
+  "instructions": "Test agent.",
+  "model": "scripted:approval-turns.json",
+  "capabilities": [{"type": "filesystem", "file_tools": true},
+                   {"type": "shell", "needs_approval": true}],
+  "manifest": {"entries": {"data": {"type": "local_dir",
+                                    "src": "bigdata"}}}
+}
+EOF
+
+# progress_events OPERATION [TOTAL]: $tmp/out holds, among its events, at
+# least two OPERATION progress events whose bytes only grow, the last one
+# past 3 MB; with TOTAL, each has it as bytes_total and the last reaches
+# it. Prints the last bytes_done.
+progress_events() {
+  $python - "$tmp/out" "$@" 2>>"$tmp/err" <<'EOF'
+import json, sys
+events = [json.loads(line) for line in open(sys.argv[1])]
+mine = [e for e in events
+        if e["type"] == "progress" and e["operation"] == sys.argv[2]]
+assert len(mine) >= 2, mine
+done = [e["bytes_done"] for e in mine]
+assert done[0] == 0 and done == sorted(done) and done[-1] > 3000000, done
+if len(sys.argv) > 3:
+    assert all(e["bytes_total"] == int(sys.argv[3]) for e in mine), mine
+    assert done[-1] == int(sys.argv[3]), done
+print(done[-1])
+EOF
+}
+
+if (cd "$tmp" && run_agents 3 run "$tmp/big.json" "go" --json \
+  --state "$tmp/big-state.json") &&
+  persisted=$(progress_events persist) &&
+  $python -c '
+import json, sys
+events = [json.loads(line) for line in open(sys.argv[1])]
+apply = [(e["entries_done"], e["entries_total"]) for e in events
+         if e["type"] == "progress" and e["operation"] == "apply"]
+assert apply == [(0, 1), (1, 1)], apply
+' "$tmp/out" 2>>"$tmp/err" &&
+  run_agents 0 resume "$tmp/big.json" "$tmp/big-state.json" --approve --json &&
+  progress_events hydrate "$persisted" >/dev/null &&
+  grep -q '"type":"final_output"' "$tmp/out"; then
+  pass "--json reports apply, persist and hydrate progress of a few MB workspace"
+else
+  fail "--json reports apply, persist and hydrate progress of a few MB workspace"
+fi
+
+# Without a terminal, no progress line; with one, a single line rewritten
+# in place.
+if (cd "$tmp" && run_agents 3 run "$tmp/big.json" "go" \
+  --state "$tmp/big-state2.json") &&
+  ! has "the workspace:" "$tmp/err"; then
+  pass "no progress line when standard error is not a terminal"
+else
+  fail "no progress line when standard error is not a terminal"
+fi
+if command -v script >/dev/null; then
+  script -qec "\"$agents\" resume \"$tmp/big.json\" \"$tmp/big-state2.json\" --approve" \
+    /dev/null >"$tmp/out" 2>"$tmp/err"
+  if has "agents: restoring the workspace:" "$tmp/out" &&
+    has "(100%)" "$tmp/out" && has "agents: saving the workspace:" "$tmp/out" &&
+    [ "$(grep -c "restoring the workspace" "$tmp/out")" = 1 ] &&
+    has "all done" "$tmp/out"; then
+    pass "a terminal shows one updating progress line per transfer"
+  else
+    fail "a terminal shows one updating progress line per transfer"
+  fi
+else
+  pass "a terminal shows one updating progress line per transfer # SKIP no script(1)"
 fi
 
 if no_sandbox_left; then

@@ -269,7 +269,7 @@ EOF
 
 limits="-o memory=268435456 -o cpus=0.5 -o pids_limit=64"
 # shellcheck disable=SC2086 # $limits is split on purpose
-if run_agents 0 run "$tmp/approval.json" "Sort 42 7 19 3 88" \
+if run_agents 3 run "$tmp/approval.json" "Sort 42 7 19 3 88" \
   --backend docker -o image=$image $limits --state "$tmp/state.json" &&
   has "[tool output] apply_patch" "$tmp/out" &&
   has "[approval needed] exec_command" "$tmp/out" &&

@@ -1992,6 +1992,200 @@ test_persist_and_resume (void)
   agents_test_rm_rf (snapshots);
 }
 
+/* ---- progress ---------------------------------------------------------- */
+
+typedef struct
+{
+  GThread *owner;
+  GArray *done;   /* of gint64, in order */
+  gint64 total;   /* of the last report */
+  guint detailed; /* reports seen through the detailed signal */
+} ProgressLog;
+
+static void
+on_progress (AgentsSandboxSession *session,
+             const char *operation,
+             gint64 done,
+             gint64 total,
+             gpointer user_data)
+{
+  ProgressLog *log = user_data;
+
+  g_assert_true (g_thread_self () == log->owner);
+  g_array_append_val (log->done, done);
+  log->total = total;
+}
+
+static void
+on_detailed_progress (AgentsSandboxSession *session,
+                      const char *operation,
+                      gint64 done,
+                      gint64 total,
+                      gpointer user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+/* The reports of one operation start at 0, only grow, and end with every
+ * byte of the archive, @size bytes. */
+static void
+check_progress (ProgressLog *log, gint64 size)
+{
+  g_assert_cmpuint (log->done->len, >=, 2);
+  g_assert_cmpint (g_array_index (log->done, gint64, 0), ==, 0);
+  for (guint i = 1; i < log->done->len; i++)
+    g_assert_cmpint (g_array_index (log->done, gint64, i), >=,
+                     g_array_index (log->done, gint64, i - 1));
+  g_assert_cmpint (g_array_index (log->done, gint64, log->done->len - 1), ==,
+                   size);
+  g_assert_cmpuint (log->detailed, ==, log->done->len);
+}
+
+static gint64
+only_snapshot_size (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name = d ? g_dir_read_name (d) : NULL;
+  g_autofree char *path = NULL;
+  GStatBuf st;
+
+  g_assert_nonnull (name);
+  g_assert_null (g_dir_read_name (d));
+  path = g_build_filename (dir, name, NULL);
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  return st.st_size;
+}
+
+/* Persisting and hydrating a workspace of a few MB report their byte
+ * progress as AgentsSandboxSession::progress, on the owner thread, the
+ * archive's size known when hydrating. */
+static void
+test_persist_hydrate_progress (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *root = agents_test_make_tmp_dir ("unix-local-progress-");
+  g_autofree char *snapshots = agents_test_make_tmp_dir ("unix-local-snap-");
+  g_autofree char *big = g_build_filename (root, "big.bin", NULL);
+  g_autofree char *content = g_strnfill (3 * 1024 * 1024, 'x');
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (root);
+  g_autoptr (AgentsLocalSnapshotSpec) spec =
+    agents_local_snapshot_spec_new (snapshots);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsSandboxSession) resumed = NULL;
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (JsonNode) json = NULL;
+  g_autoptr (GError) error = NULL;
+  ProgressLog persist = { g_thread_self (), g_array_new (FALSE, FALSE, 8), 0 };
+  ProgressLog hydrate = { g_thread_self (), g_array_new (FALSE, FALSE, 8), 0 };
+  gint64 size;
+
+  agents_sandbox_client_create_async (client, manifest, NULL, G_OBJECT (spec),
+                                      NULL, agents_test_async_cb, &result);
+  session = agents_sandbox_client_create_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+  agents_test_write_file (big, content);
+  g_signal_connect (session, "progress", G_CALLBACK (on_progress), &persist);
+  g_signal_connect (session, "progress::persist",
+                    G_CALLBACK (on_detailed_progress), &persist.detailed);
+  g_signal_connect (session, "progress::hydrate",
+                    G_CALLBACK (on_detailed_progress), &hydrate.detailed);
+  close_session (session);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+
+  /* Every byte of the snapshot went through, in more than one report. */
+  size = only_snapshot_size (snapshots);
+  g_assert_cmpint (size, >, 3 * 1024 * 1024);
+  check_progress (&persist, size);
+  g_assert_cmpuint (hydrate.detailed, ==, 0);
+  json = agents_sandbox_client_serialize_session_state (
+    client, agents_sandbox_session_get_state (session));
+  delete_session (client, session);
+
+  agents_test_rm_rf (root);
+  state =
+    agents_sandbox_client_deserialize_session_state (client, json, &error);
+  g_assert_no_error (error);
+  agents_sandbox_session_state_set_root_vouched (state, TRUE);
+  agents_sandbox_client_resume_async (client, state, NULL, agents_test_async_cb,
+                                      &result);
+  resumed = agents_sandbox_client_resume_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_signal_connect (resumed, "progress", G_CALLBACK (on_progress), &hydrate);
+  g_signal_connect (resumed, "progress::hydrate",
+                    G_CALLBACK (on_detailed_progress), &hydrate.detailed);
+  g_assert_true (start_session (resumed, &error));
+  g_assert_no_error (error);
+  /* The last report may still be queued behind the start's completion. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  check_progress (&hydrate, size);
+  g_assert_cmpint (hydrate.total, ==, size);
+  g_assert_true (g_file_test (big, G_FILE_TEST_IS_REGULAR));
+
+  g_signal_handlers_disconnect_by_data (resumed, &hydrate);
+  g_signal_handlers_disconnect_by_data (resumed, &hydrate.detailed);
+  close_session (resumed);
+  delete_session (client, resumed);
+  g_array_unref (persist.done);
+  g_array_unref (hydrate.done);
+  agents_test_rm_rf (root);
+  agents_test_rm_rf (snapshots);
+}
+
+static void
+record_done (AgentsSandboxSession *session,
+             const char *operation,
+             gint64 done,
+             gint64 total,
+             gpointer user_data)
+{
+  GString *log = user_data;
+
+  g_string_append_printf (log, "%s %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT ";",
+                          operation, done, total);
+}
+
+/* Applying a manifest reports the top-level entries materialized, batch
+ * after batch. */
+static void
+test_apply_progress (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *root = agents_test_make_tmp_dir ("unix-local-apply-");
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (root);
+  g_autoptr (AgentsConcurrencyLimits) limits =
+    agents_concurrency_limits_new_full (2, 4);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GString) log = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u.txt", i);
+      g_autoptr (AgentsManifestEntry) entry = agents_file_new_from_text (name);
+
+      agents_manifest_set_entry (manifest, name, entry);
+    }
+  session = create_session (client, manifest, NULL);
+  agents_sandbox_session_set_concurrency_limits (session, limits);
+  g_signal_connect (session, "progress::apply", G_CALLBACK (record_done), log);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (log->str, ==, "apply 0/5;apply 2/5;apply 4/5;apply 5/5;");
+
+  g_signal_handlers_disconnect_by_data (session, log);
+  close_session (session);
+  delete_session (client, session);
+  agents_test_rm_rf (root);
+}
+
 /* What a session keeps between commands (bwrap arguments, a Landlock
  * ruleset) never hides a directory made after the first command, with
  * or without a read-only grant nested in the workspace. */
@@ -2514,6 +2708,9 @@ main (int argc, char *argv[])
                    test_system_root_refused);
   g_test_add_func ("/sandbox/unix-local/persist-and-resume",
                    test_persist_and_resume);
+  g_test_add_func ("/sandbox/unix-local/persist-hydrate-progress",
+                   test_persist_hydrate_progress);
+  g_test_add_func ("/sandbox/unix-local/apply-progress", test_apply_progress);
   g_test_add_data_func ("/sandbox/unix-local/host-ls", GINT_TO_POINTER (FALSE),
                         test_host_ls);
   g_test_add_data_func ("/sandbox/unix-local/host-ls-without-openat2",

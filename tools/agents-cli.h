@@ -10,10 +10,12 @@
 
 G_BEGIN_DECLS
 
-/* Exit statuses of the program. */
+/* Exit statuses of the program (docs/agent-file.md). A run that stopped
+ * for an approval did not finish: scripts must not take it for done. */
 #define AGENTS_CLI_EXIT_OK 0
 #define AGENTS_CLI_EXIT_FAILED 1
 #define AGENTS_CLI_EXIT_USAGE 2
+#define AGENTS_CLI_EXIT_NEEDS_APPROVAL 3
 
 int agents_cli_run (int argc, char **argv);
 int agents_cli_resume (int argc, char **argv);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agents-agent-file.h"
 #include "agents-cli.h"
@@ -68,6 +69,91 @@ wait_for (GAsyncResult **slot)
   while (*slot == NULL)
     g_main_context_iteration (NULL, TRUE);
   return *slot;
+}
+
+/* ---- progress ----------------------------------------------------------- */
+
+static void print_json_line (JsonObject *object);
+
+/* The operation whose progress line is on the terminal, if any. */
+static char *progress_operation;
+
+/* Ends the progress line on the terminal, so that what comes next starts
+ * on a line of its own; the line stays as the last report left it. */
+static void
+end_progress_line (void)
+{
+  if (progress_operation == NULL)
+    return;
+  g_printerr ("\n");
+  g_clear_pointer (&progress_operation, g_free);
+}
+
+static void
+print_progress_line (const char *operation, gint64 done, gint64 total)
+{
+  g_autofree char *done_text = g_format_size (done);
+  g_autofree char *total_text = total >= 0 ? g_format_size (total) : NULL;
+  const char *what = g_str_equal (operation, "persist")   ? _ ("saving")
+                     : g_str_equal (operation, "hydrate") ? _ ("restoring")
+                                                          : operation;
+
+  if (progress_operation != NULL &&
+      !g_str_equal (progress_operation, operation))
+    end_progress_line ();
+  if (progress_operation == NULL)
+    progress_operation = g_strdup (operation);
+  /* \r and erase-line: the line is rewritten in place. */
+  if (g_str_equal (operation, "apply"))
+    g_printerr (_ ("\r\033[Kagents: preparing the workspace: %" G_GINT64_FORMAT
+                   " of %" G_GINT64_FORMAT " entries"),
+                done, total);
+  else if (total > 0)
+    g_printerr (_ ("\r\033[Kagents: %s the workspace: %s of %s (%d%%)"), what,
+                done_text, total_text, (int) (done * 100 / total));
+  else
+    g_printerr (_ ("\r\033[Kagents: %s the workspace: %s"), what, done_text);
+}
+
+static void
+print_progress_json (const char *operation, gint64 done, gint64 total)
+{
+  /* The unit follows the operation (AgentsSandboxSession::progress). */
+  gboolean entries = g_str_equal (operation, "apply");
+  const char *done_member = entries ? "entries_done" : "bytes_done";
+  const char *total_member = entries ? "entries_total" : "bytes_total";
+  g_autoptr (JsonObject) object = json_object_new ();
+
+  json_object_set_string_member (object, "type", "progress");
+  json_object_set_string_member (object, "operation", operation);
+  json_object_set_int_member (object, done_member, done);
+  if (total >= 0)
+    json_object_set_int_member (object, total_member, total);
+  else
+    json_object_set_null_member (object, total_member);
+  print_json_line (object);
+  fflush (stdout);
+}
+
+/* AgentsSandboxRunConfig::progress: an event under --json, else a line
+ * on standard error when it is a terminal. */
+static void
+on_progress (AgentsSandboxRunConfig *config,
+             AgentsSandboxSession *session,
+             const char *operation,
+             gint64 done,
+             gint64 total,
+             gpointer user_data)
+{
+  gboolean json = GPOINTER_TO_INT (user_data);
+
+  if (json)
+    print_progress_json (operation, done, total);
+  /* A transfer's line starts with its first bytes: the start of a
+   * persist comes before the run's last items are printed. */
+  else if (isatty (STDERR_FILENO) &&
+           (done > 0 || g_str_equal (operation, "apply")))
+    print_progress_line (operation, done, total);
 }
 
 /* ---- printing events -------------------------------------------------- */
@@ -238,6 +324,7 @@ print_event (Printer *printer, AgentsStreamEvent *event)
   AgentsRunItem *item = agents_stream_event_get_item (event);
   const char *name = agents_stream_event_get_name (event);
 
+  end_progress_line ();
   switch (agents_stream_event_get_kind (event))
     {
     case AGENTS_STREAM_EVENT_KIND_AGENT_UPDATED:
@@ -281,6 +368,7 @@ print_final_output (Printer *printer, AgentsAgent *agent, JsonNode *output)
 {
   g_autofree char *text = NULL;
 
+  end_progress_line ();
   if (printer->json)
     {
       g_autoptr (JsonObject) object = json_object_new ();
@@ -295,6 +383,52 @@ print_final_output (Printer *printer, AgentsAgent *agent, JsonNode *output)
     }
   text = node_to_text (output);
   g_print ("[final output]\n%s\n", text);
+}
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* The context dictionary @error carries, whichever library domain it is
+ * of (empty for others). */
+static JsonNode *
+error_context_json (const GError *error)
+{
+  g_autoptr (GVariant) context = error->domain == AGENTS_RUN_ERROR
+                                   ? agents_run_error_get_context (error)
+                                   : agents_sandbox_error_get_context (error);
+
+  return json_gvariant_serialize (context);
+}
+
+/* `{"type": "error", …}`: a failure as one more event of the stream, for
+ * programs that read --json. Library messages are already redacted. */
+static void
+print_error_json (const GError *error)
+{
+  g_autoptr (JsonObject) object = json_object_new ();
+
+  json_object_set_string_member (object, "type", "error");
+  json_object_set_string_member (object, "message", error->message);
+  json_object_set_string_member (object, "domain",
+                                 g_quark_to_string (error->domain));
+  json_object_set_int_member (object, "code", error->code);
+  json_object_set_member (object, "context", error_context_json (error));
+  print_json_line (object);
+  fflush (stdout);
+}
+
+/* Reports @error on standard error as "PREFIX: MESSAGE" and, under
+ * --json, as an error event on standard output; returns @status. */
+static int
+report_error (const Options *options,
+              const char *prefix,
+              const GError *error,
+              int status)
+{
+  end_progress_line ();
+  g_printerr ("%s: %s\n", prefix, error->message);
+  if (options->json)
+    print_error_json (error);
+  return status;
 }
 
 /* ---- interruptions and state files ------------------------------------- */
@@ -338,14 +472,15 @@ print_interruptions_json (GListModel *interruptions, const char *state_file)
  * saved; says why when they did not. A state saved without them would
  * resume with an empty workspace. */
 static gboolean
-sandbox_saved (AgentsRunResultStreaming *streaming)
+sandbox_saved (AgentsRunResultStreaming *streaming, const Options *options)
 {
   const GError *error = agents_run_result_get_sandbox_error (
     agents_run_result_streaming_get_result (streaming));
 
   if (error == NULL)
     return TRUE;
-  g_printerr (_ ("agents: closing the sandbox failed: %s\n"), error->message);
+  report_error (options, _ ("agents: closing the sandbox failed"), error,
+                AGENTS_CLI_EXIT_FAILED);
   return FALSE;
 }
 
@@ -375,30 +510,31 @@ handle_interruptions (AgentsRunResultStreaming *streaming,
 {
   g_autoptr (GError) error = NULL;
 
+  end_progress_line ();
   if (options->json)
     print_interruptions_json (interruptions, options->state_file);
   if (options->state_file == NULL)
     {
-      g_printerr (
-        _ ("agents: the run stopped for a tool approval; run it "
-           "again with --state FILE to save it and resume it later\n"));
+      g_set_error_literal (
+        &error, G_IO_ERROR, G_IO_ERROR_FAILED,
+        _ ("the run stopped for a tool approval; run it again with --state "
+           "FILE to save it and resume it later"));
       agents_cli_release_snapshots (streaming);
-      return AGENTS_CLI_EXIT_FAILED;
+      return report_error (options, "agents", error, AGENTS_CLI_EXIT_FAILED);
     }
-  if (!sandbox_saved (streaming))
+  if (!sandbox_saved (streaming, options))
     {
-      g_printerr (_ ("agents: the run state was not saved to %s: its "
-                     "workspace could not be saved\n"),
-                  options->state_file);
-      return AGENTS_CLI_EXIT_FAILED;
+      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   _ ("the run state was not saved to %s: its workspace "
+                      "could not be saved"),
+                   options->state_file);
+      return report_error (options, "agents", error, AGENTS_CLI_EXIT_FAILED);
     }
   if (!save_state (streaming, options->state_file, &error))
-    {
-      g_printerr (_ ("agents: cannot save the run state: %s\n"),
-                  error->message);
-      return AGENTS_CLI_EXIT_FAILED;
-    }
+    return report_error (options, _ ("agents: cannot save the run state"),
+                         error, AGENTS_CLI_EXIT_FAILED);
   agents_cli_claim_snapshots (streaming, options->state_file);
+  end_progress_line ();
   if (!options->json)
     {
       g_print (_ ("The run is waiting for approval; its state is saved in "
@@ -410,7 +546,7 @@ handle_interruptions (AgentsRunResultStreaming *streaming,
                   "--reject)\n"),
                agent_file, options->state_file, sandbox_options);
     }
-  return AGENTS_CLI_EXIT_OK;
+  return AGENTS_CLI_EXIT_NEEDS_APPROVAL;
 }
 
 /* ---- running ---------------------------------------------------------- */
@@ -507,17 +643,18 @@ stream_run (AgentsRunResultStreaming *streaming,
   sigint = g_unix_signal_add (SIGINT, on_interrupt, streaming);
   sigterm = g_unix_signal_add (SIGTERM, on_interrupt, streaming);
   ok = drain_stream (streaming, &printer, &error);
+  end_progress_line ();
   g_source_remove (sigint);
   g_source_remove (sigterm);
   g_hash_table_unref (printer.tool_names);
 
   if (!ok)
     {
-      g_printerr (_ ("agents: the run failed: %s\n"), error->message);
       /* A resumed run's snapshot is still the saved state's. */
       if (state == NULL)
         agents_cli_release_snapshots (streaming);
-      return AGENTS_CLI_EXIT_FAILED;
+      return report_error (options, _ ("agents: the run failed"), error,
+                           AGENTS_CLI_EXIT_FAILED);
     }
   interruptions = agents_run_result_streaming_get_interruptions (streaming);
   if (interruptions != NULL && g_list_model_get_n_items (interruptions) > 0)
@@ -527,8 +664,8 @@ stream_run (AgentsRunResultStreaming *streaming,
                       agents_run_result_streaming_get_final_output (streaming));
   /* Finished: nothing will resume it. */
   agents_cli_release_snapshots (streaming);
-  return sandbox_saved (streaming) ? AGENTS_CLI_EXIT_OK
-                                   : AGENTS_CLI_EXIT_FAILED;
+  return sandbox_saved (streaming, options) ? AGENTS_CLI_EXIT_OK
+                                            : AGENTS_CLI_EXIT_FAILED;
 }
 
 static gboolean
@@ -596,6 +733,8 @@ build_run_config (const Options *options, const char *backend, GError **error)
                                     "allow-system-root") != NULL)
     g_object_set (client, "allow-system-root", TRUE, NULL);
   sandbox = agents_sandbox_run_config_new ();
+  g_signal_connect (sandbox, "progress", G_CALLBACK (on_progress),
+                    GINT_TO_POINTER (options->json));
   agents_sandbox_run_config_set_client (sandbox,
                                         AGENTS_SANDBOX_CLIENT (client));
   sandbox_options = client_options (AGENTS_SANDBOX_CLIENT (client), options);
@@ -687,7 +826,7 @@ parse_option_value (const char *key, const char *value)
 /* Builds the a{sv} of the --sandbox-option arguments; a later KEY
  * replaces an earlier one. */
 static gboolean
-parse_sandbox_options (const char *command, Options *options)
+parse_sandbox_options (Options *options, GError **error)
 {
   g_autoptr (GVariantDict) dict = NULL;
 
@@ -704,13 +843,15 @@ parse_sandbox_options (const char *command, Options *options)
       if (value == NULL)
         {
           if (key == NULL || *key == '\0')
-            g_printerr (_ ("agents %s: --sandbox-option “%s”: expected "
-                           "KEY=VALUE with a non-empty KEY\n"),
-                        command, arg);
+            g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                         _ ("--sandbox-option “%s”: expected KEY=VALUE with a "
+                            "non-empty KEY"),
+                         arg);
           else
-            g_printerr (_ ("agents %s: --sandbox-option “%s”: “%s” takes a "
-                           "comma-separated list of integers\n"),
-                        command, arg, key);
+            g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                         _ ("--sandbox-option “%s”: “%s” takes a "
+                            "comma-separated list of integers"),
+                         arg, key);
           return FALSE;
         }
       g_variant_dict_insert_value (dict, key, value);
@@ -722,20 +863,57 @@ parse_sandbox_options (const char *command, Options *options)
 /* ---- command lines ------------------------------------------------------ */
 
 static gboolean
-check_options (const char *command, Options *options)
+check_options (Options *options, GError **error)
 {
   if (options->max_turns < 0)
     {
-      g_printerr (_ ("agents %s: --max-turns must be positive\n"), command);
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _ ("--max-turns must be positive"));
       return FALSE;
     }
   if (options->approve && options->reject)
     {
-      g_printerr (_ ("agents %s: --approve and --reject exclude each other\n"),
-                  command);
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _ ("--approve and --reject exclude each other"));
       return FALSE;
     }
-  return parse_sandbox_options (command, options);
+  return parse_sandbox_options (options, error);
+}
+
+/* A usage error found once the options are known: under --json it is an
+ * event too. */
+static int
+report_usage_error (const char *command,
+                    const Options *options,
+                    const GError *error)
+{
+  g_autofree char *prefix = g_strdup_printf ("agents %s", command);
+
+  return report_error (options, prefix, error, AGENTS_CLI_EXIT_USAGE);
+}
+
+/* The wrong number of arguments, reported as a usage error. */
+static int
+report_usage (const Options *options, const char *usage)
+{
+  g_autoptr (GError) error =
+    g_error_new_literal (G_OPTION_ERROR, G_OPTION_ERROR_FAILED, usage);
+
+  g_printerr ("%s\n", usage);
+  if (options->json)
+    print_error_json (error);
+  return AGENTS_CLI_EXIT_USAGE;
+}
+
+/* Whether the command line asks for --json, before it is parsed: an
+ * option the parser refuses is then reported as an event too. */
+static gboolean
+wants_json (int argc, char **argv)
+{
+  for (int i = 1; i < argc && !g_str_equal (argv[i], "--"); i++)
+    if (g_str_equal (argv[i], "--json") || g_str_equal (argv[i], "-j"))
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean
@@ -789,6 +967,7 @@ parse_options (const char *command,
   g_autoptr (GOptionContext) context = g_option_context_new (parameters);
   g_autoptr (GError) error = NULL;
   g_autofree char *prgname = g_strdup_printf ("agents %s", command);
+  gboolean json;
 
   g_set_prgname (prgname);
   g_option_context_set_description (
@@ -802,16 +981,27 @@ parse_options (const char *command,
        "pids_limit=N (default 1024),\nread_only_root=true, "
        "host=URL (tcp://HOST:2376 or unix:///PATH; default $DOCKER_HOST);\n"
        "network=host only with allow_host_network=true. Resume with the "
-       "same options:\na saved state that differs from them is refused."));
+       "same options:\na saved state that differs from them is refused.\n\n"
+       "Exit status: 0 the run finished, 1 it failed, 2 usage error, 3 it "
+       "stopped\nfor an approval and was saved (continue it with agents "
+       "resume)."));
   g_option_context_add_main_entries (context, common, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, resume ? resume_only : run_only,
                                      GETTEXT_PACKAGE);
+  json = wants_json (*argc, *argv);
   if (!g_option_context_parse (context, argc, argv, &error))
     {
-      g_printerr ("agents %s: %s\n", command, error->message);
+      /* A failed parse reverts what it set, --json included. */
+      options->json = json;
+      report_usage_error (command, options, error);
       return FALSE;
     }
-  return check_options (command, options);
+  if (!check_options (options, &error))
+    {
+      report_usage_error (command, options, error);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /**
@@ -836,10 +1026,8 @@ agents_cli_run (int argc, char **argv)
                       &options))
     return AGENTS_CLI_EXIT_USAGE;
   if (argc != 3)
-    {
-      g_printerr (_ ("Usage: agents run AGENT.json PROMPT [OPTION…]\n"));
-      return AGENTS_CLI_EXIT_USAGE;
-    }
+    return report_usage (&options,
+                         _ ("Usage: agents run AGENT.json PROMPT [OPTION…]"));
 
   agent = agents_cli_load_agent_file (argv[1], &error);
   if (agent != NULL && !agents_cli_override_model (agent, options.model,
@@ -848,10 +1036,7 @@ agents_cli_run (int argc, char **argv)
   if (agent != NULL)
     config = build_run_config (&options, options.backend, &error);
   if (config == NULL)
-    {
-      g_printerr ("agents: %s\n", error->message);
-      return AGENTS_CLI_EXIT_FAILED;
-    }
+    return report_error (&options, "agents", error, AGENTS_CLI_EXIT_FAILED);
 
   input = json_node_init_string (json_node_alloc (), argv[2]);
   runner = agents_runner_new ();
@@ -965,11 +1150,9 @@ agents_cli_resume (int argc, char **argv)
                       &options))
     return AGENTS_CLI_EXIT_USAGE;
   if (argc != 3)
-    {
-      g_printerr (_ ("Usage: agents resume AGENT.json STATE_FILE "
-                     "[--approve|--reject] [OPTION…]\n"));
-      return AGENTS_CLI_EXIT_USAGE;
-    }
+    return report_usage (&options,
+                         _ ("Usage: agents resume AGENT.json STATE_FILE "
+                            "[--approve|--reject] [OPTION…]"));
 
   options.state_file = g_strdup (argv[2]);
   agent = agents_cli_load_agent_file (argv[1], &error);
@@ -986,10 +1169,7 @@ agents_cli_resume (int argc, char **argv)
       agent,
       g_list_model_get_n_items (agents_run_state_get_model_responses (state)));
   if (config == NULL)
-    {
-      g_printerr ("agents: %s\n", error->message);
-      return AGENTS_CLI_EXIT_FAILED;
-    }
+    return report_error (&options, "agents", error, AGENTS_CLI_EXIT_FAILED);
 
   runner = agents_runner_new ();
   streaming =
@@ -1037,7 +1217,12 @@ parse_reap_options (int *argc, char ***argv, Options *options)
                      "[-o KEY=VALUE…]\n"));
       return FALSE;
     }
-  return parse_sandbox_options ("reap", options);
+  if (!parse_sandbox_options (options, &error))
+    {
+      g_printerr ("agents reap: %s\n", error->message);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /**

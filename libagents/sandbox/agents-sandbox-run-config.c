@@ -55,6 +55,8 @@ struct _AgentsSandboxRunConfig
   char *cwd;
 };
 
+static guint progress_signal;
+
 G_DEFINE_FINAL_TYPE_WITH_CODE (
   AgentsSandboxRunConfig,
   agents_sandbox_run_config,
@@ -280,6 +282,26 @@ agents_sandbox_run_config_class_init (AgentsSandboxRunConfigClass *klass)
   properties[PROP_CWD] =
     g_param_spec_string ("cwd", NULL, NULL, NULL, PARAM_FLAGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * AgentsSandboxRunConfig::progress:
+   * @self: the sandbox run config
+   * @session: the #AgentsSandboxSession the work is done in
+   * @operation: `persist`, `hydrate` (bytes) or `apply` (entries)
+   * @done: how much is done so far
+   * @total: how much there is to do, or -1 when unknown
+   *
+   * #AgentsSandboxSession::progress of every session a run using this
+   * config creates, resumes or is given, emitted on the run's main
+   * context, with the same arguments. The detail is @operation. This is how a
+   * program shows the progress of the workspace transfers of runs it does not
+   * drive session by session.
+   */
+  progress_signal = g_signal_new (
+    "progress", G_TYPE_FROM_CLASS (klass),
+    G_SIGNAL_RUN_LAST | G_SIGNAL_DETAILED, 0, NULL, NULL, NULL, G_TYPE_NONE, 4,
+    AGENTS_TYPE_SANDBOX_SESSION, G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
+    G_TYPE_INT64, G_TYPE_INT64);
 }
 
 static void
@@ -640,4 +662,29 @@ agents_sandbox_run_config_validate (AgentsSandboxRunConfig *self,
     return FALSE;
   return self->archive_limits == NULL ||
          agents_archive_limits_validate (self->archive_limits, error);
+}
+
+static void
+forward_progress (AgentsSandboxSession *session,
+                  const char *operation,
+                  gint64 bytes_done,
+                  gint64 bytes_total,
+                  gpointer user_data)
+{
+  g_signal_emit (user_data, progress_signal, g_quark_from_string (operation),
+                 session, operation, bytes_done, bytes_total);
+}
+
+/* Re-emits the progress of @session as the config's, for as long as both
+ * live. */
+void
+agents_sandbox_run_config_watch_progress (AgentsSandboxRunConfig *self,
+                                          AgentsSandboxSession *session)
+{
+  /* A session shared by several agents is watched once. */
+  if (g_signal_handler_find (session, G_SIGNAL_MATCH_FUNC | G_SIGNAL_MATCH_DATA,
+                             0, 0, NULL, forward_progress, self) != 0)
+    return;
+  g_signal_connect_object (session, "progress", G_CALLBACK (forward_progress),
+                           self, 0);
 }

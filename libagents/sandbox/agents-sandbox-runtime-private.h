@@ -50,4 +50,7 @@ agents_sandbox_agent_new_execution (AgentsSandboxAgent *public_agent,
 /* The run-as user of a sandbox agent as the runtime uses it. */
 AgentsUser *agents_sandbox_agent_dup_run_as (AgentsSandboxAgent *self);
 
+void agents_sandbox_run_config_watch_progress (AgentsSandboxRunConfig *self,
+                                               AgentsSandboxSession *session);
+
 G_END_DECLS

@@ -14,6 +14,7 @@
 
 #include "agents-archive-private.h"
 #include "agents-fs-private.h"
+#include "agents-progress-stream-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-session-generic-private.h"
 #include "agents-sandbox-session-private.h"
@@ -277,6 +278,10 @@ apply_next_batch (GTask *task)
   guint batch_size = (guint) MAX (limits->manifest_entries, 1);
   g_autoptr (GPtrArray) batch = NULL;
 
+  /* The entries before op->next are materialized. */
+  if (op->targets->len > 0)
+    agents_sandbox_session_report_progress (self, "apply", op->next,
+                                            op->targets->len);
   if (op->next >= op->targets->len)
     {
       g_task_return_pointer (task, g_steal_pointer (&op->files),
@@ -514,6 +519,26 @@ start_accounts_done (GObject *source, GAsyncResult *result, gpointer user_data)
   start_apply (task, TRUE);
 }
 
+/* The progress stream of the persist or hydrate @task is doing. */
+#define PROGRESS_STREAM_KEY "agents-progress-stream"
+
+static void
+watch_progress (GTask *task, GInputStream *counted)
+{
+  g_object_set_data_full (G_OBJECT (task), PROGRESS_STREAM_KEY,
+                          g_object_ref (counted), g_object_unref);
+}
+
+static void
+report_progress_end (GTask *task)
+{
+  GInputStream *counted =
+    g_object_get_data (G_OBJECT (task), PROGRESS_STREAM_KEY);
+
+  if (counted != NULL)
+    agents_progress_input_stream_report_end (counted);
+}
+
 static void
 start_hydrate_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -527,6 +552,7 @@ start_hydrate_done (GObject *source, GAsyncResult *result, gpointer user_data)
       start_complete (task, error);
       return;
     }
+  report_progress_end (task);
   agents_sandbox_session_set_restore_pending (self, FALSE);
   agents_sandbox_session_get_start_state_preserved (self, NULL,
                                                     &system_preserved);
@@ -542,6 +568,7 @@ start_restore_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   GTask *task = user_data;
   g_autoptr (GInputStream) stream = NULL;
+  g_autoptr (GInputStream) counted = NULL;
   GError *error = NULL;
 
   stream =
@@ -551,7 +578,11 @@ start_restore_done (GObject *source, GAsyncResult *result, gpointer user_data)
       start_complete (task, error);
       return;
     }
-  agents_sandbox_session_hydrate_workspace_async (task_session (task), stream,
+  counted =
+    agents_progress_input_stream_new (stream, task_session (task), "hydrate",
+                                      agents_progress_stream_size (stream));
+  watch_progress (task, counted);
+  agents_sandbox_session_hydrate_workspace_async (task_session (task), counted,
                                                   g_task_get_cancellable (task),
                                                   start_hydrate_done, task);
 }
@@ -626,7 +657,8 @@ stop_persist_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (GTask) task = user_data;
   GError *error = NULL;
 
-  agents_snapshot_persist_finish (AGENTS_SNAPSHOT (source), result, &error);
+  if (agents_snapshot_persist_finish (AGENTS_SNAPSHOT (source), result, &error))
+    report_progress_end (task);
   return_error_or_true (task, error);
 }
 
@@ -636,6 +668,7 @@ stop_archive_done (GObject *source, GAsyncResult *result, gpointer user_data)
   GTask *task = user_data;
   Session *self = task_session (task);
   g_autoptr (GInputStream) stream = NULL;
+  g_autoptr (GInputStream) counted = NULL;
   GError *error = NULL;
 
   stream =
@@ -646,9 +679,12 @@ stop_archive_done (GObject *source, GAsyncResult *result, gpointer user_data)
       g_object_unref (task);
       return;
     }
+  counted = agents_progress_input_stream_new (
+    stream, self, "persist", agents_progress_stream_size (stream));
+  watch_progress (task, counted);
   agents_snapshot_persist_async (agents_sandbox_session_state_get_snapshot (
                                    agents_sandbox_session_get_state (self)),
-                                 stream, g_task_get_cancellable (task),
+                                 counted, g_task_get_cancellable (task),
                                  stop_persist_done, task);
 }
 

@@ -620,6 +620,7 @@ add_entry (GTask *task, AgentsSandboxSession *session, SessionSource source)
     session, agents_sandbox_run_config_get_concurrency_limits (self->config));
   agents_sandbox_session_set_archive_limits (
     session, agents_sandbox_run_config_get_archive_limits (self->config));
+  agents_sandbox_run_config_watch_progress (self->config, session);
 }
 
 /* Injected sessions */

@@ -10,6 +10,11 @@
 
 G_BEGIN_DECLS
 
+void agents_sandbox_session_report_progress (AgentsSandboxSession *self,
+                                             const char *operation,
+                                             gint64 done,
+                                             gint64 total);
+
 /* Default implementations of the generic operations
  * (agents-sandbox-session-generic.c). */
 void agents_sandbox_session_real_start (AgentsSandboxSession *self,

@@ -37,6 +37,7 @@ typedef struct
 } SessionData;
 
 static GQuark session_data_quark;
+static guint progress_signal;
 
 static void
 session_data_free (gpointer data)
@@ -162,6 +163,34 @@ agents_sandbox_session_default_init (AgentsSandboxSessionInterface *iface)
 {
   session_data_quark =
     g_quark_from_static_string ("agents-sandbox-session-data");
+
+  /**
+   * AgentsSandboxSession::progress:
+   * @self: the session
+   * @operation: what is in progress, which says the unit of @done and
+   *   @total: `persist` (the workspace archived into the snapshot) and
+   *   `hydrate` (the workspace filled from it) count the bytes of the
+   *   workspace archive; `apply` (the manifest materialized) counts its
+   *   top-level entries
+   * @done: how much is done: bytes read so far, or entries materialized
+   * @total: how much there is to do, or -1 when unknown (a persist does
+   *   not know its archive's size before the end)
+   *
+   * Reports how far a long operation got: first with @done 0, then as
+   * the work goes (for `apply`, after each batch of entries, see
+   * #AgentsConcurrencyLimits), last with everything done (then @done
+   * equals @total when that is known). The detail is @operation
+   * (`progress::persist`).
+   *
+   * Emitted on the thread whose thread-default main context was current
+   * when the operation started, never from worker threads, and only
+   * while that context runs; reports are coalesced, so a handler sees a
+   * monotonic but not necessarily contiguous series.
+   */
+  progress_signal = g_signal_new (
+    "progress", G_TYPE_FROM_INTERFACE (iface),
+    G_SIGNAL_RUN_LAST | G_SIGNAL_DETAILED, 0, NULL, NULL, NULL, G_TYPE_NONE, 3,
+    G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_INT64, G_TYPE_INT64);
 
   iface->get_state = default_get_state;
   iface->start = agents_sandbox_session_real_start;
@@ -1861,4 +1890,15 @@ agents_sandbox_session_persist_to_snapshot_finish (AgentsSandboxSession *self,
                                                    GError **error)
 {
   return finish_boolean (self, result, error);
+}
+
+/* Emits AgentsSandboxSession::progress (agents-progress-stream.c). */
+void
+agents_sandbox_session_report_progress (AgentsSandboxSession *self,
+                                        const char *operation,
+                                        gint64 done,
+                                        gint64 total)
+{
+  g_signal_emit (self, progress_signal, g_quark_from_string (operation),
+                 operation, done, total);
 }
