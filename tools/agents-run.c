@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <glib-unix.h>
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <signal.h>
 #include <stdio.h>
@@ -104,15 +105,16 @@ print_progress_line (const char *operation, gint64 done, gint64 total)
   if (progress_operation == NULL)
     progress_operation = g_strdup (operation);
   /* \r and erase-line: the line is rewritten in place. */
+  g_printerr ("\r\033[K");
   if (g_str_equal (operation, "apply"))
-    g_printerr (_ ("\r\033[Kagents: preparing the workspace: %" G_GINT64_FORMAT
-                   " of %" G_GINT64_FORMAT " entries"),
-                done, total);
+    g_printerr (
+      _ ("agents: preparing the workspace: %" PRId64 " of %" PRId64 " entries"),
+      (int64_t) done, (int64_t) total);
   else if (total > 0)
-    g_printerr (_ ("\r\033[Kagents: %s the workspace: %s of %s (%d%%)"), what,
+    g_printerr (_ ("agents: %s the workspace: %s of %s (%d%%)"), what,
                 done_text, total_text, (int) (done * 100 / total));
   else
-    g_printerr (_ ("\r\033[Kagents: %s the workspace: %s"), what, done_text);
+    g_printerr (_ ("agents: %s the workspace: %s"), what, done_text);
 }
 
 static void
