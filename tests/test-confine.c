@@ -576,6 +576,7 @@ run_confined_with (Confined *fixture,
   g_autofree char *stdout_text = NULL;
   g_autofree char *stderr_text = NULL;
 
+  g_free (policy->host_tmp_dir);
   policy->host_tmp_dir = g_strdup (fixture->host_tmp);
   proc =
     agents_unix_local_confine_spawn (agents_unix_local_confine_probe (),
