@@ -51,6 +51,7 @@ static const char *const kind_labels[] = {
 G_LOCK_DEFINE_STATIC (registry);
 static GHashTable *tables[N_KINDS]; /* name → GType, under the lock */
 static GPtrArray *loaded_plugins;   /* module paths */
+static GPtrArray *loaded_modules;   /* the GIOModules, kept resident */
 
 static GType
 required_type (AgentsRegistryKind kind)
@@ -166,10 +167,12 @@ scan_directory (GHashTable *seen_names, const char *dir)
       if (!g_type_module_use (G_TYPE_MODULE (module)))
         {
           g_warning ("could not load plugin %s", path);
+          g_object_unref (module);
           continue;
         }
       G_LOCK (registry);
       g_ptr_array_add (loaded_plugins, g_steal_pointer (&path));
+      g_ptr_array_add (loaded_modules, module);
       G_UNLOCK (registry);
     }
 }
@@ -223,6 +226,7 @@ agents_registry_load_plugins (void)
       G_LOCK (registry);
       ensure_tables_locked ();
       loaded_plugins = g_ptr_array_new_with_free_func (g_free);
+      loaded_modules = g_ptr_array_new_with_free_func (g_object_unref);
       G_UNLOCK (registry);
 
       register_extension_points ();

@@ -1709,6 +1709,7 @@ test_ls (gconstpointer data)
   g_autoptr (GListModel) entries = NULL;
   g_autoptr (GListModel) top = NULL;
   g_autoptr (GError) error = NULL;
+  g_autofree char *sub_path = NULL;
 
   fixture_open (&f, data, NULL);
   write_ok (&f, "dir/a.txt", "12345");
@@ -1727,8 +1728,8 @@ test_ls (gconstpointer data)
   assert_entry (&f, entries, "dir/sub", AGENTS_ENTRY_KIND_DIRECTORY, -1, 0);
   assert_entry (&f, entries, "dir/link", AGENTS_ENTRY_KIND_SYMLINK, -1, 0);
   assert_entry (&f, entries, "dir/dirlink", AGENTS_ENTRY_KIND_SYMLINK, -1, 0);
-  g_assert_true (agents_file_entry_is_dir (
-    find_entry (entries, g_build_filename (f.root, "dir", "sub", NULL))));
+  sub_path = g_build_filename (f.root, "dir", "sub", NULL);
+  g_assert_true (agents_file_entry_is_dir (find_entry (entries, sub_path)));
 
   /* The root itself, by "." and by its absolute path. */
   top = ls_ok (&f, ".");
@@ -1796,8 +1797,12 @@ test_rm (gconstpointer data)
   Fixture f;
   g_autoptr (GError) error = NULL;
   g_autoptr (GListModel) entries = NULL;
+  g_autofree char *l_path = NULL;
+  g_autofree char *fl_path = NULL;
 
   fixture_open (&f, data, NULL);
+  l_path = g_build_filename (f.root, "l", NULL);
+  fl_path = g_build_filename (f.root, "fl", NULL);
 
   /* unix_local_rm_recursive_ignores_missing_paths */
   g_assert_true (session_rm (f.session, "missing-dir", TRUE, &error));
@@ -1835,8 +1840,8 @@ test_rm (gconstpointer data)
   g_assert_no_error (error);
   assert_read_text (&f, "keep/x.txt", "kept");
   entries = ls_ok (&f, ".");
-  g_assert_null (find_entry (entries, g_build_filename (f.root, "l", NULL)));
-  g_assert_null (find_entry (entries, g_build_filename (f.root, "fl", NULL)));
+  g_assert_null (find_entry (entries, l_path));
+  g_assert_null (find_entry (entries, fl_path));
   fixture_close (&f);
 }
 
@@ -3218,8 +3223,12 @@ test_archive_case (gconstpointer data)
       if (want->code == AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER)
         g_assert_true (g_variant_lookup (context, "member", "&s", &value));
       if (want->code == AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT)
-        g_assert_true (g_variant_lookup_value (context, "value",
-                                               G_VARIANT_TYPE_INT64) != NULL);
+        {
+          g_autoptr (GVariant) limit =
+            g_variant_lookup_value (context, "value", G_VARIANT_TYPE_INT64);
+
+          g_assert_nonnull (limit);
+        }
     }
   fixture_check_outside (&f, what);
   fixture_close (&f);
@@ -3236,6 +3245,20 @@ add_backend_test (const AgentsConformanceBackend *backend,
     g_strdup_printf ("/conformance/%s/%s", backend->name, name);
 
   g_test_add_data_func (path, backend, func);
+}
+
+/* The data of parameterized cases lives as long as the process: GTest
+ * frees test data only after running the test, and a filtered run (-p,
+ * -s) skips most of them. */
+static gpointer
+suite_data_new0 (gsize size)
+{
+  static GPtrArray *suite_data;
+
+  if (suite_data == NULL)
+    suite_data = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (suite_data, g_malloc0 (size));
+  return g_ptr_array_index (suite_data, suite_data->len - 1);
 }
 
 /**
@@ -3260,14 +3283,14 @@ agents_conformance_add_tests (const AgentsConformanceBackend *backend)
 
   for (guint i = 0; i < G_N_ELEMENTS (hostile_cases); i++)
     {
-      HostileRun *run = g_new0 (HostileRun, 1);
+      HostileRun *run = suite_data_new0 (sizeof (HostileRun));
       g_autofree char *path =
         g_strdup_printf ("/conformance/%s/hostile-paths/%03u-%s", backend->name,
                          i, hostile_cases[i].name);
 
       run->backend = backend;
       run->c = &hostile_cases[i];
-      g_test_add_data_func_full (path, run, test_hostile_case, g_free);
+      g_test_add_data_func (path, run, test_hostile_case);
     }
   add_backend_test (backend, "hostile-paths/symlink-swap-race",
                     test_symlink_swap_race);
@@ -3282,13 +3305,13 @@ agents_conformance_add_tests (const AgentsConformanceBackend *backend)
 
         if (hydrate && archive_cases[i].format == FORMAT_ZIP)
           continue;
-        run = g_new0 (ArchiveRun, 1);
+        run = suite_data_new0 (sizeof (ArchiveRun));
         run->backend = backend;
         run->c = &archive_cases[i];
         run->hydrate = hydrate;
         path = g_strdup_printf ("/conformance/%s/archives/%s/%s", backend->name,
                                 hydrate ? "hydrate" : "extract",
                                 archive_cases[i].name);
-        g_test_add_data_func_full (path, run, test_archive_case, g_free);
+        g_test_add_data_func (path, run, test_archive_case);
       }
 }

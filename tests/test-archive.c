@@ -255,6 +255,15 @@ rm_tree (const char *path)
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
 }
 
+/* Writes @contents to @relative under @dir, making the directories. */
+static void
+write_under (const char *dir, const char *relative, const char *contents)
+{
+  g_autofree char *path = g_build_filename (dir, relative, NULL);
+
+  agents_test_write_file (path, contents);
+}
+
 static guint
 count_entries (const char *dir)
 {
@@ -320,8 +329,8 @@ test_member_order (void)
   const char *const expected[] = { ".",     "./a.txt",  "./b", "./b/c.txt",
                                    "./b/d", "./e-link", NULL };
 
-  agents_test_write_file (g_build_filename (root, "a.txt", NULL), "a");
-  agents_test_write_file (g_build_filename (b, "c.txt", NULL), "c");
+  write_under (root, "a.txt", "a");
+  write_under (b, "c.txt", "c");
   g_assert_cmpint (g_mkdir (d, 0755), ==, 0);
   g_assert_cmpint (symlink ("a.txt", link), ==, 0);
   g_assert_cmpint (mkfifo (fifo, 0644), ==, 0); /* skipped */
@@ -363,6 +372,7 @@ static void
 test_excludes_subtree (void)
 {
   g_autofree char *root = agents_test_make_tmp_dir ("archive-exclude-");
+  g_autofree char *acb = g_build_filename (root, "a", "c", "b", NULL);
   const char *const exclude[] = { "./a/b/", "x//y", "missing", NULL };
   const char *const expected[] = { ".",     "./a",     "./a/b-sibling.txt",
                                    "./a/c", "./a/c/b", "./x",
@@ -374,17 +384,11 @@ test_excludes_subtree (void)
   g_autoptr (GPtrArray) names = NULL;
   g_autoptr (GPtrArray) all_names = NULL;
 
-  agents_test_write_file (g_build_filename (root, "a", "b", "in.txt", NULL),
-                          "x");
-  agents_test_write_file (g_build_filename (root, "a", "b", "deep", "z", NULL),
-                          "z");
-  agents_test_write_file (g_build_filename (root, "a", "b-sibling.txt", NULL),
-                          "s");
-  g_assert_cmpint (
-    g_mkdir_with_parents (g_build_filename (root, "a", "c", "b", NULL), 0755),
-    ==, 0);
-  agents_test_write_file (g_build_filename (root, "x", "y", "gone.txt", NULL),
-                          "g");
+  write_under (root, "a/b/in.txt", "x");
+  write_under (root, "a/b/deep/z", "z");
+  write_under (root, "a/b-sibling.txt", "s");
+  g_assert_cmpint (g_mkdir_with_parents (acb, 0755), ==, 0);
+  write_under (root, "x/y/gone.txt", "g");
 
   tar = tar_directory_bytes (root, exclude);
   names = tar_names (tar);
@@ -1689,10 +1693,13 @@ main (int argc, char *argv[])
   g_test_add_func ("/sandbox/archive/extract-missing-root",
                    test_extract_missing_root);
 
+  /* Static: GTest frees test data only after running the test, and a
+   * subprocess runs one test of all. */
+  static CorpusRun runs[G_N_ELEMENTS (corpus)][2];
   for (guint i = 0; i < G_N_ELEMENTS (corpus); i++)
     for (int fallback = 0; fallback < 2; fallback++)
       {
-        CorpusRun *run = g_new0 (CorpusRun, 1);
+        CorpusRun *run = &runs[i][fallback];
         g_autofree char *path = NULL;
 
         run->c = &corpus[i];
@@ -1700,7 +1707,7 @@ main (int argc, char *argv[])
         path = g_strdup_printf (
           "/sandbox/archive/corpus/%s/%s%s", fallback ? "fallback" : "openat2",
           corpus[i].format == FORMAT_ZIP ? "zip/" : "", corpus[i].name);
-        g_test_add_data_func_full (path, run, test_corpus_case, g_free);
+        g_test_add_data_func (path, run, test_corpus_case);
       }
 
   return g_test_run ();

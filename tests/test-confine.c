@@ -578,6 +578,7 @@ run_confined_with (Confined *fixture,
   g_autofree char *stdout_text = NULL;
   g_autofree char *stderr_text = NULL;
 
+  g_free (policy->host_tmp_dir);
   policy->host_tmp_dir = g_strdup (fixture->host_tmp);
   /* As the session does before a command runs. */
   if (policy->drop_privileges)

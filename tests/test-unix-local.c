@@ -1484,6 +1484,7 @@ test_host_ls (gconstpointer data)
   g_autofree char *sub = g_build_filename (dir, "sub", NULL);
   g_autofree char *link = g_build_filename (dir, "link", NULL);
   g_autofree char *out = g_build_filename (root, "out", NULL);
+  g_autofree char *canary = g_build_filename (outside, "canary.txt", NULL);
   g_autofree char *missing = g_build_filename (root, "missing", NULL);
   g_autofree char *missing_stderr = g_strdup_printf (
     "ls: cannot access '%s': No such file or directory\n", missing);
@@ -1497,8 +1498,7 @@ test_host_ls (gconstpointer data)
 
   agents_test_write_file (a, "12345");
   agents_test_write_file (odd, "odd");
-  agents_test_write_file (g_build_filename (outside, "canary.txt", NULL),
-                          "canary");
+  agents_test_write_file (canary, "canary");
   g_assert_cmpint (g_mkdir (sub, 0750), ==, 0);
   g_assert_cmpint (symlink ("a.txt", link), ==, 0);
   g_assert_cmpint (symlink (outside, out), ==, 0);
@@ -1558,6 +1558,12 @@ test_host_mkdir_rm (gconstpointer data)
   g_autofree char *canary = g_build_filename (outside, "canary.txt", NULL);
   g_autofree char *abc = g_build_filename (root, "a", "b", "c", NULL);
   g_autofree char *tree = g_build_filename (root, "tree", NULL);
+  g_autofree char *tree_f = g_build_filename (tree, "f.txt", NULL);
+  g_autofree char *tree_g = g_build_filename (tree, "d", "g.txt", NULL);
+  g_autofree char *tree_dl = g_build_filename (tree, "dl", NULL);
+  g_autofree char *tree_fl = g_build_filename (tree, "fl", NULL);
+  g_autofree char *out = g_build_filename (root, "out", NULL);
+  g_autofree char *outside_new = g_build_filename (outside, "new", NULL);
   g_autofree char *missing = g_build_filename (root, "missing", NULL);
   g_autofree char *exists_stderr =
     g_strdup_printf ("mkdir: cannot create directory '%s': File exists\n", abc);
@@ -1574,14 +1580,11 @@ test_host_mkdir_rm (gconstpointer data)
   g_autoptr (GError) error = NULL;
 
   agents_test_write_file (canary, "canary");
-  agents_test_write_file (g_build_filename (tree, "f.txt", NULL), "f");
-  agents_test_write_file (g_build_filename (tree, "d", "g.txt", NULL), "g");
-  g_assert_cmpint (symlink (outside, g_build_filename (tree, "dl", NULL)), ==,
-                   0);
-  g_assert_cmpint (symlink (canary, g_build_filename (tree, "fl", NULL)), ==,
-                   0);
-  g_assert_cmpint (symlink (outside, g_build_filename (root, "out", NULL)), ==,
-                   0);
+  agents_test_write_file (tree_f, "f");
+  agents_test_write_file (tree_g, "g");
+  g_assert_cmpint (symlink (outside, tree_dl), ==, 0);
+  g_assert_cmpint (symlink (canary, tree_fl), ==, 0);
+  g_assert_cmpint (symlink (outside, out), ==, 0);
   session = session_from_state (manifest, "host-mkdir-rm", NULL);
   agents_unix_local_session_set_openat2_disabled_for_testing (without_openat2);
 
@@ -1599,8 +1602,7 @@ test_host_mkdir_rm (gconstpointer data)
   g_assert_false (mkdir_path (session, "out/new", FALSE, &error));
   assert_escape_error (error);
   g_clear_error (&error);
-  g_assert_false (
-    g_file_test (g_build_filename (outside, "new", NULL), G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (outside_new, G_FILE_TEST_EXISTS));
 
   g_assert_false (rm_path (session, "missing", FALSE, &error));
   assert_command_error (error, rm_missing, 1, missing_stderr);
@@ -1693,6 +1695,9 @@ test_open_beneath_during_renames (void)
   g_autofree char *tmp = agents_test_make_tmp_dir ("unix-local-");
   g_autofree char *root = g_build_filename (tmp, "ws", NULL);
   g_autofree char *sub = g_build_filename (root, "sub", NULL);
+  g_autofree char *canary =
+    g_build_filename (tmp, "outside", "canary.txt", NULL);
+  g_autofree char *esc = g_build_filename (sub, "esc", NULL);
   g_autoptr (GString) target = g_string_new (NULL);
   g_autoptr (AgentsManifest) manifest = manifest_with_root (root);
   g_autoptr (AgentsSandboxSession) session = NULL;
@@ -1700,18 +1705,16 @@ test_open_beneath_during_renames (void)
   GThread *thread;
   int root_fd;
 
-  agents_test_write_file (g_build_filename (tmp, "outside", "canary.txt", NULL),
-                          "canary");
-  agents_test_write_file (g_build_filename (root, "churn", "a", NULL), "a");
+  renamer.a = g_build_filename (root, "churn", "a", NULL);
+  renamer.b = g_build_filename (root, "churn", "b", NULL);
+  agents_test_write_file (canary, "canary");
+  agents_test_write_file (renamer.a, "a");
   g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
   /* Many ".." below the root before it leaves. */
   for (guint i = 0; i < 500; i++)
     g_string_append (target, "../sub/");
   g_string_append (target, "../../outside");
-  g_assert_cmpint (symlink (target->str, g_build_filename (sub, "esc", NULL)),
-                   ==, 0);
-  renamer.a = g_build_filename (root, "churn", "a", NULL);
-  renamer.b = g_build_filename (root, "churn", "b", NULL);
+  g_assert_cmpint (symlink (target->str, esc), ==, 0);
   thread = g_thread_new ("renamer", renamer_thread, &renamer);
 
   root_fd = open (root, O_PATH | O_DIRECTORY | O_CLOEXEC);

@@ -459,6 +459,9 @@ tar_worker (gpointer data)
       if (job->error == NULL)
         tar_job_fail_errno (job, NULL, EIO);
       archive_write_fail (a);
+      /* libarchive frees the output block only on close, which its free()
+       * skips for a failed archive; the callback writes nothing more. */
+      archive_write_close (a);
     }
   archive_write_free (a);
 

@@ -469,6 +469,8 @@ exec_plain (AgentsDockerContainer *self,
   g_auto (GStrv) sent = utf8_argv (argv);
   g_autoptr (GByteArray) out = g_byte_array_new ();
   g_autoptr (GByteArray) err = g_byte_array_new ();
+  g_autoptr (GBytes) out_bytes = NULL;
+  g_autoptr (GBytes) err_bytes = NULL;
   int exit_code = -1;
 
   exec_id = exec_create (self, (const char *const *) sent, user, token,
@@ -478,9 +480,9 @@ exec_plain (AgentsDockerContainer *self,
   if (!exec_attach (self, exec_id, out, err, limit, cancellable, error) ||
       !exec_exit_code (self, exec_id, &exit_code, cancellable, error))
     return NULL;
-  return agents_exec_result_new (
-    g_byte_array_free_to_bytes (g_steal_pointer (&out)),
-    g_byte_array_free_to_bytes (g_steal_pointer (&err)), exit_code);
+  out_bytes = g_byte_array_free_to_bytes (g_steal_pointer (&out));
+  err_bytes = g_byte_array_free_to_bytes (g_steal_pointer (&err));
+  return agents_exec_result_new (out_bytes, err_bytes, exit_code);
 }
 
 /* Whether the exec server did not take the command, which can then be
@@ -651,8 +653,7 @@ agents_docker_container_read_file (AgentsDockerContainer *self,
       map_error_in_place (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ);
       return NULL;
     }
-  file = agents_docker_tar_open_single_file (g_steal_pointer (&tar),
-                                             cancellable, &local);
+  file = agents_docker_tar_open_single_file (tar, cancellable, &local);
   if (file == NULL && local->domain == G_IO_ERROR &&
       (local->code == G_IO_ERROR_IS_DIRECTORY ||
        local->code == G_IO_ERROR_NOT_REGULAR_FILE))
@@ -711,8 +712,11 @@ spool (GInputStream *data,
       !g_seekable_seek (G_SEEKABLE (io), 0, G_SEEK_SET, cancellable, error))
     return NULL;
   *size = n;
-  in = g_object_ref (g_io_stream_get_input_stream (G_IO_STREAM (io)));
-  /* Dropping the GFileIOStream would close its input stream too. */
+  /* Dropping the GFileIOStream would close its input stream too, so a
+   * stream over that input keeps it; not the input itself, which the
+   * GFileIOStream holds (a cycle that leaked both). */
+  in = g_buffered_input_stream_new (
+    g_io_stream_get_input_stream (G_IO_STREAM (io)));
   g_object_set_data_full (G_OBJECT (in), "agents-docker-spool",
                           g_steal_pointer (&io), g_object_unref);
   return in;

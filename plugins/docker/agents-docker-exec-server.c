@@ -467,6 +467,8 @@ run_locked (AgentsDockerExecServer *self,
   g_autofree char *request = build_request (marker, kill_token, argv);
   g_autoptr (GByteArray) out = g_byte_array_new ();
   g_autoptr (GByteArray) err = g_byte_array_new ();
+  g_autoptr (GBytes) out_bytes = NULL;
+  g_autoptr (GBytes) err_bytes = NULL;
   Reply reply = { out, err, limit };
   g_autoptr (GError) local = NULL;
   GOutputStream *stdin_stream;
@@ -512,9 +514,9 @@ run_locked (AgentsDockerExecServer *self,
         error);
       return NULL;
     }
-  return agents_exec_result_new (
-    g_byte_array_free_to_bytes (g_steal_pointer (&out)),
-    g_byte_array_free_to_bytes (g_steal_pointer (&err)), reply.status);
+  out_bytes = g_byte_array_free_to_bytes (g_steal_pointer (&out));
+  err_bytes = g_byte_array_free_to_bytes (g_steal_pointer (&err));
+  return agents_exec_result_new (out_bytes, err_bytes, reply.status);
 }
 
 AgentsExecResult *
