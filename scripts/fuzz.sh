@@ -4,6 +4,7 @@
 # (tests/fuzz/corpus/NAME/ for fuzz-NAME). Prints one line per harness;
 # exits non-zero when any harness finds a crash, a leak or a timeout (the
 # reproducer is left in build-fuzz/fuzz-out/fuzz-NAME/, the log beside it).
+# The results are also written as TAP to build-fuzz/fuzz.tap.
 #
 # Usage: scripts/fuzz.sh [SECONDS]
 #
@@ -48,7 +49,11 @@ export G_SLICE="always-malloc"
 export GIO_MODULE_DIR="" AGENTS_DISABLE_PLUGINS=1
 
 failed=0
+n=0
+tap="$build/fuzz.tap"
+: >"$tap"
 for h in $harnesses; do
+  n=$((n + 1))
   out="$build/fuzz-out/$h"
   rm -rf "$out"
   mkdir -p "$out/corpus"
@@ -59,8 +64,10 @@ for h in $harnesses; do
     >"$out/log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/log")
     echo "ok   $h: ${runs:-?} inputs in ${seconds}s"
+    echo "ok $n - $h" >>"$tap"
   else
     failed=1
+    echo "not ok $n - $h" >>"$tap"
     artifact=$(ls "$out"/crash-* "$out"/leak-* "$out"/timeout-* \
       "$out"/oom-* 2>/dev/null | head -n 1)
     echo "FAIL $h: ${artifact:-see $out/log}"
@@ -70,4 +77,5 @@ for h in $harnesses; do
       "G_SLICE=always-malloc AGENTS_DISABLE_PLUGINS=1 $build/tests/fuzz/$h $artifact"
   fi
 done
+echo "1..$n" >>"$tap"
 exit "$failed"

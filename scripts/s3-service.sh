@@ -46,6 +46,12 @@ print(s.getsockname()[1])'
 
 install_s3rver() {
   [ -x "$S3RVER" ] && return 0
+  if ! command -v node >/dev/null 2>&1 && ! command -v npm >/dev/null 2>&1; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+      install -y --no-install-recommends nodejs npm >&2 || true
+  fi
   command -v node >/dev/null 2>&1 || skip "no node (apt install nodejs)"
   command -v npm >/dev/null 2>&1 || skip "no npm (apt install npm)"
   major=$(node -p 'process.versions.node.split(".")[0]')
