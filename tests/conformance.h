@@ -43,6 +43,9 @@ typedef struct
   const char *root;
   const char *outside_dir;
   gboolean confined_exec;
+  /* A snapshot's relative symlink that leaves the root cannot be restored
+   * (the Docker engine refuses to extract it): refused as symlink_escape. */
+  gboolean refuses_outward_relative_links;
 } AgentsConformanceBackend;
 
 /* Registers the suite's tests for @backend, which must stay valid until

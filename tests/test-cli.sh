@@ -543,7 +543,7 @@ walk(state)
 json.dump(state, open(dst, "w"))
 EOF
   if run_agents 1 resume "$tmp/approval.json" "$tmp/snapdir.json" --approve &&
-    has "keeps its snapshot in $tmp/elsewhere" "$tmp/err" &&
+    has "state's “snapshot.base_path” ($tmp/elsewhere) is not" "$tmp/err" &&
     [ ! -e "$tmp/elsewhere" ]; then
     pass "a run state cannot choose where snapshots are read and written"
   else

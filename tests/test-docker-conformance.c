@@ -33,6 +33,7 @@ static const AgentsConformanceBackend docker = {
   .host_visible_root = FALSE,
   .root = "/workspace",
   .outside_dir = "/outside",
+  .refuses_outward_relative_links = TRUE,
 };
 
 int

@@ -422,6 +422,7 @@ typedef struct
   /* Directories of the workspace: the docker model need not know them,
    * the foundation's extractor finds them on disk. */
   const char *const *existing_dirs;
+  gboolean keep_links; /* as a snapshot restore */
 } ValidateOptions;
 
 static gboolean
@@ -456,7 +457,9 @@ validate (GBytes *archive,
                              (gpointer) options->existing_links[i + 1]);
     }
 
-  ok = agents_docker_tar_validate_copy (in, &limits, links, out, NULL, error);
+  ok = agents_docker_tar_validate_copy (in, &limits, links,
+                                        options != NULL && options->keep_links,
+                                        out, NULL, error);
   g_assert_true (g_output_stream_close (out, NULL, NULL));
   bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
   if (ok)
@@ -930,6 +933,56 @@ test_validate_hostile (gconstpointer data)
     }
 }
 
+/* A snapshot restore keeps outward symlinks as they are, but still
+ * refuses to write a member through one. */
+static void
+test_validate_keep_links (void)
+{
+  ValidateOptions options = { .keep_links = TRUE };
+  g_autoptr (GBytes) archive = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *got = NULL;
+  Builder *b = builder_new (FALSE);
+
+  add_symlink (b, "etc", "/etc");
+  add_dir (b, "d/");
+  add_symlink (b, "d/up", "../outside");
+  archive = builder_finish (b);
+  g_assert_true (validate (archive, &options, &got, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (got, "etc l "));
+  g_assert_nonnull (strstr (got, " -> /etc\n"));
+  g_assert_nonnull (strstr (got, " -> ../outside\n"));
+  g_clear_pointer (&archive, g_bytes_unref);
+
+  /* The engine refuses a relative target that leaves the root. */
+  b = builder_new (FALSE);
+  build_symlink_rel (b);
+  archive = builder_finish (b);
+  g_assert_false (validate (archive, &options, NULL, NULL, &error));
+  agents_test_assert_context_str (error, "reason", "symlink_escape");
+  agents_test_assert_context_str (error, "member", "up");
+  g_clear_error (&error);
+  g_clear_pointer (&archive, g_bytes_unref);
+
+  b = builder_new (FALSE);
+  build_symlink_abs_then_write (b);
+  archive = builder_finish (b);
+  g_assert_false (validate (archive, &options, NULL, NULL, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER);
+  agents_test_assert_context_str (error, "reason", "symlink_escape");
+  agents_test_assert_context_str (error, "member", "link/canary.txt");
+  g_clear_error (&error);
+  g_clear_pointer (&archive, g_bytes_unref);
+
+  b = builder_new (FALSE);
+  build_symlink_chain (b);
+  archive = builder_finish (b);
+  g_assert_false (validate (archive, &options, NULL, NULL, &error));
+  agents_test_assert_context_str (error, "reason", "symlink_escape");
+}
+
 /* The foundation's extractor, on disk with the same existing symlinks,
  * comes to the same verdict. */
 static void
@@ -1095,7 +1148,7 @@ test_validate_stream_errors (void)
   in = g_memory_input_stream_new_from_bytes (archive);
   out = g_memory_output_stream_new (small, sizeof small, NULL, NULL);
   g_assert_false (
-    agents_docker_tar_validate_copy (in, NULL, NULL, out, NULL, &error));
+    agents_docker_tar_validate_copy (in, NULL, NULL, FALSE, out, NULL, &error));
   g_assert_error (error, AGENTS_SANDBOX_ERROR,
                   AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE);
   g_clear_error (&error);
@@ -1105,8 +1158,8 @@ test_validate_stream_errors (void)
   in = g_memory_input_stream_new_from_bytes (archive);
   out = g_memory_output_stream_new_resizable ();
   g_cancellable_cancel (cancellable);
-  g_assert_false (
-    agents_docker_tar_validate_copy (in, NULL, NULL, out, cancellable, &error));
+  g_assert_false (agents_docker_tar_validate_copy (in, NULL, NULL, FALSE, out,
+                                                   cancellable, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
@@ -1423,6 +1476,7 @@ main (int argc, char *argv[])
     }
   g_test_add_func ("/docker/tar/validate/as-foundation/happy",
                    test_validate_happy_as_foundation);
+  g_test_add_func ("/docker/tar/validate/keep-links", test_validate_keep_links);
   g_test_add_func ("/docker/tar/validate/limit-values",
                    test_validate_limit_values);
   g_test_add_func ("/docker/tar/validate/gzip-bomb", test_validate_gzip_bomb);

@@ -1776,6 +1776,8 @@ test_hydrate_refuses_unsafe (Fixture *f, gconstpointer data)
     { dotdot, G_N_ELEMENTS (dotdot) },
     { absolute, G_N_ELEMENTS (absolute) },
     { through_link, G_N_ELEMENTS (through_link) },
+    /* The engine refuses to extract a relative link that leaves the
+     * root, even from a snapshot: refused before the upload. */
     { link_out, G_N_ELEMENTS (link_out) },
   };
   g_autoptr (AgentsSandboxSession) session =
@@ -1798,6 +1800,68 @@ test_hydrate_refuses_unsafe (Fixture *f, gconstpointer data)
   g_assert_cmpstr (left, ==, "");
 
   delete_session (f, session);
+}
+
+/* A snapshot keeps its symlinks whatever they point to, as the
+ * foundation restores them
+ * (agents_archive_extract_snapshot_to_directory_async()): they come back as
+ * links, and nothing is written through them. */
+static void
+test_hydrate_keeps_outward_links (Fixture *f, gconstpointer data)
+{
+  static const TarMember links[] = {
+    { "etc", NULL, "/etc" },
+    { "tmp", NULL, "/tmp/" },
+    { "d", NULL, NULL },
+    { "d/up", NULL, "../elsewhere" },
+  };
+  g_autoptr (AgentsSandboxSession) session =
+    new_started_session (f, NULL, NULL);
+  g_autoptr (GBytes) tar = build_tar (links, G_N_ELEMENTS (links));
+  g_autofree char *got = NULL;
+
+  hydrate_workspace (session, tar);
+  got = exec_script (session, "for l in etc tmp d/up; do "
+                              "test -L $l && readlink $l; done");
+  g_assert_cmpstr (got, ==, "/etc\n/tmp/\n../elsewhere\n");
+
+  delete_session (f, session);
+}
+
+/* An outward symlink made in the container survives persist and resume
+ * (from the snapshot, in a new container) as the same link. */
+static void
+test_resume_keeps_outward_symlink (Fixture *f, gconstpointer data)
+{
+  g_autofree char *snapshots = g_build_filename (f->tmp, "snapshots", NULL);
+  g_autoptr (AgentsLocalSnapshotSpec) spec =
+    agents_local_snapshot_spec_new (snapshots);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsSandboxSession) resumed = NULL;
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  g_autoptr (JsonNode) json = NULL;
+  g_autofree char *first_id = NULL;
+  g_autofree char *second_id = NULL;
+  g_autofree char *out = NULL;
+
+  g_assert_cmpint (g_mkdir (snapshots, 0700), ==, 0);
+  session = new_started_session (f, NULL, G_OBJECT (spec));
+  first_id = g_strdup (container_id (session));
+  g_free (exec_script (session, "ln -s /etc x && printf kept > a.txt"));
+  stop_session (session);
+  json = serialize_state (f, session);
+  engine_remove_container (f, first_id);
+
+  state = deserialize_state (f, json);
+  resumed = resume_session (f, state, G_OBJECT (spec));
+  start_ok (resumed);
+  second_id = g_strdup (container_id (resumed));
+  g_assert_cmpstr (second_id, !=, first_id);
+  out = exec_script (resumed, "test -L x && readlink x; cat a.txt");
+  g_assert_cmpstr (out, ==, "/etc\nkept");
+
+  delete_session (f, session);
+  delete_session (f, resumed);
 }
 
 /* ---- bad input -------------------------------------------------------- */
@@ -2715,6 +2779,10 @@ main (int argc, char *argv[])
   ADD ("/docker/files/escapes", test_escapes);
   ADD ("/docker/workspace/persist-hydrate", test_persist_hydrate);
   ADD ("/docker/workspace/hydrate-refuses-unsafe", test_hydrate_refuses_unsafe);
+  ADD ("/docker/workspace/hydrate-keeps-outward-links",
+       test_hydrate_keeps_outward_links);
+  ADD ("/docker/workspace/resume-keeps-outward-symlink",
+       test_resume_keeps_outward_symlink);
   ADD ("/docker/bad-input/missing-image", test_missing_image);
   ADD ("/docker/bad-input/unknown-option", test_unknown_option);
   ADD ("/docker/bad-input/image-not-found", test_image_not_found);

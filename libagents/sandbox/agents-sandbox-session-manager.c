@@ -1051,11 +1051,13 @@ check_payload_snapshot (AgentsSandboxSessionManager *self,
     return TRUE;
   agents_sandbox_error_set (
     error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
-    g_variant_new_parsed ("{'member': <'snapshot.base_path'>, 'path': <%s>}",
-                          theirs),
-    _ ("the run state keeps its snapshot in %s, not in this program's snapshot "
-       "directory %s: refusing to read or overwrite files there"),
-    theirs, canonical);
+    g_variant_new_parsed ("{'member': <'snapshot.base_path'>, "
+                          "'reason': <'not_configured'>, 'saved': <%s>, "
+                          "'configured': <%s>, 'path': <%s>}",
+                          theirs, canonical, theirs),
+    _ ("the run state's “%s” (%s) is not this program's snapshot directory "
+       "(%s): refusing to read or overwrite files there"),
+    "snapshot.base_path", theirs, canonical);
   return FALSE;
 }
 

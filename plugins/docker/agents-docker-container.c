@@ -957,8 +957,9 @@ validate_produce (GOutputStream *out,
 {
   ValidateJob *job = data;
 
+  /* Only snapshots come this way: their links are kept as they were. */
   return agents_docker_tar_validate_copy (job->data, job->limits, job->links,
-                                          out, cancellable, error);
+                                          TRUE, out, cancellable, error);
 }
 
 /* Reads what is left of @stream so that its producer ends, and returns

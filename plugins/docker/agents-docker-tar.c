@@ -579,6 +579,7 @@ typedef struct
   GHashTable *nodes; /* physical path -> Node */
   gint64 members;
   gint64 max_members;
+  gboolean keep_links; /* a snapshot: symlinks may point anywhere */
 } Validate;
 
 static void
@@ -746,6 +747,33 @@ validate_regular (Validate *v,
   return copy_member (c, entry, rel, AE_IFREG, 0777, NULL, error);
 }
 
+/* The engine's own rule for a symlink it extracts: a relative target,
+ * joined lexically to the link's directory, stays under the directory
+ * extracted into (absolute targets pass). It refuses the whole upload
+ * otherwise, so a snapshot cannot keep such a link either. */
+static gboolean
+engine_accepts_link (GPtrArray *components, const char *target)
+{
+  g_auto (GStrv) parts = NULL;
+  guint depth = components->len - 1;
+
+  if (g_path_is_absolute (target))
+    return TRUE;
+  parts = g_strsplit (target, "/", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      if (g_str_equal (parts[i], ".."))
+        {
+          if (depth == 0)
+            return FALSE;
+          depth--;
+        }
+      else if (*parts[i] != '\0' && !g_str_equal (parts[i], "."))
+        depth++;
+    }
+  return TRUE;
+}
+
 static gboolean
 validate_symlink (Validate *v,
                   struct archive_entry *entry,
@@ -765,8 +793,11 @@ validate_symlink (Validate *v,
   dir = resolve_dir (v, components, member, "symlink_escape", TRUE, error);
   if (dir == NULL)
     return FALSE;
-  if (!agents_archive_walk_inside (components, components->len - 1, target,
-                                   inspect_model, v, NULL))
+  /* Kept links still count when later members resolve through them. */
+  if (v->keep_links
+        ? !engine_accepts_link (components, target)
+        : !agents_archive_walk_inside (components, components->len - 1, target,
+                                       inspect_model, v, NULL))
     return agents_archive_set_unsafe_error (error, member, "symlink_escape");
   slot = resolve_slot (v, components, member, rel, FALSE, error);
   if (slot == NULL)
@@ -924,6 +955,8 @@ model_new (GHashTable *existing_links)
  * @limits: (nullable): the limits; %NULL for the defaults
  * @existing_links: (nullable) (element-type utf8 utf8): the workspace's
  *   symlinks, relative path to target
+ * @keep_links: whether @in is a workspace snapshot, whose symlinks are
+ *   kept whatever they point to
  * @out: where the accepted members go
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
@@ -932,6 +965,11 @@ model_new (GHashTable *existing_links)
  * while copying it to @out (see agents-docker-tar.h). Permissions are
  * passed on without the setuid, setgid and sticky bits, as the
  * foundation extracts them; the member of the root itself is left out.
+ * With @keep_links, as agents_archive_extract_snapshot_to_directory_async()
+ * restores a snapshot, a symlink member may point anywhere the engine
+ * extracts (absolute targets, relative ones that stay lexically under the
+ * root), but no member is still written through one that leads out of
+ * the root.
  *
  * Returns: %TRUE on success
  */
@@ -939,6 +977,7 @@ gboolean
 agents_docker_tar_validate_copy (GInputStream *in,
                                  const AgentsArchiveLimits *limits,
                                  GHashTable *existing_links,
+                                 gboolean keep_links,
                                  GOutputStream *out,
                                  GCancellable *cancellable,
                                  GError **error)
@@ -958,6 +997,7 @@ agents_docker_tar_validate_copy (GInputStream *in,
   v.copy.max_extracted = limits->max_extracted_bytes;
   v.max_members = limits->max_members;
   v.nodes = model_new (existing_links);
+  v.keep_links = keep_links;
 
   v.copy.in = reader_open (&v.copy.reader, TRUE, error);
   ok = v.copy.in != NULL && validate_entries (&v, cancellable, error);

@@ -44,12 +44,18 @@ gboolean agents_docker_tar_rebase_workspace (GInputStream *in,
  * (from the archive or @existing_links) whose resolution leaves the root;
  * limits max_input_bytes (compressed bytes read), max_extracted_bytes,
  * max_members. @existing_links maps workspace-relative paths of
- * symlinks already in the workspace to their targets (may be NULL). On
- * failure @out has received the members before the bad one and the
+ * symlinks already in the workspace to their targets (may be NULL).
+ * With @keep_links (a snapshot restore, never a user's archive) symlink
+ * members are kept whatever their target, as the foundation restores
+ * snapshots, except a relative target that lexically leaves the root: the
+ * engine refuses to extract that one (symlink_escape here, before the
+ * upload). Writing through a link that leaves the root is still refused.
+ * On failure @out has received the members before the bad one and the
  * caller must abort the upload. */
 gboolean agents_docker_tar_validate_copy (GInputStream *in,
                                           const AgentsArchiveLimits *limits,
                                           GHashTable *existing_links,
+                                          gboolean keep_links,
                                           GOutputStream *out,
                                           GCancellable *cancellable,
                                           GError **error);
