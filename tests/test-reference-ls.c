@@ -54,6 +54,29 @@ test_prefixes_directory_entries_with_base (void)
                     123);
 }
 
+/* A link's name ends where its target of `size` bytes begins, even when
+ * the name or the target holds ` -> `; no fitting boundary: left out. */
+static void
+test_symlink_name_by_target_size (void)
+{
+  g_autoptr (GPtrArray) entries =
+    parse ("lrwxrwxrwx 1 root root 6 Jan 1 00:00 a -> b -> target\n"
+           "lrwxrwxrwx 1 root root 11 Jan 1 00:00 c -> d -> target\n"
+           "lrwxrwxrwx 1 root root 3 Jan 1 00:00 bad -> target\n"
+           "lrwxrwxrwx 1 root root 6 Jan 1 00:00 plain -> target\n",
+           "/w");
+
+  g_assert_cmpuint (entries->len, ==, 3);
+  g_assert_cmpstr (agents_file_entry_get_path (entry_at (entries, 0)), ==,
+                   "/w/a -> b");
+  g_assert_cmpstr (agents_file_entry_get_path (entry_at (entries, 1)), ==,
+                   "/w/c");
+  g_assert_cmpstr (agents_file_entry_get_path (entry_at (entries, 2)), ==,
+                   "/w/plain");
+  g_assert_cmpint (agents_file_entry_get_kind (entry_at (entries, 2)), ==,
+                   AGENTS_ENTRY_KIND_SYMLINK);
+}
+
 /* LS-04 */
 static void
 test_accepts_special_permission_bits (void)
@@ -253,6 +276,8 @@ main (int argc, char *argv[])
                    test_rejects_special_bits_in_wrong_position);
   g_test_add_func ("/reference-cases/LS-10", test_permissions_strings);
   g_test_add_func ("/reference-cases/LS-12", test_user_and_group_identity);
+  g_test_add_func ("/reference-ls/symlink-name-by-target-size",
+                   test_symlink_name_by_target_size);
 
   return g_test_run ();
 }

@@ -1384,6 +1384,30 @@ parse_ls_permissions (const char *line, GError **error)
   return agents_permissions_new_from_string (text, error);
 }
 
+/* Cuts `NAME -> TARGET` of a symbolic link down to NAME. Either side may
+ * hold ` -> ` itself: the size of a link is the length of its target,
+ * which tells the boundary. When no boundary or several fit, the entry
+ * is left out, as the reference does, rather than shown under a name
+ * that is not its own. */
+static gboolean
+cut_link_target (char *name, guint64 size)
+{
+  char *found = NULL;
+  guint n_found = 0;
+
+  for (char *arrow = strstr (name, " -> "); arrow != NULL;
+       arrow = strstr (arrow + 1, " -> "))
+    if (strlen (arrow + 4) == size)
+      {
+        found = arrow;
+        n_found++;
+      }
+  if (n_found != 1)
+    return FALSE;
+  *found = '\0';
+  return TRUE;
+}
+
 /* Parses one line; returns NULL without an error for lines that name no
  * entry of the directory. */
 static AgentsFileEntry *
@@ -1397,7 +1421,6 @@ parse_ls_line (const char *line, const char *dir, GError **error)
   g_autofree char *name = NULL;
   g_autofree char *path = NULL;
   const char *name_start = NULL;
-  const char *arrow;
   char type;
   guint64 links, size = 0;
   gboolean is_device;
@@ -1424,8 +1447,9 @@ parse_ls_line (const char *line, const char *dir, GError **error)
     }
 
   name = g_strdup (name_start);
-  if (type == 'l' && (arrow = strstr (name, " -> ")) != NULL)
-    name[arrow - name] = '\0';
+  if (type == 'l' && strstr (name, " -> ") != NULL &&
+      !cut_link_target (name, size))
+    return NULL;
   if (g_str_equal (name, ".") || g_str_equal (name, ".."))
     return NULL;
 
