@@ -476,12 +476,113 @@ test_write_under_resolved_read_only_grant (void)
   agents_test_rm_rf (tmp);
 }
 
-/* PATH-24, PATH-26 */
+/* PATH-24 */
 static void
-test_host_path_grants (void)
+test_host_path_grant_construction (void)
 {
-  g_test_skip ("priority B: host_path on extra path grants is not built yet "
-               "(AgentsSandboxPathGrant has no host-path property)");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsSandboxPathGrant) grant =
+    agents_sandbox_path_grant_try_new_full (
+      "/mnt/shared-data", "C:/Users/example/shared-data", TRUE, "d", &error);
+  g_autoptr (AgentsSandboxPathGrant) spaced = NULL;
+  g_autoptr (AgentsSandboxPathGrant) back = NULL;
+  g_autoptr (JsonNode) node = NULL;
+  g_autofree char *text = NULL;
+  static const char *const refused[][2] = {
+    { "//server/share", "sandbox path grant host_path does not support UNC or "
+                        "device paths" },
+    { "\\\\server\\share", "sandbox path grant host_path does not support "
+                           "UNC or device paths" },
+    { "/srv/../etc", "sandbox path grant host_path must not contain parent "
+                     "segments" },
+    { "relative/dir", "sandbox path grant host_path must be an absolute host "
+                      "path" },
+    { "/", "sandbox path grant path must not be filesystem root" },
+    { "C:\\", "sandbox path grant path must not be filesystem root" },
+  };
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (agents_sandbox_path_grant_get_path (grant), ==,
+                   "/mnt/shared-data");
+  g_assert_cmpstr (agents_sandbox_path_grant_get_host_path (grant), ==,
+                   "C:\\Users\\example\\shared-data");
+  g_assert_true (agents_sandbox_path_grant_get_read_only (grant));
+
+  node = agents_sandbox_path_grant_to_json (grant);
+  text = json_to_string (node, FALSE);
+  g_assert_cmpstr (text, ==,
+                   "{\"path\":\"/mnt/shared-data\",\"read_only\":true,"
+                   "\"description\":\"d\",\"host_path\":"
+                   "\"C:\\\\Users\\\\example\\\\shared-data\"}");
+  back = agents_sandbox_path_grant_new_from_json (node, &error);
+  g_assert_no_error (error);
+  g_assert_true (agents_sandbox_path_grant_equal (back, grant));
+
+  spaced = agents_sandbox_path_grant_try_new_full (
+    "/mnt/shared", "/srv/shared ", FALSE, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (agents_sandbox_path_grant_get_host_path (spaced), ==,
+                   "/srv/shared ");
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr (GError) refusal = NULL;
+      g_autoptr (AgentsSandboxPathGrant) bad =
+        agents_sandbox_path_grant_try_new_full ("/mnt/x", refused[i][0], FALSE,
+                                                NULL, &refusal);
+
+      g_test_message ("host_path “%s”", refused[i][0]);
+      g_assert_null (bad);
+      g_assert_error (refusal, AGENTS_SANDBOX_ERROR,
+                      AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+      g_assert_cmpstr (refusal->message, ==, refused[i][1]);
+    }
+}
+
+/* PATH-26 */
+static void
+test_host_path_grant_resolution (void)
+{
+  g_autofree char *made = agents_test_make_tmp_dir ("ref-path26-XXXXXX");
+  g_autofree char *tmp = realpath (made, NULL);
+  g_autofree char *to_root = g_build_filename (tmp, "to-root", NULL);
+  g_autofree char *source = g_build_filename (tmp, "source", NULL);
+  g_autofree char *alias = g_build_filename (tmp, "alias", NULL);
+  g_autoptr (AgentsSandboxPathGrant) rooted = NULL;
+  g_autoptr (AgentsSandboxPathGrant) aliased = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *refused = NULL;
+  g_autofree char *resolved = NULL;
+
+  g_assert_no_errno (symlink ("/", to_root));
+  g_assert_no_errno (g_mkdir (source, 0755));
+  g_assert_no_errno (symlink (source, alias));
+
+  /* (a) a host path that is a link to / */
+  rooted = agents_sandbox_path_grant_try_new_full ("/mnt/data", to_root, TRUE,
+                                                   NULL, &error);
+  g_assert_no_error (error);
+  refused = agents_sandbox_path_grant_resolve_host_source (rooted, &error);
+  g_assert_null (refused);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==,
+                   "sandbox path grant path must not resolve to filesystem "
+                   "root");
+  g_clear_error (&error);
+
+  /* (b) resolved once: re-pointing the alias changes nothing after. */
+  aliased = agents_sandbox_path_grant_try_new_full ("/mnt/data", alias, TRUE,
+                                                    NULL, &error);
+  g_assert_no_error (error);
+  resolved = agents_sandbox_path_grant_resolve_host_source (aliased, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (resolved, ==, source);
+  g_assert_no_errno (g_unlink (alias));
+  g_assert_no_errno (symlink ("/", alias));
+  g_assert_cmpstr (resolved, ==, source);
+
+  agents_test_rm_rf (tmp);
 }
 
 /* The session path check goes through the same policy. */
@@ -503,7 +604,8 @@ test_manifest_resolve_path_follows_policy (void)
   g_assert_cmpstr (granted, ==, "/tmp/x");
   backslash = agents_manifest_resolve_path (manifest, "pkg\\a.py", &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (backslash, ==, "/workspace/pkg/a.py");
+  /* Sessions keep a backslash as part of a name (conformance suite). */
+  g_assert_cmpstr (backslash, ==, "/workspace/pkg\\a.py");
   refused = agents_manifest_resolve_path (manifest, "/etc/passwd", &error);
   g_assert_null (refused);
   assert_invalid_path (error, "manifest path must be relative: /etc/passwd",
@@ -531,8 +633,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/reference-cases/PATH-20", test_grant_hostile_inputs);
   g_test_add_func ("/reference-cases/PATH-22",
                    test_write_under_resolved_read_only_grant);
-  g_test_add_func ("/reference-cases/PATH-24", test_host_path_grants);
-  g_test_add_func ("/reference-cases/PATH-26", test_host_path_grants);
+  g_test_add_func ("/reference-cases/PATH-24",
+                   test_host_path_grant_construction);
+  g_test_add_func ("/reference-cases/PATH-26", test_host_path_grant_resolution);
   g_test_add_func ("/reference-paths/manifest-resolve-path",
                    test_manifest_resolve_path_follows_policy);
 

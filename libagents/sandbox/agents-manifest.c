@@ -329,8 +329,10 @@ agents_manifest_new_path_policy (AgentsManifest *self)
  * @error: return location for a #GError
  *
  * Resolves @path lexically to an absolute, normalized path, as
- * agents_workspace_path_policy_normalize_sandbox_path() does: a
- * backslash is a separator; a relative path is joined to the root and
+ * agents_workspace_path_policy_normalize_path() does with
+ * %AGENTS_WORKSPACE_PATH_HOST_NAMES (a backslash is part of a name, as
+ * the sessions' conformance suite has it); a relative path is joined to
+ * the root and
  * must not climb out of it (`manifest path must not escape root: PATH`);
  * an absolute path must lie inside the root or inside one of the extra
  * path grants (`manifest path must be relative: PATH`, reason
@@ -350,8 +352,8 @@ agents_manifest_resolve_path (AgentsManifest *self,
   g_return_val_if_fail (path != NULL, NULL);
 
   policy = agents_manifest_new_path_policy (self);
-  return agents_workspace_path_policy_normalize_sandbox_path (policy, path,
-                                                              FALSE, error);
+  return agents_workspace_path_policy_normalize_path (
+    policy, path, AGENTS_WORKSPACE_PATH_HOST_NAMES, error);
 }
 
 /* The absolute destination of a relative manifest path. */

@@ -2031,6 +2031,7 @@ struct _AgentsSandboxPathGrant
   char *path;
   gboolean read_only;
   char *description;
+  char *host_path;
 };
 
 G_DEFINE_FINAL_TYPE (AgentsSandboxPathGrant,
@@ -2043,6 +2044,7 @@ enum
   GRANT_PROP_PATH,
   GRANT_PROP_READ_ONLY,
   GRANT_PROP_DESCRIPTION,
+  GRANT_PROP_HOST_PATH,
   GRANT_N_PROPS
 };
 
@@ -2055,6 +2057,7 @@ agents_sandbox_path_grant_finalize (GObject *object)
 
   g_free (self->path);
   g_free (self->description);
+  g_free (self->host_path);
 
   G_OBJECT_CLASS (agents_sandbox_path_grant_parent_class)->finalize (object);
 }
@@ -2077,6 +2080,9 @@ agents_sandbox_path_grant_get_property (GObject *object,
       break;
     case GRANT_PROP_DESCRIPTION:
       g_value_set_string (value, self->description);
+      break;
+    case GRANT_PROP_HOST_PATH:
+      g_value_set_string (value, self->host_path);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -2103,6 +2109,10 @@ agents_sandbox_path_grant_set_property (GObject *object,
     case GRANT_PROP_DESCRIPTION:
       g_free (self->description);
       self->description = g_value_dup_string (value);
+      break;
+    case GRANT_PROP_HOST_PATH:
+      g_free (self->host_path);
+      self->host_path = g_value_dup_string (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -2143,6 +2153,16 @@ agents_sandbox_path_grant_class_init (AgentsSandboxPathGrantClass *klass)
    */
   grant_properties[GRANT_PROP_DESCRIPTION] =
     g_param_spec_string ("description", NULL, NULL, NULL, flags);
+
+  /**
+   * AgentsSandboxPathGrant:host-path:
+   *
+   * The native host source of the grant when it differs from
+   * #AgentsSandboxPathGrant:path, the path seen in the sandbox; %NULL
+   * when they are the same. See agents_sandbox_path_grant_try_new_full().
+   */
+  grant_properties[GRANT_PROP_HOST_PATH] =
+    g_param_spec_string ("host-path", NULL, NULL, NULL, flags);
 
   g_object_class_install_properties (object_class, GRANT_N_PROPS,
                                      grant_properties);
@@ -2224,6 +2244,23 @@ agents_sandbox_path_grant_get_description (AgentsSandboxPathGrant *self)
 }
 
 /**
+ * agents_sandbox_path_grant_get_host_path:
+ * @self: an #AgentsSandboxPathGrant
+ *
+ * Gets the native host source of the grant, if it has one apart from
+ * its path.
+ *
+ * Returns: (nullable): the host path
+ */
+const char *
+agents_sandbox_path_grant_get_host_path (AgentsSandboxPathGrant *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_PATH_GRANT (self), NULL);
+
+  return self->host_path;
+}
+
+/**
  * agents_sandbox_path_grant_equal:
  * @a: (nullable): an #AgentsSandboxPathGrant
  * @b: (nullable): an #AgentsSandboxPathGrant
@@ -2239,14 +2276,16 @@ agents_sandbox_path_grant_equal (AgentsSandboxPathGrant *a,
   if (a == NULL || b == NULL)
     return a == b;
   return g_strcmp0 (a->path, b->path) == 0 && !a->read_only == !b->read_only &&
-         g_strcmp0 (a->description, b->description) == 0;
+         g_strcmp0 (a->description, b->description) == 0 &&
+         g_strcmp0 (a->host_path, b->host_path) == 0;
 }
 
 /**
  * agents_sandbox_path_grant_to_json:
  * @self: an #AgentsSandboxPathGrant
  *
- * Serializes @self as `{"path": …, "read_only": …, "description": …}`.
+ * Serializes @self as `{"path": …, "read_only": …, "description": …}`,
+ * with `"host_path"` last when the grant has one.
  *
  * Returns: (transfer full): a JSON object node
  */
@@ -2261,6 +2300,8 @@ agents_sandbox_path_grant_to_json (AgentsSandboxPathGrant *self)
   agents_json_add_string (builder, "path", self->path);
   agents_json_add_boolean (builder, "read_only", self->read_only);
   agents_json_add_nullable_string (builder, "description", self->description);
+  if (self->host_path != NULL)
+    agents_json_add_string (builder, "host_path", self->host_path);
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
 }
@@ -2285,14 +2326,18 @@ agents_sandbox_path_grant_new_from_json (JsonNode *node, GError **error)
   const char *path = NULL;
   const char *description = NULL;
   gboolean read_only = FALSE;
+  const char *host_path = NULL;
   g_autofree char *normalized = NULL;
   g_autoptr (GError) invalid = NULL;
+  AgentsSandboxPathGrant *grant;
 
   if (object == NULL ||
       !agents_json_read_string (object, "path", FALSE, TRUE, &path, error) ||
       !agents_json_read_boolean (object, "read_only", &read_only, error) ||
       !agents_json_read_string (object, "description", TRUE, FALSE,
-                                &description, error))
+                                &description, error) ||
+      !agents_json_read_string (object, "host_path", TRUE, FALSE, &host_path,
+                                error))
     return NULL;
 
   normalized = agents_sandbox_path_normalize_grant_path (path, &invalid);
@@ -2303,5 +2348,10 @@ agents_sandbox_path_grant_new_from_json (JsonNode *node, GError **error)
                              "%s", invalid->message);
       return NULL;
     }
-  return agents_sandbox_path_grant_new (normalized, read_only, description);
+  grant = agents_sandbox_path_grant_try_new_full (path, host_path, read_only,
+                                                  description, &invalid);
+  if (grant == NULL)
+    agents_json_set_error (error, "host_path", "invalid", "%s",
+                           invalid->message);
+  return grant;
 }

@@ -339,6 +339,9 @@ AGENTS_AVAILABLE_IN_1_0
 const char *
 agents_sandbox_path_grant_get_description (AgentsSandboxPathGrant *self);
 AGENTS_AVAILABLE_IN_1_0
+const char *
+agents_sandbox_path_grant_get_host_path (AgentsSandboxPathGrant *self);
+AGENTS_AVAILABLE_IN_1_0
 gboolean agents_sandbox_path_grant_equal (AgentsSandboxPathGrant *a,
                                           AgentsSandboxPathGrant *b);
 AGENTS_AVAILABLE_IN_1_0

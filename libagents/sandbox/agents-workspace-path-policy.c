@@ -357,16 +357,138 @@ agents_sandbox_path_grant_try_new (const char *path,
   return agents_sandbox_path_grant_new (normalized, read_only, description);
 }
 
-/* The directory a grant opens on the host, resolved once. */
+/* PureWindowsPath(@value) as str: `C:\a\b`, from a drive path. */
 static char *
-grant_host_root (AgentsSandboxPathGrant *grant, GError **error)
+windows_host_path (const char *value, GError **error)
 {
-  const char *raw = agents_sandbox_path_grant_get_path (grant);
+  g_auto (GStrv) parts = g_strsplit_set (value + 2, "\\/", -1);
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "%c:", value[0]);
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (*parts[i] != '\0' && !g_str_equal (parts[i], "."))
+      g_string_append_printf (out, "\\%s", parts[i]);
+  if (out->len == 2)
+    {
+      g_string_free (out, TRUE);
+      check_not_root ("/", FALSE, error);
+      return NULL;
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* The reference's SandboxPathGrant._validate_host_path(). */
+static char *
+normalize_host_path (const char *value, GError **error)
+{
+  g_auto (GStrv) parts = g_strsplit_set (value, "\\/", -1);
+  g_autofree char *normalized = NULL;
+
+  if (g_str_has_prefix (value, "\\\\") || g_str_has_prefix (value, "//"))
+    {
+      set_value_error (error, "host_path",
+                       _ ("sandbox path grant host_path does not support UNC "
+                          "or device paths"));
+      return NULL;
+    }
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (g_str_equal (parts[i], ".."))
+      {
+        set_value_error (error, "host_path",
+                         _ ("sandbox path grant host_path must not contain "
+                            "parent segments"));
+        return NULL;
+      }
+  if (agents_path_is_windows_absolute (value))
+    return windows_host_path (value, error);
+  if (*value != '/')
+    {
+      set_value_error (
+        error, "host_path",
+        _ ("sandbox path grant host_path must be an absolute host path"));
+      return NULL;
+    }
+  normalized = agents_path_normpath (value);
+  if (!check_not_root (normalized, FALSE, error))
+    return NULL;
+  return g_steal_pointer (&normalized);
+}
+
+/**
+ * agents_sandbox_path_grant_try_new_full:
+ * @path: the absolute path granted, as seen in the sandbox
+ * @host_path: (nullable): the native host source of @path, when it
+ *   differs
+ * @read_only: whether the path may only be read
+ * @description: (nullable): what the path is for
+ * @error: return location for a #GError
+ *
+ * Creates a path grant whose sandbox path and host source differ. @path
+ * is validated as agents_sandbox_path_normalize_grant_path() does.
+ * @host_path must be absolute, on POSIX or with a Windows drive (kept in
+ * Windows form, `C:\Users\…`), without `..` segments, not UNC nor a
+ * device path, not a filesystem root; it is otherwise kept verbatim,
+ * trailing spaces included.
+ *
+ * Returns: (transfer full): a new #AgentsSandboxPathGrant, or %NULL with
+ *   %AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT set (context `field`)
+ */
+AgentsSandboxPathGrant *
+agents_sandbox_path_grant_try_new_full (const char *path,
+                                        const char *host_path,
+                                        gboolean read_only,
+                                        const char *description,
+                                        GError **error)
+{
+  g_autofree char *normalized =
+    agents_sandbox_path_normalize_grant_path (path, error);
+  g_autofree char *host = NULL;
+
+  if (normalized == NULL)
+    return NULL;
+  if (host_path != NULL &&
+      (host = normalize_host_path (host_path, error)) == NULL)
+    return NULL;
+  return g_object_new (AGENTS_TYPE_SANDBOX_PATH_GRANT, "path", normalized,
+                       "host-path", host, "read-only", read_only, "description",
+                       description, NULL);
+}
+
+/**
+ * agents_sandbox_path_grant_resolve_host_source:
+ * @grant: an #AgentsSandboxPathGrant
+ * @error: return location for a #GError
+ *
+ * Resolves the host directory @grant opens: its host path, or its path
+ * when it has none, with symbolic links followed. The result is what
+ * callers must use from then on: the link is not read again, so
+ * re-pointing it later changes nothing. A source that is, or resolves
+ * to, the filesystem root is refused (`sandbox path grant path must not
+ * resolve to filesystem root`).
+ *
+ * Returns: (transfer full) (type filename): the resolved source, or
+ *   %NULL with %AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT set
+ */
+char *
+agents_sandbox_path_grant_resolve_host_source (AgentsSandboxPathGrant *grant,
+                                               GError **error)
+{
+  const char *host_path = agents_sandbox_path_grant_get_host_path (grant);
+  const char *raw =
+    host_path ? host_path : agents_sandbox_path_grant_get_path (grant);
   g_autofree char *lexical = NULL;
   g_autofree char *resolved = NULL;
 
   if (*raw != '/')
-    return NULL;
+    {
+      g_autofree char *message = g_strdup_printf (
+        _ ("sandbox path grant host_path must be absolute on the current "
+           "host: %s"),
+        raw);
+
+      set_value_error (error, "host_path", message);
+      return NULL;
+    }
   lexical = agents_path_pure_posix (raw);
   if (!check_not_root (lexical, FALSE, error))
     return NULL;
@@ -374,6 +496,17 @@ grant_host_root (AgentsSandboxPathGrant *grant, GError **error)
   if (!check_not_root (resolved, TRUE, error))
     return NULL;
   return g_steal_pointer (&resolved);
+}
+
+/* The directory a grant opens on the host, resolved. */
+static char *
+grant_host_root (AgentsSandboxPathGrant *grant, GError **error)
+{
+  const char *raw = agents_sandbox_path_grant_get_path (grant);
+
+  if (*raw != '/' && agents_sandbox_path_grant_get_host_path (grant) == NULL)
+    return NULL;
+  return agents_sandbox_path_grant_resolve_host_source (grant, error);
 }
 
 /* The grant whose root holds @path, the deepest if several do. */
@@ -646,9 +779,8 @@ resolved_host_path_and_grant (AgentsWorkspacePathPolicy *self,
     absolute = g_strdup (original);
   else
     {
-      g_autofree char *coerced = agents_path_coerce_posix (original);
-
-      absolute = absolute_workspace_posix (self, coerced, error);
+      /* A host path: a backslash is part of a name. */
+      absolute = absolute_workspace_posix (self, original, error);
       if (absolute == NULL)
         return NULL;
     }
@@ -707,7 +839,8 @@ agents_workspace_path_policy_normalize_path (AgentsWorkspacePathPolicy *self,
   g_return_val_if_fail (AGENTS_IS_WORKSPACE_PATH_POLICY (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (agents_path_is_windows_absolute (path))
+  if (!(flags & AGENTS_WORKSPACE_PATH_HOST_NAMES) &&
+      agents_path_is_windows_absolute (path))
     {
       set_invalid_windows (error, path);
       return NULL;
@@ -718,7 +851,9 @@ agents_workspace_path_policy_normalize_path (AgentsWorkspacePathPolicy *self,
       error);
   else
     {
-      g_autofree char *coerced = agents_path_coerce_posix (path);
+      g_autofree char *coerced = flags & AGENTS_WORKSPACE_PATH_HOST_NAMES
+                                   ? g_strdup (path)
+                                   : agents_path_coerce_posix (path);
 
       result = sandbox_path_and_grant (self, coerced, &grant, error);
     }

@@ -27,6 +27,9 @@ G_BEGIN_DECLS
  * @AGENTS_WORKSPACE_PATH_NO_FOLLOW_LEAF: with
  *   %AGENTS_WORKSPACE_PATH_RESOLVE_SYMLINKS, resolve only the parents and
  *   keep the last component (for operations on a link itself)
+ * @AGENTS_WORKSPACE_PATH_HOST_NAMES: the path names a host directory's
+ *   files: a backslash and a drive letter are ordinary name characters
+ *   (unix_local), not a separator and a Windows root
  *
  * How agents_workspace_path_policy_normalize_path() checks a path.
  */
@@ -36,6 +39,7 @@ typedef enum
   AGENTS_WORKSPACE_PATH_FOR_WRITE = 1 << 0,
   AGENTS_WORKSPACE_PATH_RESOLVE_SYMLINKS = 1 << 1,
   AGENTS_WORKSPACE_PATH_NO_FOLLOW_LEAF = 1 << 2,
+  AGENTS_WORKSPACE_PATH_HOST_NAMES = 1 << 3,
 } AgentsWorkspacePathFlags;
 
 #define AGENTS_TYPE_WORKSPACE_PATH_POLICY \
@@ -91,6 +95,17 @@ agents_sandbox_path_grant_try_new (const char *path,
                                    gboolean read_only,
                                    const char *description,
                                    GError **error);
+AGENTS_AVAILABLE_IN_1_0
+AgentsSandboxPathGrant *
+agents_sandbox_path_grant_try_new_full (const char *path,
+                                        const char *host_path,
+                                        gboolean read_only,
+                                        const char *description,
+                                        GError **error);
+AGENTS_AVAILABLE_IN_1_0
+char *
+agents_sandbox_path_grant_resolve_host_source (AgentsSandboxPathGrant *grant,
+                                               GError **error);
 AGENTS_AVAILABLE_IN_1_0
 void agents_sandbox_path_error_for (GError **error, const char *path);
 AGENTS_AVAILABLE_IN_1_0

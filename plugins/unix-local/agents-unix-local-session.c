@@ -658,10 +658,13 @@ resolve_target (AgentsUnixLocalSession *self,
   GPtrArray *grants = agents_manifest_get_extra_path_grants (manifest);
   g_autofree char *root = session_root (self);
   g_autoptr (GError) lexical_error = NULL;
+  g_autoptr (AgentsWorkspacePathPolicy) policy = NULL;
   size_t best_len = 0;
   const char *rel;
 
-  target->abs = agents_manifest_resolve_path (manifest, path, &lexical_error);
+  policy = agents_manifest_new_path_policy (manifest);
+  target->abs = agents_workspace_path_policy_normalize_path (
+    policy, path, AGENTS_WORKSPACE_PATH_HOST_NAMES, &lexical_error);
   if (target->abs == NULL && match_grant_alias (self, path, target))
     goto have_base;
   if (target->abs == NULL)
