@@ -24,6 +24,7 @@
 #include "sandbox/agents-snapshot.h"
 #include "sandbox/agents-archive.h"
 #include "sandbox/agents-fs.h"
+#include "sandbox/agents-workspace-path-policy.h"
 #include "sandbox/agents-sandbox-session-state.h"
 #include "sandbox/agents-runtime-helper.h"
 #include "sandbox/agents-sandbox-session.h"

@@ -1347,11 +1347,21 @@ error_letter (const GError *error)
     }
 }
 
+/* A refused path is the reference's InvalidManifestPathError: an
+ * absolute one is told to be relative (reason `absolute`), any other
+ * not to escape the root. */
 static void
 assert_sandbox_error (const GError *error, int code)
 {
+  const char *reason;
+
   g_assert_error (error, AGENTS_SANDBOX_ERROR, code);
-  if (code == AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH)
+  if (code != AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH)
+    return;
+  reason = agents_sandbox_error_get_reason (error);
+  if (g_strcmp0 (reason, "absolute") == 0)
+    g_assert_nonnull (strstr (error->message, "must be relative"));
+  else
     g_assert_nonnull (strstr (error->message, "must not escape root"));
 }
 

@@ -961,17 +961,23 @@ test_manifest_equality (void)
 
 /* ---- paths ----------------------------------------------------------- */
 
+/* The reference's InvalidManifestPathError: an absolute path is told to
+ * be relative (reason `absolute`), a relative one not to escape. */
 static void
 assert_escape_error (const GError *error, const char *path)
 {
+  gboolean absolute = g_path_is_absolute (path);
   g_autofree char *message =
-    g_strdup_printf ("manifest path must not escape root: %s", path);
+    g_strdup_printf (absolute ? "manifest path must be relative: %s"
+                              : "manifest path must not escape root: %s",
+                     path);
 
   g_assert_error (error, AGENTS_SANDBOX_ERROR,
                   AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH);
   g_assert_cmpstr (error->message, ==, message);
   agents_test_assert_context_str (error, "rel", path);
-  agents_test_assert_context_str (error, "reason", "escape_root");
+  agents_test_assert_context_str (error, "reason",
+                                  absolute ? "absolute" : "escape_root");
 }
 
 static void
@@ -1000,6 +1006,21 @@ test_validate_relative_path (void)
       g_assert_false (agents_manifest_validate_relative_path (bad[i], &error));
       assert_escape_error (error, bad[i]);
     }
+
+  /* A Windows drive path is absolute (reference MAN-08), shown with
+   * slashes. */
+  {
+    g_autoptr (GError) error = NULL;
+
+    g_assert_false (
+      agents_manifest_validate_relative_path ("C:\\tmp\\mount", &error));
+    g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                    AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH);
+    g_assert_cmpstr (error->message, ==,
+                     "manifest path must be relative: C:/tmp/mount");
+    agents_test_assert_context_str (error, "rel", "C:/tmp/mount");
+    agents_test_assert_context_str (error, "reason", "absolute");
+  }
 }
 
 static void
@@ -1025,7 +1046,8 @@ test_resolve_path (void)
     { "../x", NULL },
     { "a/../../b", NULL },
     { "a/b/../../..", NULL },
-    { "../workspace/a", NULL },
+    /* Lexical, as posixpath.normpath: it comes back inside the root. */
+    { "../workspace/a", "/workspace/a" },
     { "/workspace", "/workspace" },
     { "/workspace/", "/workspace" },
     { "/workspace/a/../b", "/workspace/b" },
@@ -1035,7 +1057,7 @@ test_resolve_path (void)
     { "/workspacex/a", NULL },
     { "/etc/passwd", NULL },
     { "/", NULL },
-    { "/../workspace/a", NULL },
+    { "/../workspace/a", "/workspace/a" }, /* normpath: `..` of `/` is `/` */
     { "/tmp/grant", "/tmp/grant" },
     { "/tmp/grant/x/y", "/tmp/grant/x/y" },
     { "/tmp/grant/./x", "/tmp/grant/x" },

@@ -877,6 +877,53 @@ test_file_io_allows_extra_path_grant (void)
   agents_test_rm_rf (tmp_path);
 }
 
+/* A grant configured through a symlinked alias holds the paths of its
+ * target (reference test_host_io_rejects_write_under_resolved_read_only_
+ * extra_path_grant): reads there are allowed, writes refused as the
+ * grant is read-only, the error naming the grant as configured. */
+static void
+test_file_io_matches_grant_through_symlinked_alias (void)
+{
+  g_autofree char *made = agents_test_make_tmp_dir ("unix-local-");
+  g_autofree char *tmp_path = realpath (made, NULL);
+  g_autofree char *workspace_root =
+    g_build_filename (tmp_path, "workspace", NULL);
+  g_autofree char *allowed_root = g_build_filename (tmp_path, "allowed", NULL);
+  g_autofree char *alias = g_build_filename (tmp_path, "allowed-alias", NULL);
+  g_autofree char *existing =
+    g_build_filename (allowed_root, "existing.txt", NULL);
+  g_autofree char *cache = g_build_filename (allowed_root, "cache.db", NULL);
+  g_autofree char *message = NULL;
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (AgentsSandboxPathGrant) grant =
+    agents_sandbox_path_grant_new (alias, TRUE, NULL);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *payload = NULL;
+
+  g_assert_cmpint (g_mkdir (workspace_root, 0755), ==, 0);
+  agents_test_write_file (existing, "readable");
+  g_assert_cmpint (symlink (allowed_root, alias), ==, 0);
+  agents_manifest_add_extra_path_grant (manifest, grant);
+  session = session_from_state (manifest, "alias-extra-path-grant", NULL);
+
+  payload = read_text (session, existing, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (payload, ==, "readable");
+
+  g_assert_false (write_text (session, cache, "x", &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE);
+  message = g_strdup_printf ("failed to write archive for path: %s", cache);
+  g_assert_cmpstr (error->message, ==, message);
+  agents_test_assert_context_str (error, "path", cache);
+  agents_test_assert_context_str (error, "reason",
+                                  "read_only_extra_path_grant");
+  agents_test_assert_context_str (error, "grant_path", alias);
+  g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
+  agents_test_rm_rf (tmp_path);
+}
+
 static void
 test_file_io_rejects_write_under_read_only_extra_path_grant (void)
 {
@@ -2667,6 +2714,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/sandbox/unix-local/unix_local_file_io_rejects_write_under_"
                    "read_only_extra_path_grant",
                    test_file_io_rejects_write_under_read_only_extra_path_grant);
+  g_test_add_func ("/sandbox/unix-local/file-io-matches-grant-through-"
+                   "symlinked-alias",
+                   test_file_io_matches_grant_through_symlinked_alias);
   for (guint i = 0; i < G_N_ELEMENTS (confined); i++)
     {
       g_autofree char *path = g_strdup_printf (

@@ -757,7 +757,7 @@ agents_manifest_entry_equal (AgentsManifestEntry *a, AgentsManifestEntry *b)
   klass = AGENTS_MANIFEST_ENTRY_GET_CLASS (a);
   return g_strcmp0 (pa->description, pb->description) == 0 &&
          pa->ephemeral == pb->ephemeral &&
-         agents_group_equal (pa->group, pb->group) &&
+         agents_group_equal_members (pa->group, pb->group) &&
          agents_permissions_equal (pa->permissions, pb->permissions) &&
          (!AGENTS_IS_MOUNT (a) ||
           agents_mount_equal_common (AGENTS_MOUNT (a), AGENTS_MOUNT (b))) &&

@@ -13,6 +13,7 @@
 #include "agents-json-private.h"
 #include "agents-manifest-private.h"
 #include "agents-sandbox-error-private.h"
+#include "agents-workspace-path-policy-private.h"
 
 /**
  * AgentsManifest:
@@ -192,8 +193,10 @@ agents_manifest_new (void)
  * @error: return location for a #GError
  *
  * Checks that @path is a relative path that stays inside the root: not
- * empty, not absolute, without `..` components. `"."` names the root
- * itself and is allowed.
+ * empty, not absolute (nor a Windows drive path such as `C:\\tmp`),
+ * without `..` components. `"."` names the root itself and is allowed.
+ * An absolute path gives `manifest path must be relative: PATH` (reason
+ * `absolute`), the others `manifest path must not escape root: PATH`.
  *
  * Returns: %TRUE if @path is valid, or %FALSE with
  *   %AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH set
@@ -205,6 +208,12 @@ agents_manifest_validate_relative_path (const char *path, GError **error)
 
   g_return_val_if_fail (path != NULL, FALSE);
 
+  if (agents_path_is_windows_absolute (path))
+    {
+      /* `C:\…` names no POSIX path: absolute, reported as `C:/…`. */
+      agents_sandbox_path_error_for (error, path);
+      return FALSE;
+    }
   if (*path == '\0' || g_path_is_absolute (path))
     goto invalid;
 
@@ -215,7 +224,8 @@ agents_manifest_validate_relative_path (const char *path, GError **error)
   return TRUE;
 
 invalid:
-  agents_sandbox_error_set_invalid_path (error, path, "escape_root");
+  agents_sandbox_error_set_invalid_path (
+    error, path, g_path_is_absolute (path) ? "absolute" : "escape_root");
   return FALSE;
 }
 
@@ -283,14 +293,6 @@ agents_manifest_relative_within (const char *path, const char *dir)
   return g_strdup (path + len + 1);
 }
 
-static gboolean
-path_is_within (const char *path, const char *dir)
-{
-  g_autofree char *rest = agents_manifest_relative_within (path, dir);
-
-  return rest != NULL;
-}
-
 static char *
 normalized_root (AgentsManifest *self)
 {
@@ -299,21 +301,25 @@ normalized_root (AgentsManifest *self)
   return root ? root : g_strdup ("/");
 }
 
-static gboolean
-is_within_grant (AgentsManifest *self, const char *path)
+/**
+ * agents_manifest_new_path_policy:
+ * @self: an #AgentsManifest
+ *
+ * Creates the path policy of @self: its root and its extra path grants.
+ *
+ * Returns: (transfer full): a new #AgentsWorkspacePathPolicy
+ */
+AgentsWorkspacePathPolicy *
+agents_manifest_new_path_policy (AgentsManifest *self)
 {
-  for (guint i = 0; i < self->grants->len; i++)
-    {
-      const char *grant_path =
-        agents_sandbox_path_grant_get_path (self->grants->pdata[i]);
-      g_autofree char *normalized =
-        agents_manifest_normalize_absolute (grant_path);
+  g_autofree char *root = NULL;
 
-      if (normalized != NULL && g_path_is_absolute (grant_path) &&
-          path_is_within (path, normalized))
-        return TRUE;
-    }
-  return FALSE;
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+
+  root = normalized_root (self);
+  return agents_workspace_path_policy_new (
+    root, (AgentsSandboxPathGrant **) self->grants->pdata, self->grants->len,
+    NULL);
 }
 
 /**
@@ -322,10 +328,15 @@ is_within_grant (AgentsManifest *self, const char *path)
  * @path: a path relative to the root, or an absolute path
  * @error: return location for a #GError
  *
- * Resolves @path lexically to an absolute, normalized path. A relative
- * path is joined to the root and must not climb out of it; an absolute
- * path must lie inside the root or inside one of the extra path grants.
- * Symbolic links are not looked at.
+ * Resolves @path lexically to an absolute, normalized path, as
+ * agents_workspace_path_policy_normalize_path() does with
+ * %AGENTS_WORKSPACE_PATH_HOST_NAMES (a backslash is part of a name, as
+ * the sessions' conformance suite has it); a relative path is joined to
+ * the root and
+ * must not climb out of it (`manifest path must not escape root: PATH`);
+ * an absolute path must lie inside the root or inside one of the extra
+ * path grants (`manifest path must be relative: PATH`, reason
+ * `absolute`). Symbolic links are not looked at.
  *
  * Returns: (transfer full) (type filename): the absolute path, or %NULL
  *   with %AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH set
@@ -335,33 +346,14 @@ agents_manifest_resolve_path (AgentsManifest *self,
                               const char *path,
                               GError **error)
 {
-  g_autoptr (GPtrArray) stack = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *root = NULL;
-  g_autofree char *resolved = NULL;
-  guint floor;
+  g_autoptr (AgentsWorkspacePathPolicy) policy = NULL;
 
   g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
 
-  root = normalized_root (self);
-  if (!g_path_is_absolute (path))
-    {
-      push_components (stack, 0, root);
-      floor = stack->len;
-      /* "" is the root, as Path("") is Path(".") in the reference. */
-      if (*path == '\0' || push_components (stack, floor, path))
-        return join_stack (stack);
-    }
-  else
-    {
-      resolved = agents_manifest_normalize_absolute (path);
-      if (resolved != NULL &&
-          (path_is_within (resolved, root) || is_within_grant (self, resolved)))
-        return g_steal_pointer (&resolved);
-    }
-
-  agents_sandbox_error_set_invalid_path (error, path, "escape_root");
-  return NULL;
+  policy = agents_manifest_new_path_policy (self);
+  return agents_workspace_path_policy_normalize_path (
+    policy, path, AGENTS_WORKSPACE_PATH_HOST_NAMES, error);
 }
 
 /* The absolute destination of a relative manifest path. */
@@ -1340,7 +1332,8 @@ agents_manifest_equal (AgentsManifest *a, AgentsManifest *b)
   return a->version == b->version && g_str_equal (a->root, b->root) &&
          agents_manifest_entries_equal (a, b) && env_equal (a, b) &&
          objects_equal (a->users, b->users, (gpointer) agents_user_equal) &&
-         objects_equal (a->groups, b->groups, (gpointer) agents_group_equal) &&
+         objects_equal (a->groups, b->groups,
+                        (gpointer) agents_group_equal_members) &&
          objects_equal (a->grants, b->grants,
                         (gpointer) agents_sandbox_path_grant_equal) &&
          g_strv_equal ((const char *const *) a->allowlist,

@@ -15,6 +15,7 @@
 
 #include "agents-manifest-entry.h"
 #include "agents-sandbox-types.h"
+#include "agents-workspace-path-policy.h"
 
 G_BEGIN_DECLS
 
@@ -109,6 +110,9 @@ AGENTS_AVAILABLE_IN_1_0
 GPtrArray *agents_manifest_list_mounts (AgentsManifest *self);
 AGENTS_AVAILABLE_IN_1_0
 GPtrArray *agents_manifest_get_mount_paths (AgentsManifest *self);
+AGENTS_AVAILABLE_IN_1_0
+AgentsWorkspacePathPolicy *
+agents_manifest_new_path_policy (AgentsManifest *self);
 AGENTS_AVAILABLE_IN_1_0
 char *agents_manifest_resolve_path (AgentsManifest *self,
                                     const char *path,

@@ -425,10 +425,11 @@ agents_sandbox_error_argv_string (const char *const *argv)
  * agents_sandbox_error_set_invalid_path:
  * @error: (nullable): return location for a #GError
  * @rel: the path as the caller gave it
- * @reason: why it is refused, e.g. `escape_root`
+ * @reason: why it is refused: `absolute` or `escape_root`
  *
- * Sets the reference's InvalidManifestPathError: `manifest path must not
- * escape root: REL`, with context `{"rel", "reason"}`.
+ * Sets the reference's InvalidManifestPathError, with context `{"rel",
+ * "reason"}`: `manifest path must be relative: REL` when @reason is
+ * `absolute`, else `manifest path must not escape root: REL`.
  */
 void
 agents_sandbox_error_set_invalid_path (GError **error,
@@ -441,9 +442,15 @@ agents_sandbox_error_set_invalid_path (GError **error,
   g_variant_builder_add (&builder, "{sv}", "rel", g_variant_new_string (rel));
   g_variant_builder_add (&builder, "{sv}", "reason",
                          g_variant_new_string (reason));
-  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH,
-                            g_variant_builder_end (&builder),
-                            _ ("manifest path must not escape root: %s"), rel);
+  if (g_strcmp0 (reason, "absolute") == 0)
+    agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH,
+                              g_variant_builder_end (&builder),
+                              _ ("manifest path must be relative: %s"), rel);
+  else
+    agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH,
+                              g_variant_builder_end (&builder),
+                              _ ("manifest path must not escape root: %s"),
+                              rel);
 }
 
 static char *

@@ -1071,7 +1071,7 @@ remote_check_ran (GObject *source, GAsyncResult *result, gpointer user_data)
   status = agents_exec_result_get_exit_code (exec_result);
   if (status == HELPER_ESCAPE_STATUS)
     {
-      agents_sandbox_error_set_invalid_path (&error, check->rel, "escape_root");
+      agents_sandbox_path_error_for (&error, check->rel);
       g_task_return_error (task, error);
       return;
     }

@@ -505,7 +505,7 @@ same_accounts (AgentsManifest *a, AgentsManifest *b)
                        (GEqualFunc) agents_user_equal) &&
          same_objects (agents_manifest_get_groups (a),
                        agents_manifest_get_groups (b),
-                       (GEqualFunc) agents_group_equal);
+                       (GEqualFunc) agents_group_equal_members);
 }
 
 /* The entries of @processed that @current lacks or has differently, with

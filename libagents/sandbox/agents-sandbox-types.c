@@ -15,6 +15,7 @@
 #include "agents-json-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-types.h"
+#include "agents-workspace-path-policy.h"
 
 /* ---- JSON reading helpers ------------------------------------------- */
 
@@ -112,28 +113,73 @@ agents_permissions_new_full (guint owner,
   return self;
 }
 
-/* Parses one `rwx` triple; @special is the letter of the setuid/setgid
- * (`s`) or sticky (`t`) bit that may replace the `x`. */
-static gboolean
-parse_triple (const char *triple, char special, guint *out)
+/* Python's repr() of a str, for the reference's error messages. */
+static char *
+py_repr (const char *text)
 {
+  char quote = strchr (text, '\'') && !strchr (text, '"') ? '"' : '\'';
+  GString *out = g_string_new (NULL);
+
+  g_string_append_c (out, quote);
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '\\' || *p == quote)
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, quote);
+  return g_string_free (out, FALSE);
+}
+
+static void
+set_mode_error (GError **error,
+                const char *what,
+                const char *value,
+                const char *mode)
+{
+  g_autofree char *repr = py_repr (value);
+  g_autofree char *message = NULL;
+
+  /* TRANSLATORS: the first %s is one of "permissions string length",
+   * "permissions type", "read flag", "write flag" or "exec flag". */
+  message = g_strdup_printf (_ ("invalid %s: %s"), what, repr);
+  set_invalid_argument (error, "mode", mode, message);
+}
+
+/* Parses one `rwx` triple; @special is the letter of the setuid/setgid
+ * (`s`) or sticky (`t`) bit that may replace the `x`: lowercase with the
+ * execute bit, uppercase without. */
+static gboolean
+parse_triple (
+  const char *mode, guint offset, char special, guint *out, GError **error)
+{
+  const char *triple = mode + offset;
+  g_autofree char *text = g_strndup (triple, 3);
   guint bits = 0;
-  char upper = g_ascii_toupper (special);
 
   if (triple[0] == 'r')
     bits |= AGENTS_FILE_MODE_READ;
   else if (triple[0] != '-')
-    return FALSE;
+    {
+      set_mode_error (error, "read flag", text, mode);
+      return FALSE;
+    }
 
   if (triple[1] == 'w')
     bits |= AGENTS_FILE_MODE_WRITE;
   else if (triple[1] != '-')
-    return FALSE;
+    {
+      set_mode_error (error, "write flag", text, mode);
+      return FALSE;
+    }
 
   if (triple[2] == 'x' || triple[2] == special)
     bits |= AGENTS_FILE_MODE_EXEC;
-  else if (triple[2] != '-' && triple[2] != upper)
-    return FALSE;
+  else if (triple[2] != '-' && triple[2] != g_ascii_toupper (special))
+    {
+      set_mode_error (error, "exec flag", text, mode);
+      return FALSE;
+    }
 
   *out = bits;
   return TRUE;
@@ -144,34 +190,46 @@ parse_triple (const char *triple, char special, guint *out)
  * @mode: a mode string as `ls -l` prints it, e.g. `"drwxr-x---"`
  * @error: return location for a #GError
  *
- * Parses a mode string of ten characters: the file type (`d` for a
- * directory, `-`, `l`, `c`, `b`, `p` or `s` otherwise) followed by the
- * owner, group and other triples. Setuid, setgid and sticky letters are
- * accepted; `s` and `t` count as executable.
+ * Parses a mode string of ten characters, as the reference's
+ * `Permissions.from_str()`: the file type (`d` for a directory, `-`
+ * otherwise) followed by the owner, group and other triples; a trailing
+ * `+` or `@` (ACL, extended attributes) is ignored. Setuid and setgid
+ * letters are accepted in the owner and group triples, sticky letters in
+ * the other triple: `s` and `t` count as executable, `S` and `T` not.
+ * Errors name what is wrong as the reference does, e.g.
+ * `invalid permissions type: 'lrwxrwxrwx'`, `invalid exec flag: 'rwq'`,
+ * `invalid permissions string length: '-rwxr-xr'`.
  *
  * Returns: (transfer full): the permissions, or %NULL with
- *   %AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT set
+ *   %AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT set (context `mode`)
  */
 AgentsPermissions *
 agents_permissions_new_from_string (const char *mode, GError **error)
 {
+  g_autofree char *text = NULL;
   guint owner, group, other;
+  gsize len;
 
   g_return_val_if_fail (mode != NULL, NULL);
 
-  if (strlen (mode) != 10 || strchr ("-dlcbps", mode[0]) == NULL ||
-      !parse_triple (mode + 1, 's', &owner) ||
-      !parse_triple (mode + 4, 's', &group) ||
-      !parse_triple (mode + 7, 't', &other))
+  len = strlen (mode);
+  text = g_strndup (mode, len == 11 && strchr ("+@", mode[10]) ? 10 : len);
+  if (strlen (text) != 10)
     {
-      g_autofree char *message =
-        g_strdup_printf (_ ("invalid permissions string: %s"), mode);
-
-      set_invalid_argument (error, "mode", mode, message);
+      set_mode_error (error, "permissions string length", text, mode);
       return NULL;
     }
+  if (text[0] != 'd' && text[0] != '-')
+    {
+      set_mode_error (error, "permissions type", text, mode);
+      return NULL;
+    }
+  if (!parse_triple (text, 1, 's', &owner, error) ||
+      !parse_triple (text, 4, 's', &group, error) ||
+      !parse_triple (text, 7, 't', &other, error))
+    return NULL;
 
-  return agents_permissions_new_full (owner, group, other, mode[0] == 'd');
+  return agents_permissions_new_full (owner, group, other, text[0] == 'd');
 }
 
 /**
@@ -1310,19 +1368,50 @@ is_skipped_line (const char *line)
          (first.len == 5 && strncmp (first.start, "total", 5) == 0);
 }
 
+/* The permissions of a listed entry. A mode field that is no mode at
+ * all gives NULL without an error (the line is malformed); a triple with
+ * a letter out of place is the reference's error (`invalid exec flag`). */
 static AgentsPermissions *
-parse_ls_permissions (const char *line)
+parse_ls_permissions (const char *line, GError **error)
 {
   LsField field;
   g_autofree char *text = NULL;
 
   /* GNU appends `.` (SELinux context) or `+` (ACL), macOS `@`. */
   next_field (line, &field);
-  if (field.len != 10 &&
-      !(field.len == 11 && strchr (".+@", field.start[10]) != NULL))
+  if ((field.len != 10 &&
+       !(field.len == 11 && strchr (".+@", field.start[10]) != NULL)) ||
+      strchr ("-dlcbps", field.start[0]) == NULL)
     return NULL;
+  /* Only rwx bits and directory-ness are kept: other types read as `-`. */
   text = g_strndup (field.start, 10);
-  return agents_permissions_new_from_string (text, NULL);
+  if (text[0] != 'd')
+    text[0] = '-';
+  return agents_permissions_new_from_string (text, error);
+}
+
+/* Cuts `NAME -> TARGET` of a symbolic link down to NAME. Either side may
+ * hold ` -> ` itself: the size of a link is the length of its target,
+ * which tells the boundary. When no boundary or several fit, the entry
+ * is left out, as the reference does, rather than shown under a name
+ * that is not its own. */
+static gboolean
+cut_link_target (char *name, guint64 size)
+{
+  char *found = NULL;
+  guint n_found = 0;
+
+  for (char *arrow = strstr (name, " -> "); arrow != NULL;
+       arrow = strstr (arrow + 1, " -> "))
+    if (strlen (arrow + 4) == size)
+      {
+        found = arrow;
+        n_found++;
+      }
+  if (n_found != 1)
+    return FALSE;
+  *found = '\0';
+  return TRUE;
 }
 
 /* Parses one line; returns NULL without an error for lines that name no
@@ -1332,12 +1421,12 @@ parse_ls_line (const char *line, const char *dir, GError **error)
 {
   LsField fields[8];
   g_autoptr (AgentsPermissions) permissions = NULL;
+  g_autoptr (GError) permissions_error = NULL;
   g_autofree char *owner = NULL;
   g_autofree char *group = NULL;
   g_autofree char *name = NULL;
   g_autofree char *path = NULL;
   const char *name_start = NULL;
-  const char *arrow;
   char type;
   guint64 links, size = 0;
   gboolean is_device;
@@ -1345,7 +1434,12 @@ parse_ls_line (const char *line, const char *dir, GError **error)
   if (is_skipped_line (line))
     return NULL;
 
-  permissions = parse_ls_permissions (line);
+  permissions = parse_ls_permissions (line, &permissions_error);
+  if (permissions_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&permissions_error));
+      return NULL;
+    }
   next_field (line, &fields[0]);
   type = fields[0].start[0];
   is_device = type == 'c' || type == 'b';
@@ -1359,8 +1453,9 @@ parse_ls_line (const char *line, const char *dir, GError **error)
     }
 
   name = g_strdup (name_start);
-  if (type == 'l' && (arrow = strstr (name, " -> ")) != NULL)
-    name[arrow - name] = '\0';
+  if (type == 'l' && strstr (name, " -> ") != NULL &&
+      !cut_link_target (name, size))
+    return NULL;
   if (g_str_equal (name, ".") || g_str_equal (name, ".."))
     return NULL;
 
@@ -1564,6 +1659,22 @@ agents_user_equal (AgentsUser *a, AgentsUser *b)
   if (a == NULL || b == NULL)
     return a == b;
   return g_strcmp0 (a->name, b->name) == 0;
+}
+
+/**
+ * agents_user_hash:
+ * @self: an #AgentsUser
+ *
+ * Hashes a user by its name, consistently with agents_user_equal().
+ *
+ * Returns: the hash
+ */
+guint
+agents_user_hash (AgentsUser *self)
+{
+  g_return_val_if_fail (AGENTS_IS_USER (self), 0);
+
+  return g_str_hash (self->name);
 }
 
 /**
@@ -1789,21 +1900,56 @@ agents_group_add_user (AgentsGroup *self, AgentsUser *user)
  * @a: (nullable): an #AgentsGroup
  * @b: (nullable): an #AgentsGroup
  *
- * Compares two groups by value: name and members, in order.
+ * Compares two groups by identity, as the reference does: a group is
+ * its name, whatever its members. See agents_group_equal_members() to
+ * compare the members too.
  *
- * Returns: whether @a and @b are equal
+ * Returns: whether @a and @b have the same name
  */
 gboolean
 agents_group_equal (AgentsGroup *a, AgentsGroup *b)
 {
   if (a == NULL || b == NULL)
     return a == b;
-  if (g_strcmp0 (a->name, b->name) != 0 || a->users->len != b->users->len)
+  return g_strcmp0 (a->name, b->name) == 0;
+}
+
+/**
+ * agents_group_equal_members:
+ * @a: (nullable): an #AgentsGroup
+ * @b: (nullable): an #AgentsGroup
+ *
+ * Compares two groups by value: name and members, in order.
+ *
+ * Returns: whether @a and @b are equal
+ */
+gboolean
+agents_group_equal_members (AgentsGroup *a, AgentsGroup *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+  if (!agents_group_equal (a, b) || a->users->len != b->users->len)
     return FALSE;
   for (guint i = 0; i < a->users->len; i++)
     if (!agents_user_equal (a->users->pdata[i], b->users->pdata[i]))
       return FALSE;
   return TRUE;
+}
+
+/**
+ * agents_group_hash:
+ * @self: an #AgentsGroup
+ *
+ * Hashes a group by its name, consistently with agents_group_equal().
+ *
+ * Returns: the hash
+ */
+guint
+agents_group_hash (AgentsGroup *self)
+{
+  g_return_val_if_fail (AGENTS_IS_GROUP (self), 0);
+
+  return g_str_hash (self->name);
 }
 
 /**
@@ -1891,6 +2037,7 @@ struct _AgentsSandboxPathGrant
   char *path;
   gboolean read_only;
   char *description;
+  char *host_path;
 };
 
 G_DEFINE_FINAL_TYPE (AgentsSandboxPathGrant,
@@ -1903,6 +2050,7 @@ enum
   GRANT_PROP_PATH,
   GRANT_PROP_READ_ONLY,
   GRANT_PROP_DESCRIPTION,
+  GRANT_PROP_HOST_PATH,
   GRANT_N_PROPS
 };
 
@@ -1915,6 +2063,7 @@ agents_sandbox_path_grant_finalize (GObject *object)
 
   g_free (self->path);
   g_free (self->description);
+  g_free (self->host_path);
 
   G_OBJECT_CLASS (agents_sandbox_path_grant_parent_class)->finalize (object);
 }
@@ -1937,6 +2086,9 @@ agents_sandbox_path_grant_get_property (GObject *object,
       break;
     case GRANT_PROP_DESCRIPTION:
       g_value_set_string (value, self->description);
+      break;
+    case GRANT_PROP_HOST_PATH:
+      g_value_set_string (value, self->host_path);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1963,6 +2115,10 @@ agents_sandbox_path_grant_set_property (GObject *object,
     case GRANT_PROP_DESCRIPTION:
       g_free (self->description);
       self->description = g_value_dup_string (value);
+      break;
+    case GRANT_PROP_HOST_PATH:
+      g_free (self->host_path);
+      self->host_path = g_value_dup_string (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -2003,6 +2159,16 @@ agents_sandbox_path_grant_class_init (AgentsSandboxPathGrantClass *klass)
    */
   grant_properties[GRANT_PROP_DESCRIPTION] =
     g_param_spec_string ("description", NULL, NULL, NULL, flags);
+
+  /**
+   * AgentsSandboxPathGrant:host-path:
+   *
+   * The native host source of the grant when it differs from
+   * #AgentsSandboxPathGrant:path, the path seen in the sandbox; %NULL
+   * when they are the same. See agents_sandbox_path_grant_try_new_full().
+   */
+  grant_properties[GRANT_PROP_HOST_PATH] =
+    g_param_spec_string ("host-path", NULL, NULL, NULL, flags);
 
   g_object_class_install_properties (object_class, GRANT_N_PROPS,
                                      grant_properties);
@@ -2084,6 +2250,23 @@ agents_sandbox_path_grant_get_description (AgentsSandboxPathGrant *self)
 }
 
 /**
+ * agents_sandbox_path_grant_get_host_path:
+ * @self: an #AgentsSandboxPathGrant
+ *
+ * Gets the native host source of the grant, if it has one apart from
+ * its path.
+ *
+ * Returns: (nullable): the host path
+ */
+const char *
+agents_sandbox_path_grant_get_host_path (AgentsSandboxPathGrant *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_PATH_GRANT (self), NULL);
+
+  return self->host_path;
+}
+
+/**
  * agents_sandbox_path_grant_equal:
  * @a: (nullable): an #AgentsSandboxPathGrant
  * @b: (nullable): an #AgentsSandboxPathGrant
@@ -2099,14 +2282,16 @@ agents_sandbox_path_grant_equal (AgentsSandboxPathGrant *a,
   if (a == NULL || b == NULL)
     return a == b;
   return g_strcmp0 (a->path, b->path) == 0 && !a->read_only == !b->read_only &&
-         g_strcmp0 (a->description, b->description) == 0;
+         g_strcmp0 (a->description, b->description) == 0 &&
+         g_strcmp0 (a->host_path, b->host_path) == 0;
 }
 
 /**
  * agents_sandbox_path_grant_to_json:
  * @self: an #AgentsSandboxPathGrant
  *
- * Serializes @self as `{"path": …, "read_only": …, "description": …}`.
+ * Serializes @self as `{"path": …, "read_only": …, "description": …}`,
+ * with `"host_path"` last when the grant has one.
  *
  * Returns: (transfer full): a JSON object node
  */
@@ -2121,6 +2306,8 @@ agents_sandbox_path_grant_to_json (AgentsSandboxPathGrant *self)
   agents_json_add_string (builder, "path", self->path);
   agents_json_add_boolean (builder, "read_only", self->read_only);
   agents_json_add_nullable_string (builder, "description", self->description);
+  if (self->host_path != NULL)
+    agents_json_add_string (builder, "host_path", self->host_path);
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
 }
@@ -2131,7 +2318,8 @@ agents_sandbox_path_grant_to_json (AgentsSandboxPathGrant *self)
  * @error: return location for a #GError
  *
  * Reads a grant serialized by agents_sandbox_path_grant_to_json(). The
- * path must be absolute.
+ * path is validated and normalized as
+ * agents_sandbox_path_normalize_grant_path() does.
  *
  * Returns: (transfer full): the grant, or %NULL with
  *   %AGENTS_SANDBOX_ERROR_INVALID_JSON set
@@ -2144,19 +2332,32 @@ agents_sandbox_path_grant_new_from_json (JsonNode *node, GError **error)
   const char *path = NULL;
   const char *description = NULL;
   gboolean read_only = FALSE;
+  const char *host_path = NULL;
+  g_autofree char *normalized = NULL;
+  g_autoptr (GError) invalid = NULL;
+  AgentsSandboxPathGrant *grant;
 
   if (object == NULL ||
       !agents_json_read_string (object, "path", FALSE, TRUE, &path, error) ||
       !agents_json_read_boolean (object, "read_only", &read_only, error) ||
       !agents_json_read_string (object, "description", TRUE, FALSE,
-                                &description, error))
+                                &description, error) ||
+      !agents_json_read_string (object, "host_path", TRUE, FALSE, &host_path,
+                                error))
     return NULL;
 
-  if (!g_path_is_absolute (path))
+  normalized = agents_sandbox_path_normalize_grant_path (path, &invalid);
+  if (normalized == NULL)
     {
-      agents_json_set_error (error, "path", "not_absolute",
-                             _ ("path grant must be absolute: %s"), path);
+      agents_json_set_error (error, "path",
+                             *path == '/' ? "filesystem_root" : "not_absolute",
+                             "%s", invalid->message);
       return NULL;
     }
-  return agents_sandbox_path_grant_new (path, read_only, description);
+  grant = agents_sandbox_path_grant_try_new_full (path, host_path, read_only,
+                                                  description, &invalid);
+  if (grant == NULL)
+    agents_json_set_error (error, "host_path", "invalid", "%s",
+                           invalid->message);
+  return grant;
 }

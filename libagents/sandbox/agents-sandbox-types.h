@@ -285,6 +285,8 @@ const char *agents_user_get_name (AgentsUser *self);
 AGENTS_AVAILABLE_IN_1_0
 gboolean agents_user_equal (AgentsUser *a, AgentsUser *b);
 AGENTS_AVAILABLE_IN_1_0
+guint agents_user_hash (AgentsUser *self);
+AGENTS_AVAILABLE_IN_1_0
 JsonNode *agents_user_to_json (AgentsUser *self);
 AGENTS_AVAILABLE_IN_1_0
 AgentsUser *agents_user_new_from_json (JsonNode *node, GError **error);
@@ -305,6 +307,10 @@ AGENTS_AVAILABLE_IN_1_0
 void agents_group_add_user (AgentsGroup *self, AgentsUser *user);
 AGENTS_AVAILABLE_IN_1_0
 gboolean agents_group_equal (AgentsGroup *a, AgentsGroup *b);
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_group_equal_members (AgentsGroup *a, AgentsGroup *b);
+AGENTS_AVAILABLE_IN_1_0
+guint agents_group_hash (AgentsGroup *self);
 AGENTS_AVAILABLE_IN_1_0
 JsonNode *agents_group_to_json (AgentsGroup *self);
 AGENTS_AVAILABLE_IN_1_0
@@ -332,6 +338,9 @@ gboolean agents_sandbox_path_grant_get_read_only (AgentsSandboxPathGrant *self);
 AGENTS_AVAILABLE_IN_1_0
 const char *
 agents_sandbox_path_grant_get_description (AgentsSandboxPathGrant *self);
+AGENTS_AVAILABLE_IN_1_0
+const char *
+agents_sandbox_path_grant_get_host_path (AgentsSandboxPathGrant *self);
 AGENTS_AVAILABLE_IN_1_0
 gboolean agents_sandbox_path_grant_equal (AgentsSandboxPathGrant *a,
                                           AgentsSandboxPathGrant *b);

@@ -604,7 +604,49 @@ is_at_or_under (const char *path, const char *dir)
 static void
 set_escape_error (GError **error, const char *path)
 {
-  agents_sandbox_error_set_invalid_path (error, path, "escape_root");
+  agents_sandbox_path_error_for (error, path);
+}
+
+/* An absolute path outside the root and every grant as configured may
+ * lie in a grant once both are resolved on the host: a grant set up
+ * through a symlinked alias holds the paths of its target, as in the
+ * reference. The deepest such grant is the base, opened as resolved. */
+static gboolean
+match_grant_alias (AgentsUnixLocalSession *self,
+                   const char *path,
+                   HostTarget *target)
+{
+  GPtrArray *grants =
+    agents_manifest_get_extra_path_grants (session_manifest (self));
+  g_autofree char *resolved = NULL;
+  size_t best_len = 0;
+
+  if (!g_path_is_absolute (path) || grants == NULL || grants->len == 0)
+    return FALSE;
+  resolved = agents_path_resolve_loose (path);
+  for (guint i = 0; i < grants->len; i++)
+    {
+      AgentsSandboxPathGrant *grant = g_ptr_array_index (grants, i);
+      const char *grant_path = agents_sandbox_path_grant_get_path (grant);
+      g_autofree char *dir = NULL;
+
+      if (!g_path_is_absolute (grant_path))
+        continue;
+      dir = agents_path_resolve_loose (grant_path);
+      if (g_str_equal (dir, "/") || !is_at_or_under (resolved, dir) ||
+          strlen (dir) <= best_len)
+        continue;
+      best_len = strlen (dir);
+      g_free (target->base);
+      g_free (target->grant_path);
+      target->base = g_steal_pointer (&dir);
+      target->grant_path = g_strdup (grant_path);
+      target->read_only = agents_sandbox_path_grant_get_read_only (grant);
+    }
+  if (target->base == NULL)
+    return FALSE;
+  target->abs = g_steal_pointer (&resolved);
+  return TRUE;
 }
 
 /* Lexical resolution: @path must stay in the root or a grant; the deepest
@@ -618,12 +660,21 @@ resolve_target (AgentsUnixLocalSession *self,
   AgentsManifest *manifest = session_manifest (self);
   GPtrArray *grants = agents_manifest_get_extra_path_grants (manifest);
   g_autofree char *root = session_root (self);
+  g_autoptr (GError) lexical_error = NULL;
+  g_autoptr (AgentsWorkspacePathPolicy) policy = NULL;
   size_t best_len = 0;
   const char *rel;
 
-  target->abs = agents_manifest_resolve_path (manifest, path, error);
+  policy = agents_manifest_new_path_policy (manifest);
+  target->abs = agents_workspace_path_policy_normalize_path (
+    policy, path, AGENTS_WORKSPACE_PATH_HOST_NAMES, &lexical_error);
+  if (target->abs == NULL && match_grant_alias (self, path, target))
+    goto have_base;
   if (target->abs == NULL)
-    return FALSE;
+    {
+      g_propagate_error (error, g_steal_pointer (&lexical_error));
+      return FALSE;
+    }
   if (is_at_or_under (target->abs, root))
     {
       target->base = g_strdup (root);
@@ -653,6 +704,7 @@ resolve_target (AgentsUnixLocalSession *self,
       return FALSE;
     }
 
+have_base:
   rel = target->abs + strlen (target->base);
   while (*rel == '/')
     rel++;
