@@ -1017,10 +1017,24 @@ kill_all_of (GSubprocess *proc, pid_t pid, guint32 uid, const char *mark)
   g_assert_cmpuint (count_marked (uid, mark), ==, 0);
 }
 
+/* Limit tests run as a uid of this test process's own: RLIMIT_NPROC counts
+ * every process of the uid on the host, so tests running side by side as
+ * the default sandbox uid would count against each other's limits. */
+static AgentsUnixLocalPolicy *
+policy_with_private_uid (const char *root)
+{
+  AgentsUnixLocalPolicy *policy = policy_for (root, FALSE);
+
+  policy->sandbox_uid = 400000 + (guint32) getpid () % 100000;
+  policy->sandbox_gid = policy->sandbox_uid;
+  return policy;
+}
+
 static void
 test_confined_process_limit (Confined *fixture, gconstpointer data)
 {
-  g_autoptr (AgentsUnixLocalPolicy) policy = policy_for (fixture->root, FALSE);
+  g_autoptr (AgentsUnixLocalPolicy) policy =
+    policy_with_private_uid (fixture->root);
   g_autoptr (GSubprocess) proc = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *err = NULL;
@@ -1075,7 +1089,8 @@ test_confined_process_limit (Confined *fixture, gconstpointer data)
 static void
 test_confined_memory_limit (Confined *fixture, gconstpointer data)
 {
-  g_autoptr (AgentsUnixLocalPolicy) policy = policy_for (fixture->root, FALSE);
+  g_autoptr (AgentsUnixLocalPolicy) policy =
+    policy_with_private_uid (fixture->root);
   g_autofree char *err = NULL;
   int status;
 
@@ -1100,7 +1115,8 @@ test_confined_memory_limit (Confined *fixture, gconstpointer data)
 static void
 test_confined_cgroup (Confined *fixture, gconstpointer data)
 {
-  g_autoptr (AgentsUnixLocalPolicy) policy = policy_for (fixture->root, FALSE);
+  g_autoptr (AgentsUnixLocalPolicy) policy =
+    policy_with_private_uid (fixture->root);
   g_autofree char *mark =
     g_strdup_printf ("AGENTS_TEST_MARK=%08x", g_random_int ());
   g_autoptr (GError) error = NULL;
