@@ -89,6 +89,9 @@ agents_manifest_acknowledge_mount_credential_exposure (AgentsManifest *self,
  * @self: a manifest
  * @path: a mount path, relative to the root or absolute
  *
+ * Tells whether agents_manifest_acknowledge_mount_credential_exposure()
+ * was called on @self (or the manifest it was copied from) for @path.
+ *
  * Returns: whether trusted code acknowledged credential exposure for
  *   @path, given either way (relative to @self's root, or absolute)
  */
