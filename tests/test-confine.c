@@ -986,6 +986,7 @@ spawn_confined (AgentsUnixLocalPolicy *policy,
   g_autoptr (GError) error = NULL;
   GSubprocess *proc;
 
+  g_free (policy->host_tmp_dir);
   policy->host_tmp_dir = g_strdup (fixture->host_tmp);
   writable = agents_unix_local_policy_writable_paths (policy);
   agents_unix_local_hand_over ((const char *const *) writable,
