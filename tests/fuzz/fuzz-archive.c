@@ -43,13 +43,17 @@ extract (GInputStream *in,
   }
 }
 
+/* @keep_links: as a snapshot restore (links kept) or an extraction. */
 static void
-validate_copy (GInputStream *in, const AgentsArchiveLimits *limits)
+validate_copy (GInputStream *in,
+               const AgentsArchiveLimits *limits,
+               gboolean keep_links)
 {
   g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
   g_autoptr (GError) error = NULL;
 
-  if (!agents_docker_tar_validate_copy (in, limits, NULL, out, NULL, &error))
+  if (!agents_docker_tar_validate_copy (in, limits, NULL, keep_links, out, NULL,
+                                        &error))
     g_assert_nonnull (error);
 }
 
@@ -74,7 +78,8 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
       extract (in, AGENTS_COMPRESSION_SCHEME_ZIP, limits);
       break;
     default:
-      validate_copy (in, limits);
+      /* The high bit: a snapshot restore, which keeps links. */
+      validate_copy (in, limits, (data[0] & 0x80) != 0);
       break;
     }
   return 0;
