@@ -50,4 +50,22 @@ guint agents_test_model_server_get_n_streaming (AgentsTestModelServer *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentsTestModelServer,
                                agents_test_model_server_free)
 
+/* Record mode (model-recorder.c): a loopback proxy to @upstream (a base
+ * URL such as https://api.openai.com/v1) writing what it answers to
+ * @out_dir as cassettes the server above replays (exchanges.json,
+ * NNN.sse / NNN.json, NNN.request.json), never credentials. */
+typedef struct _AgentsTestModelRecorder AgentsTestModelRecorder;
+
+AgentsTestModelRecorder *agents_test_model_recorder_new (const char *upstream,
+                                                         const char *out_dir,
+                                                         GError **error);
+const char *
+agents_test_model_recorder_get_base_url (AgentsTestModelRecorder *self);
+guint agents_test_model_recorder_get_n_recorded (AgentsTestModelRecorder *self);
+/* Waits for the answers in flight, then stops. */
+void agents_test_model_recorder_free (AgentsTestModelRecorder *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentsTestModelRecorder,
+                               agents_test_model_recorder_free)
+
 G_END_DECLS

@@ -137,7 +137,51 @@ else
   fail "an HTTP error fails the run without showing the key"
 fi
 
-# 6: --base-url with a model that takes none.
+# 6-7: record mode: the demo through a recording proxy in front of the
+# server of 1-2 (a real provider in a developer's hands), then the
+# recorded cassette replayed gives the same run; no credential in it.
+start_server demo-responses.json
+upstream=$url
+upstream_pid=$server_pid
+exec 4>&3
+rm -f "$tmp/rctl" "$tmp/rurl"
+mkfifo "$tmp/rctl"
+"$server" --record "$upstream" "$tmp/cassette" <"$tmp/rctl" >"$tmp/rurl" \
+  2>"$tmp/server-err" &
+recorder_pid=$!
+exec 3>"$tmp/rctl"
+tries=0
+while [ ! -s "$tmp/rurl" ] && [ $tries -lt 100 ]; do
+  sleep 0.05
+  tries=$((tries + 1))
+done
+if OPENAI_API_KEY=$key OPENAI_BASE_URL=$(head -n 1 "$tmp/rurl") \
+  run_agents 0 run "$demo" "Sort 42 7 19 3 88" --model openai:gpt-demo &&
+  has "Sorted in the sandbox: 3, 7, 19, 42, 88" "$tmp/out" &&
+  exec 3>&- && wait "$recorder_pid" && exec 3>&4 4>&- && stop_server &&
+  [ -s "$tmp/cassette/exchanges.json" ] && [ -s "$tmp/cassette/001.sse" ] &&
+  ! grep -r -q -F -e "$key" "$tmp/cassette" &&
+  ! grep -r -q -i -e "authorization" "$tmp/cassette"; then
+  pass "record mode writes a cassette without credentials"
+else
+  fail "record mode writes a cassette without credentials"
+  kill "$recorder_pid" "$upstream_pid" 2>/dev/null
+fi
+grep -v -e "Chunk ID" -e "Wall time" "$tmp/out" >"$tmp/recorded-out"
+data_saved=$data
+data=$tmp/cassette
+start_server exchanges.json
+if OPENAI_API_KEY=$key OPENAI_BASE_URL=$url \
+  run_agents 0 run "$demo" "Sort 42 7 19 3 88" --model openai:gpt-demo &&
+  grep -v -e "Chunk ID" -e "Wall time" "$tmp/out" | cmp -s - "$tmp/recorded-out" &&
+  stop_server; then
+  pass "a recorded cassette replays the same run"
+else
+  fail "a recorded cassette replays the same run"
+fi
+data=$data_saved
+
+# 8: --base-url with a model that takes none.
 if run_agents 1 run "$demo" "Sort 1 2" --base-url http://127.0.0.1:9/v1 \
   --model scripted:"$src/examples/demo/turns.json" &&
   has "takes no base URL" "$tmp/err"; then
@@ -146,7 +190,7 @@ else
   fail "--base-url needs an openai: or chat: model"
 fi
 
-# 7: an unknown provider lists the real ones.
+# 9: an unknown provider lists the real ones.
 if run_agents 1 run "$demo" "Sort 1 2" --model nope:x &&
   has "known: scripted, chat, openai" "$tmp/err"; then
   pass "an unknown provider names openai and chat"
