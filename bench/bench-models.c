@@ -187,6 +187,24 @@ server_stop (Server *server)
 
 /* ---- measurements ---------------------------------------------------- */
 
+#define ROUNDS 9
+
+static int
+compare_doubles (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a;
+  double y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static double
+median (double *values, guint n)
+{
+  qsort (values, n, sizeof *values, compare_doubles);
+  return values[n / 2];
+}
+
 static void
 run_curl (const char *url, double *first, double *total)
 {
@@ -238,8 +256,8 @@ stream_done (GObject *source, GAsyncResult *result, gpointer user_data)
   m->done = TRUE;
 }
 
-static void
-run_client (const char *url, const char *label, gsize bytes)
+static double
+run_client (const char *url, const char *label, gsize bytes, gboolean quiet)
 {
   g_autoptr (AgentsOpenAIProvider) provider = agents_openai_provider_new ();
   g_autoptr (AgentsOpenAIResponsesModel) model = NULL;
@@ -261,6 +279,8 @@ run_client (const char *url, const char *label, gsize bytes)
     g_main_context_iteration (NULL, TRUE);
   seconds = (g_get_monotonic_time () - m.start) / 1e6;
   cpu = cpu_seconds () - cpu0;
+  if (quiet)
+    return (m.first_event - m.start) / 1e3;
   g_print (
     "{\"phase\":\"%s\",\"client\":\"libagents\",\"bytes\":%" G_GSIZE_FORMAT
     ",\"events\":%" G_GUINT64_FORMAT ",\"first_event_ms\":%.3f,"
@@ -268,6 +288,7 @@ run_client (const char *url, const char *label, gsize bytes)
     "\"cpu_us_per_event\":%.2f,\"peak_rss_kb\":%ld}\n",
     label, bytes, m.events, (m.first_event - m.start) / 1e3, seconds, cpu,
     cpu * 1e3 / (bytes / 1048576.0), cpu * 1e6 / m.events, peak_rss_kb ());
+  return (m.first_event - m.start) / 1e3;
 }
 
 static gboolean
@@ -317,22 +338,43 @@ run_phase (const char *server_program, const char *dir, const char *phase)
   g_autofree char *sse = g_build_filename (dir, name, NULL);
   g_autofree char *exchanges = g_build_filename (dir, phase, NULL);
   g_autofree char *one = g_strdup_printf ("{\"body\": \"%s\"}", name);
-  g_autofree char *list = g_strdup_printf ("[%s, %s]", one, one);
+  g_autoptr (GString) list = g_string_new ("[");
+  double curl_first[ROUNDS];
+  double client_first[ROUNDS];
   g_autofree char *text = NULL;
   GStatBuf st;
   Server server = { 0 };
   double first;
   double total;
 
-  g_file_set_contents (exchanges, list, -1, NULL);
+  for (guint i = 0; i < 2 * ROUNDS; i++)
+    g_string_append_printf (list, "%s%s", i ? ", " : "", one);
+  g_string_append (list, "]");
+  g_file_set_contents (exchanges, list->str, -1, NULL);
   g_stat (sse, &st);
   server_start (&server, server_program, dir, exchanges);
   run_curl (server.url, &first, &total);
+  curl_first[0] = first * 1e3;
   g_print ("{\"phase\":\"%s\",\"client\":\"curl -N\",\"bytes\":%zu,"
            "\"first_byte_ms\":%.3f,\"total_s\":%.3f}\n",
            phase, (gsize) st.st_size, first * 1e3, total);
-  run_client (server.url, phase, st.st_size);
+  client_first[0] = run_client (server.url, phase, st.st_size, FALSE);
+  /* Time to first event is mostly the server's and the scheduler's on a
+   * shared machine: more rounds, in alternating order, and medians. */
+  for (guint round = 1; round < ROUNDS; round++)
+    {
+      if (round % 2)
+        client_first[round] = run_client (server.url, phase, st.st_size, TRUE);
+      run_curl (server.url, &first, &total);
+      curl_first[round] = first * 1e3;
+      if (round % 2 == 0)
+        client_first[round] = run_client (server.url, phase, st.st_size, TRUE);
+    }
   server_stop (&server);
+  g_print ("{\"phase\":\"%s\",\"rounds\":%d,\"curl_first_byte_ms_median\":"
+           "%.3f,\"first_event_ms_median\":%.3f}\n",
+           phase, ROUNDS, median (curl_first, ROUNDS),
+           median (client_first, ROUNDS));
   g_file_get_contents (sse, &text, NULL, NULL);
   run_parser (phase, text);
   g_unlink (exchanges);

@@ -118,7 +118,9 @@ test_settings_json (void)
     "{\"temperature\":0.25,\"top_p\":1.0,\"tool_choice\":\"none\","
     "\"parallel_tool_calls\":true,\"truncation\":\"auto\",\"max_tokens\":7,"
     "\"reasoning\":{\"effort\":\"low\"},\"metadata\":{\"k\":\"v\"},"
-    "\"store\":true,\"extra_args\":{\"x\":[1,2]}}";
+    "\"store\":true,\"top_logprobs\":2,"
+    "\"response_include\":[\"reasoning.encrypted_content\"],"
+    "\"extra_args\":{\"x\":[1,2]}}";
   g_autoptr (JsonObject) input = object_from_string (text);
   g_autoptr (GError) error = NULL;
   g_autoptr (AgentsModelSettings) settings =
@@ -132,6 +134,9 @@ test_settings_json (void)
   g_assert_cmpfloat (agents_model_settings_get_temperature (settings), ==,
                      0.25);
   g_assert_true (agents_model_settings_get_parallel_tool_calls (settings));
+  g_assert_cmpint (agents_model_settings_get_top_logprobs (settings), ==, 2);
+  g_assert_cmpstr (agents_model_settings_get_response_include (settings)[0], ==,
+                   "reasoning.encrypted_content");
 
   copy = agents_model_settings_copy (settings);
   g_assert_true (agents_model_settings_equal (copy, settings));
@@ -145,6 +150,8 @@ static void
 test_settings_json_errors (void)
 {
   g_autoptr (JsonObject) bad = object_from_string ("{\"temperature\":\"hot\"}");
+  g_autoptr (JsonObject) bad_include =
+    object_from_string ("{\"response_include\":[\"a\",3]}");
   g_autoptr (JsonObject) nulls =
     object_from_string ("{\"temperature\":null,\"future_member\":1,"
                         "\"max_tokens\":3}");
@@ -154,6 +161,12 @@ test_settings_json_errors (void)
   settings = agents_model_settings_new_from_json (bad, &error);
   g_assert_null (settings);
   g_assert_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_USER_ERROR);
+  g_clear_error (&error);
+
+  settings = agents_model_settings_new_from_json (bad_include, &error);
+  g_assert_null (settings);
+  g_assert_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_USER_ERROR);
+  g_assert_nonnull (strstr (error->message, "response_include"));
   g_clear_error (&error);
 
   settings = agents_model_settings_new_from_json (nulls, &error);

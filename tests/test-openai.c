@@ -459,8 +459,13 @@ full_request (void)
   agents_model_settings_set_store (settings, FALSE);
   agents_model_settings_set_reasoning (settings, reasoning);
   agents_model_settings_set_metadata (settings, metadata);
+  agents_model_settings_set_top_logprobs (settings, 3);
+  agents_model_settings_set_response_include (
+    settings, (const char *[]){ "reasoning.encrypted_content", NULL });
 
   agents_model_request_set_system_instructions (request, "You fix code.");
+  /* Not OpenAI's own endpoint: the key must not be sent. */
+  agents_model_request_set_prompt_cache_key (request, "run-key");
   agents_model_request_set_input (request, input);
   agents_model_request_set_model_settings (request, settings);
   agents_model_request_set_tools (request, tools);
@@ -775,6 +780,44 @@ test_connection_refused (Fixture *fx, gconstpointer data)
 
 /* A run on the Responses model records a generation span with the
  * model's name and the server's usage. */
+/* The reference's `response` span sits inside the generation span and
+ * names the response. Spans of a normalized trace nest as "children". */
+static gboolean
+find_response_span (JsonArray *spans,
+                    const char *parent_type,
+                    const char *response_id)
+{
+  for (guint i = 0; spans != NULL && i < json_array_get_length (spans); i++)
+    {
+      JsonObject *span = json_array_get_object_element (spans, i);
+      JsonObject *data = json_object_has_member (span, "data")
+                           ? json_object_get_object_member (span, "data")
+                           : NULL;
+      const char *type = json_object_get_string_member (span, "type");
+      JsonArray *children = json_object_has_member (span, "children")
+                              ? json_object_get_array_member (span, "children")
+                              : NULL;
+
+      if (g_strcmp0 (type, "response") == 0 &&
+          g_strcmp0 (parent_type, "generation") == 0 && data != NULL &&
+          g_strcmp0 (json_object_get_string_member (data, "response_id"),
+                     response_id) == 0)
+        return TRUE;
+      if (find_response_span (children, type, response_id))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+assert_response_span_in_generation (JsonArray *traces, const char *id)
+{
+  JsonObject *trace = json_array_get_object_element (traces, 0);
+
+  g_assert_true (find_response_span (
+    json_object_get_array_member (trace, "children"), "trace", id));
+}
+
 static void
 test_generation_span (Fixture *fx, gconstpointer data)
 {
@@ -809,6 +852,49 @@ test_generation_span (Fixture *fx, gconstpointer data)
   g_assert_nonnull (strstr (text, "\"model\":\"gpt-test\""));
   g_assert_nonnull (strstr (text, "\"input_tokens\":12"));
   g_assert_nonnull (strstr (text, "\"total_tokens\":17"));
+  assert_response_span_in_generation (traces, "resp_1");
+}
+
+/* The runner's per-run key goes to OpenAI's own endpoint only, and an
+ * explicit extra argument wins. */
+static void
+test_responses_prompt_cache_key (void)
+{
+  g_autoptr (AgentsOpenAIProvider) provider = agents_openai_provider_new ();
+  g_autoptr (AgentsOpenAIResponsesModel) model = NULL;
+  g_autoptr (AgentsModelRequest) request = simple_request ("Hi");
+  g_autoptr (AgentsModelSettings) settings = agents_model_settings_new ();
+  g_autoptr (JsonObject) extra =
+    json_object_from ("{\"prompt_cache_key\": \"mine\"}");
+  g_autoptr (JsonObject) body = NULL;
+  g_autoptr (JsonObject) explicit_body = NULL;
+  g_autoptr (JsonObject) local_body = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_openai_provider_set_base_url (provider, "https://api.openai.com/v1");
+  model = agents_openai_responses_model_new ("gpt-test", provider);
+  agents_model_request_set_prompt_cache_key (request, "run-key");
+  body =
+    agents_openai_responses_model_build_body (model, request, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (body, "prompt_cache_key"), ==,
+                   "run-key");
+
+  agents_model_settings_set_extra_args (settings, extra);
+  agents_model_request_set_model_settings (request, settings);
+  explicit_body =
+    agents_openai_responses_model_build_body (model, request, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (
+    json_object_get_string_member (explicit_body, "prompt_cache_key"), ==,
+    "mine");
+
+  agents_openai_provider_set_base_url (provider, "http://127.0.0.1:11434/v1");
+  agents_model_request_set_model_settings (request, NULL);
+  local_body =
+    agents_openai_responses_model_build_body (model, request, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_false (json_object_has_member (local_body, "prompt_cache_key"));
 }
 
 /* OpenAI's own URL without a key fails before any request. */
@@ -1245,6 +1331,8 @@ main (int argc, char **argv)
   ADD ("/openai/faults/missing-key", test_missing_key);
   ADD ("/openai/tracing/generation-span", test_generation_span);
   g_test_add_func ("/openai/provider/environment", test_provider_environment);
+  g_test_add_func ("/openai/responses/prompt-cache-key",
+                   test_responses_prompt_cache_key);
   ADD ("/openai/chat/text", test_chat_text);
   ADD ("/openai/chat/tools", test_chat_tools);
   ADD ("/openai/chat/not-streamed", test_chat_not_streamed);

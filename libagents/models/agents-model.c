@@ -36,6 +36,8 @@ struct _AgentsModelRequest
   JsonObject *prompt;
   char *previous_response_id;
   char *conversation_id;
+  char *prompt_cache_key;
+  AgentsSpan *span;
   AgentsModelTracing tracing;
 };
 
@@ -71,6 +73,8 @@ agents_model_request_finalize (GObject *object)
   g_clear_pointer (&self->prompt, json_object_unref);
   g_free (self->previous_response_id);
   g_free (self->conversation_id);
+  g_free (self->prompt_cache_key);
+  g_clear_object (&self->span);
 
   G_OBJECT_CLASS (agents_model_request_parent_class)->finalize (object);
 }
@@ -310,6 +314,8 @@ agents_model_request_copy (AgentsModelRequest *self)
   copy->prompt = agents_run_private_json_object_copy (self->prompt);
   copy->previous_response_id = g_strdup (self->previous_response_id);
   copy->conversation_id = g_strdup (self->conversation_id);
+  copy->prompt_cache_key = g_strdup (self->prompt_cache_key);
+  g_set_object (&copy->span, self->span);
   copy->tracing = self->tracing;
   return copy;
 }
@@ -635,6 +641,72 @@ agents_model_request_set_conversation_id (AgentsModelRequest *self,
   g_return_if_fail (AGENTS_IS_MODEL_REQUEST (self));
   request_set_string (self, &self->conversation_id, conversation_id,
                       REQ_PROP_CONVERSATION_ID);
+}
+
+/**
+ * agents_model_request_get_prompt_cache_key:
+ * @self: a request
+ *
+ * Gets the key that lets the provider reuse its cache of this run's
+ * prompt prefix; the runner sets one per run.
+ *
+ * Returns: (nullable): the key
+ */
+const char *
+agents_model_request_get_prompt_cache_key (AgentsModelRequest *self)
+{
+  g_return_val_if_fail (AGENTS_IS_MODEL_REQUEST (self), NULL);
+  return self->prompt_cache_key;
+}
+
+/**
+ * agents_model_request_set_prompt_cache_key:
+ * @self: a request
+ * @key: (nullable): the key
+ *
+ * Sets the prompt cache key. Models send it where the provider takes
+ * one (the OpenAI Responses API on OpenAI's own endpoint), unless the
+ * model settings' extra arguments give one.
+ */
+void
+agents_model_request_set_prompt_cache_key (AgentsModelRequest *self,
+                                           const char *key)
+{
+  g_return_if_fail (AGENTS_IS_MODEL_REQUEST (self));
+  g_free (self->prompt_cache_key);
+  self->prompt_cache_key = g_strdup (key);
+}
+
+/**
+ * agents_model_request_get_span:
+ * @self: a request
+ *
+ * Gets the span the model call runs in (the runner's generation span),
+ * under which a model may record spans of its own with
+ * agents_span_start_child().
+ *
+ * Returns: (nullable) (transfer none): the span
+ */
+AgentsSpan *
+agents_model_request_get_span (AgentsModelRequest *self)
+{
+  g_return_val_if_fail (AGENTS_IS_MODEL_REQUEST (self), NULL);
+  return self->span;
+}
+
+/**
+ * agents_model_request_set_span:
+ * @self: a request
+ * @span: (nullable): the span
+ *
+ * Sets the span the model call runs in.
+ */
+void
+agents_model_request_set_span (AgentsModelRequest *self, AgentsSpan *span)
+{
+  g_return_if_fail (AGENTS_IS_MODEL_REQUEST (self));
+  g_return_if_fail (span == NULL || AGENTS_IS_SPAN (span));
+  g_set_object (&self->span, span);
 }
 
 /**

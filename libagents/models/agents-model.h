@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 
 #include "run/agents-model-settings.h"
+#include "run/agents-tracing.h"
 #include "agents-version-macros.h"
 
 G_BEGIN_DECLS
@@ -96,6 +97,16 @@ const char *agents_model_request_get_conversation_id (AgentsModelRequest *self);
 AGENTS_AVAILABLE_IN_1_0
 void agents_model_request_set_conversation_id (AgentsModelRequest *self,
                                                const char *conversation_id);
+AGENTS_AVAILABLE_IN_1_0
+const char *
+agents_model_request_get_prompt_cache_key (AgentsModelRequest *self);
+AGENTS_AVAILABLE_IN_1_0
+void agents_model_request_set_prompt_cache_key (AgentsModelRequest *self,
+                                                const char *key);
+AGENTS_AVAILABLE_IN_1_0
+AgentsSpan *agents_model_request_get_span (AgentsModelRequest *self);
+AGENTS_AVAILABLE_IN_1_0
+void agents_model_request_set_span (AgentsModelRequest *self, AgentsSpan *span);
 AGENTS_AVAILABLE_IN_1_0
 AgentsModelTracing agents_model_request_get_tracing (AgentsModelRequest *self);
 AGENTS_AVAILABLE_IN_1_0

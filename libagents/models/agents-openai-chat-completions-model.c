@@ -410,6 +410,13 @@ set_settings (AgentsOpenAIChatCompletionsModel *self,
   if (agents_model_settings_has_store (settings))
     json_object_set_boolean_member (body, "store",
                                     agents_model_settings_get_store (settings));
+  if (agents_model_settings_has_top_logprobs (settings))
+    {
+      json_object_set_int_member (
+        body, "top_logprobs",
+        agents_model_settings_get_top_logprobs (settings));
+      json_object_set_boolean_member (body, "logprobs", TRUE);
+    }
   if (agents_openai_json_string (reasoning, "effort") != NULL)
     json_object_set_string_member (
       body, "reasoning_effort",

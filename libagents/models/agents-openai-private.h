@@ -11,6 +11,7 @@
 
 #include "agents-model.h"
 #include "agents-openai-provider.h"
+#include "agents-openai-responses-model.h"
 
 G_BEGIN_DECLS
 
@@ -25,6 +26,13 @@ char *agents_openai_provider_redact (AgentsOpenAIProvider *self,
                                      const char *text);
 /* Whether the base URL is OpenAI's own (some defaults depend on it). */
 gboolean agents_openai_provider_is_official (AgentsOpenAIProvider *self);
+
+/* The request body; exposed for the tests. */
+JsonObject *
+agents_openai_responses_model_build_body (AgentsOpenAIResponsesModel *self,
+                                          AgentsModelRequest *request,
+                                          gboolean stream,
+                                          GError **error);
 /* The first retry's base delay in seconds (0.5 as in the SDK). */
 double agents_openai_provider_get_retry_base_delay (AgentsOpenAIProvider *self);
 void agents_openai_provider_set_retry_base_delay (AgentsOpenAIProvider *self,

@@ -6,6 +6,9 @@
 
 #include "config.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -560,6 +563,25 @@ new_attempt_cancellable (AgentsOpenAIRequest *self)
       g_object_ref (self->attempt_cancellable), g_object_unref);
 }
 
+/* libsoup writes the headers and the body in two writes: with Nagle's
+ * algorithm the body waits for the server's delayed ACK of the headers.
+ * Requests are small and latency-bound, so send at once. */
+static void
+on_network_event (SoupMessage *message,
+                  GSocketClientEvent event,
+                  GIOStream *connection,
+                  gpointer user_data)
+{
+  GSocket *socket;
+
+  if (event != G_SOCKET_CLIENT_CONNECTED ||
+      !G_IS_SOCKET_CONNECTION (connection))
+    return;
+  socket = g_socket_connection_get_socket (G_SOCKET_CONNECTION (connection));
+  if (g_socket_get_family (socket) != G_SOCKET_FAMILY_UNIX)
+    g_socket_set_option (socket, IPPROTO_TCP, TCP_NODELAY, 1, NULL);
+}
+
 static void
 start_attempt (AgentsOpenAIRequest *self)
 {
@@ -583,6 +605,8 @@ start_attempt (AgentsOpenAIRequest *self)
   self->message = soup_message_new_from_uri (SOUP_METHOD_POST, self->uri);
   soup_message_set_request_body_from_bytes (self->message, "application/json",
                                             self->body);
+  g_signal_connect (self->message, "network-event",
+                    G_CALLBACK (on_network_event), NULL);
   headers = soup_message_get_request_headers (self->message);
   soup_message_headers_replace (
     headers, "Accept", self->stream ? "text/event-stream" : "application/json");

@@ -384,11 +384,42 @@ merge_extra_args (JsonObject *body, JsonObject *extra, GError **error)
   return TRUE;
 }
 
-static JsonObject *
-build_body (AgentsOpenAIResponsesModel *self,
-            AgentsModelRequest *request,
-            gboolean stream,
-            GError **error)
+static gboolean
+has_extra_arg (AgentsModelSettings *settings, const char *name)
+{
+  JsonObject *extra = agents_model_settings_get_extra_args (settings);
+
+  return extra != NULL && json_object_has_member (extra, name);
+}
+
+/* `include` is the settings' response_include plus what top_logprobs
+ * needs; none of the tools this library offers adds to it. */
+static void
+set_include_and_logprobs (JsonObject *body, AgentsModelSettings *settings)
+{
+  const char *const *include =
+    agents_model_settings_get_response_include (settings);
+  gboolean logprobs = agents_model_settings_has_top_logprobs (settings);
+  g_autoptr (JsonArray) array = json_array_new ();
+
+  for (guint i = 0; include != NULL && include[i] != NULL; i++)
+    json_array_add_string_element (array, include[i]);
+  if (logprobs &&
+      !g_strv_contains (include ? include : (const char *[]){ NULL },
+                        "message.output_text.logprobs"))
+    json_array_add_string_element (array, "message.output_text.logprobs");
+  if (json_array_get_length (array) > 0)
+    json_object_set_array_member (body, "include", json_array_ref (array));
+  if (logprobs)
+    json_object_set_int_member (
+      body, "top_logprobs", agents_model_settings_get_top_logprobs (settings));
+}
+
+JsonObject *
+agents_openai_responses_model_build_body (AgentsOpenAIResponsesModel *self,
+                                          AgentsModelRequest *request,
+                                          gboolean stream,
+                                          GError **error)
 {
   g_autoptr (JsonObject) body = json_object_new ();
   AgentsModelSettings *settings =
@@ -429,6 +460,12 @@ build_body (AgentsOpenAIResponsesModel *self,
     json_object_set_object_member (
       body, "metadata",
       json_object_ref (agents_model_settings_get_metadata (settings)));
+  set_include_and_logprobs (body, settings);
+  if ((value = agents_model_request_get_prompt_cache_key (request)) &&
+      agents_openai_provider_is_official (
+        agents_openai_responses_model_get_provider (self)) &&
+      !has_extra_arg (settings, "prompt_cache_key"))
+    json_object_set_string_member (body, "prompt_cache_key", value);
   if (!merge_extra_args (body, agents_model_settings_get_extra_args (settings),
                          error))
     return NULL;
@@ -504,16 +541,65 @@ terminal_error (const char *type, JsonObject *event)
     details->len ? " " : "", details->str, details->len ? "." : "");
 }
 
+/* The reference's `response` span: one per request, under the runner's
+ * generation span, naming the response it produced. */
+static AgentsSpan *
+response_span_begin (AgentsModelRequest *request)
+{
+  AgentsSpan *parent = agents_model_request_get_span (request);
+
+  if (parent == NULL || agents_model_request_get_tracing (request) ==
+                          AGENTS_MODEL_TRACING_DISABLED)
+    return NULL;
+  return agents_span_start_child (parent, AGENTS_SPAN_KIND_RESPONSE, NULL);
+}
+
+static void
+response_span_end (AgentsSpan **span,
+                   AgentsModelResponse *response,
+                   const GError *error)
+{
+  const char *id;
+
+  if (*span == NULL)
+    return;
+  if (response != NULL &&
+      (id = agents_model_response_get_response_id (response)) != NULL)
+    {
+      g_autoptr (JsonNode) node = json_node_new (JSON_NODE_VALUE);
+
+      json_node_set_string (node, id);
+      agents_span_set_data_member (*span, "response_id", node);
+    }
+  agents_span_end (*span, error);
+  g_clear_object (span);
+}
+
+static void
+return_response (GTask *task,
+                 AgentsSpan **span,
+                 AgentsModelResponse *response,
+                 GError *error)
+{
+  response_span_end (span, response, error);
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    agents_model_return_response (task, response);
+}
+
 typedef struct
 {
   AgentsModelEventSink *sink;
   JsonArray *done_items;
   JsonObject *final_response;
+  AgentsSpan *span;
 } Stream;
 
 static void
 stream_free (Stream *stream)
 {
+  g_clear_object (&stream->span);
   g_clear_object (&stream->sink);
   g_clear_pointer (&stream->done_items, json_array_unref);
   g_clear_pointer (&stream->final_response, json_object_unref);
@@ -603,19 +689,19 @@ stream_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
   if (!agents_openai_request_send_finish (result, NULL, &error))
     {
-      g_task_return_error (task, error);
+      return_response (task, &stream->span, NULL, error);
       return;
     }
   if (stream->final_response == NULL)
     {
-      g_task_return_error (task, agents_run_error_new_literal (
-                                   AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
-                                   "Model did not produce a final "
-                                   "response!"));
+      return_response (task, &stream->span, NULL,
+                       agents_run_error_new_literal (
+                         AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
+                         "Model did not produce a final response!"));
       return;
     }
   response = response_from_json (stream->final_response, stream->done_items);
-  agents_model_return_response (task, response);
+  return_response (task, &stream->span, response, NULL);
 }
 
 static void
@@ -626,7 +712,8 @@ responses_stream_response (AgentsModel *model,
 {
   AgentsOpenAIResponsesModel *self = AGENTS_OPENAI_RESPONSES_MODEL (model);
   GError *error = NULL;
-  g_autoptr (JsonObject) body = build_body (self, request, TRUE, &error);
+  g_autoptr (JsonObject) body =
+    agents_openai_responses_model_build_body (self, request, TRUE, &error);
   Stream *stream;
 
   if (body == NULL)
@@ -637,6 +724,7 @@ responses_stream_response (AgentsModel *model,
   stream = g_new0 (Stream, 1);
   stream->sink = g_object_ref (sink);
   stream->done_items = json_array_new ();
+  stream->span = response_span_begin (request);
   g_task_set_task_data (task, stream, (GDestroyNotify) stream_free);
   agents_openai_request_send_async (
     agents_openai_responses_model_get_provider (self), "/responses", body,
@@ -650,15 +738,23 @@ get_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (GTask) task = user_data;
   g_autoptr (JsonObject) answer = NULL;
   g_autoptr (AgentsModelResponse) response = NULL;
+  AgentsSpan **span = g_task_get_task_data (task);
   GError *error = NULL;
 
   if (!agents_openai_request_send_finish (result, &answer, &error))
     {
-      g_task_return_error (task, error);
+      return_response (task, span, NULL, error);
       return;
     }
   response = response_from_json (answer, NULL);
-  agents_model_return_response (task, response);
+  return_response (task, span, response, NULL);
+}
+
+static void
+span_slot_free (AgentsSpan **span)
+{
+  g_clear_object (span);
+  g_free (span);
 }
 
 static void
@@ -668,13 +764,18 @@ responses_get_response (AgentsModel *model,
 {
   AgentsOpenAIResponsesModel *self = AGENTS_OPENAI_RESPONSES_MODEL (model);
   GError *error = NULL;
-  g_autoptr (JsonObject) body = build_body (self, request, FALSE, &error);
+  g_autoptr (JsonObject) body =
+    agents_openai_responses_model_build_body (self, request, FALSE, &error);
+  AgentsSpan **span;
 
   if (body == NULL)
     {
       g_task_return_error (task, error);
       return;
     }
+  span = g_new0 (AgentsSpan *, 1);
+  *span = response_span_begin (request);
+  g_task_set_task_data (task, span, (GDestroyNotify) span_slot_free);
   agents_openai_request_send_async (
     agents_openai_responses_model_get_provider (self), "/responses", body, NULL,
     NULL, NULL, g_task_get_cancellable (task), get_done, g_object_ref (task));

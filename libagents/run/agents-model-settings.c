@@ -31,6 +31,7 @@ typedef enum
   HAS_MAX_TOKENS = 1 << 2,
   HAS_PARALLEL_TOOL_CALLS = 1 << 3,
   HAS_STORE = 1 << 4,
+  HAS_TOP_LOGPROBS = 1 << 5,
 } SetFlags;
 
 struct _AgentsModelSettings
@@ -48,6 +49,8 @@ struct _AgentsModelSettings
   JsonObject *reasoning;
   JsonObject *metadata;
   JsonObject *extra_args;
+  int top_logprobs;
+  GStrv response_include;
 };
 
 G_DEFINE_FINAL_TYPE (AgentsModelSettings, agents_model_settings, G_TYPE_OBJECT)
@@ -65,6 +68,8 @@ enum
   PROP_REASONING,
   PROP_METADATA,
   PROP_EXTRA_ARGS,
+  PROP_TOP_LOGPROBS,
+  PROP_RESPONSE_INCLUDE,
   N_PROPS
 };
 
@@ -80,6 +85,8 @@ agents_model_settings_finalize (GObject *object)
   g_clear_pointer (&self->reasoning, json_object_unref);
   g_clear_pointer (&self->metadata, json_object_unref);
   g_clear_pointer (&self->extra_args, json_object_unref);
+
+  g_strfreev (self->response_include);
 
   G_OBJECT_CLASS (agents_model_settings_parent_class)->finalize (object);
 }
@@ -105,6 +112,12 @@ agents_model_settings_get_property (GObject *object,
       break;
     case PROP_MAX_TOKENS:
       g_value_set_int (value, self->max_tokens);
+      break;
+    case PROP_TOP_LOGPROBS:
+      g_value_set_int (value, self->top_logprobs);
+      break;
+    case PROP_RESPONSE_INCLUDE:
+      g_value_set_boxed (value, self->response_include);
       break;
     case PROP_PARALLEL_TOOL_CALLS:
       g_value_set_boolean (value, self->parallel_tool_calls);
@@ -150,6 +163,13 @@ agents_model_settings_set_property (GObject *object,
       break;
     case PROP_MAX_TOKENS:
       agents_model_settings_set_max_tokens (self, g_value_get_int (value));
+      break;
+    case PROP_TOP_LOGPROBS:
+      agents_model_settings_set_top_logprobs (self, g_value_get_int (value));
+      break;
+    case PROP_RESPONSE_INCLUDE:
+      agents_model_settings_set_response_include (self,
+                                                  g_value_get_boxed (value));
       break;
     case PROP_PARALLEL_TOOL_CALLS:
       agents_model_settings_set_parallel_tool_calls (
@@ -260,6 +280,22 @@ agents_model_settings_class_init (AgentsModelSettingsClass *klass)
   properties[PROP_EXTRA_ARGS] = g_param_spec_boxed (
     "extra-args", NULL, NULL, JSON_TYPE_OBJECT, PARAM_FLAGS);
 
+  /**
+   * AgentsModelSettings:top-logprobs:
+   *
+   * How many most likely tokens to return with each output token; see
+   * agents_model_settings_has_top_logprobs().
+   */
+  properties[PROP_TOP_LOGPROBS] =
+    g_param_spec_int ("top-logprobs", NULL, NULL, 0, G_MAXINT, 0, PARAM_FLAGS);
+  /**
+   * AgentsModelSettings:response-include:
+   *
+   * Extra output the Responses API should include (its `include`
+   * parameter), e.g. `"reasoning.encrypted_content"`.
+   */
+  properties[PROP_RESPONSE_INCLUDE] = g_param_spec_boxed (
+    "response-include", NULL, NULL, G_TYPE_STRV, PARAM_FLAGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -478,6 +514,76 @@ NUMBER_FIELD (top_p, double, HAS_TOP_P, PROP_TOP_P)
 NUMBER_FIELD (max_tokens, int, HAS_MAX_TOKENS, PROP_MAX_TOKENS)
 
 /**
+ * agents_model_settings_has_top_logprobs:
+ * @self: model settings
+ *
+ * Tells whether top_logprobs is set.
+ *
+ * Returns: %TRUE if set
+ */
+/**
+ * agents_model_settings_get_top_logprobs:
+ * @self: model settings
+ *
+ * Gets how many most likely tokens come with each output token, 0 when
+ * unset.
+ *
+ * Returns: top_logprobs
+ */
+/**
+ * agents_model_settings_set_top_logprobs:
+ * @self: model settings
+ * @top_logprobs: how many most likely tokens to return
+ *
+ * Sets top_logprobs. The Responses model then also asks to include
+ * `message.output_text.logprobs`.
+ */
+/**
+ * agents_model_settings_unset_top_logprobs:
+ * @self: model settings
+ *
+ * Unsets top_logprobs.
+ */
+NUMBER_FIELD (top_logprobs, int, HAS_TOP_LOGPROBS, PROP_TOP_LOGPROBS)
+
+/**
+ * agents_model_settings_get_response_include:
+ * @self: model settings
+ *
+ * Gets the extra output the Responses API should include.
+ *
+ * Returns: (transfer none) (nullable) (array zero-terminated=1): the
+ *   values, or %NULL when unset
+ */
+const char *const *
+agents_model_settings_get_response_include (AgentsModelSettings *self)
+{
+  g_return_val_if_fail (AGENTS_IS_MODEL_SETTINGS (self), NULL);
+  return (const char *const *) self->response_include;
+}
+
+/**
+ * agents_model_settings_set_response_include:
+ * @self: model settings
+ * @include: (nullable) (array zero-terminated=1): the values, or %NULL to
+ *   unset
+ *
+ * Sets the extra output the Responses API should include (its `include`
+ * parameter, merged with what the tools and top_logprobs need).
+ */
+void
+agents_model_settings_set_response_include (AgentsModelSettings *self,
+                                            const char *const *include)
+{
+  g_return_if_fail (AGENTS_IS_MODEL_SETTINGS (self));
+  if (self->response_include == NULL && include == NULL)
+    return;
+  g_strfreev (self->response_include);
+  self->response_include = g_strdupv ((char **) include);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RESPONSE_INCLUDE]);
+}
+
+/**
  * agents_model_settings_has_parallel_tool_calls:
  * @self: model settings
  *
@@ -684,6 +790,13 @@ copy_set_fields (AgentsModelSettings *dest, AgentsModelSettings *src)
     dest->parallel_tool_calls = src->parallel_tool_calls;
   if (src->set & HAS_STORE)
     dest->store = src->store;
+  if (src->set & HAS_TOP_LOGPROBS)
+    dest->top_logprobs = src->top_logprobs;
+  if (src->response_include != NULL)
+    {
+      g_strfreev (dest->response_include);
+      dest->response_include = g_strdupv (src->response_include);
+    }
   dest->set |= src->set;
   if (src->reasoning != NULL)
     {
@@ -781,7 +894,7 @@ object_node (JsonObject *object)
  * Serializes the set fields with the reference's member names
  * (`temperature`, `top_p`, `tool_choice`, `parallel_tool_calls`,
  * `truncation`, `max_tokens`, `reasoning`, `metadata`, `store`,
- * `extra_args`).
+ * `top_logprobs`, `response_include`, `extra_args`).
  *
  * Returns: (transfer full): a JSON object
  */
@@ -814,6 +927,16 @@ agents_model_settings_to_json (AgentsModelSettings *self)
                                    deep_copy_object (self->metadata));
   if (self->set & HAS_STORE)
     json_object_set_boolean_member (json, "store", self->store);
+  if (self->set & HAS_TOP_LOGPROBS)
+    json_object_set_int_member (json, "top_logprobs", self->top_logprobs);
+  if (self->response_include != NULL)
+    {
+      JsonArray *include = json_array_new ();
+
+      for (guint i = 0; self->response_include[i]; i++)
+        json_array_add_string_element (include, self->response_include[i]);
+      json_object_set_array_member (json, "response_include", include);
+    }
   if (self->extra_args != NULL)
     json_object_set_object_member (json, "extra_args",
                                    deep_copy_object (self->extra_args));
@@ -846,6 +969,31 @@ is_type (JsonNode *node, GType type)
 }
 
 static gboolean
+load_include (AgentsModelSettings *self, JsonNode *value, GError **error)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto (GStrv) include = NULL;
+  JsonArray *array;
+
+  if (!JSON_NODE_HOLDS_ARRAY (value))
+    return type_error (error, "response_include", _ ("an array of strings"));
+  array = json_node_get_array (value);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (!is_type (element, G_TYPE_STRING))
+        return type_error (error, "response_include",
+                           _ ("an array of strings"));
+      g_strv_builder_add (builder, json_node_get_string (element));
+    }
+  include = g_strv_builder_end (builder);
+  agents_model_settings_set_response_include (self,
+                                              (const char *const *) include);
+  return TRUE;
+}
+
+static gboolean
 load_member (AgentsModelSettings *self,
              const char *name,
              JsonNode *value,
@@ -864,13 +1012,20 @@ load_member (AgentsModelSettings *self,
       else
         agents_model_settings_set_top_p (self, json_node_get_double (value));
     }
-  else if (g_str_equal (name, "max_tokens"))
+  else if (g_str_equal (name, "max_tokens") ||
+           g_str_equal (name, "top_logprobs"))
     {
       if (!is_type (value, G_TYPE_INT64) || json_node_get_int (value) < 0 ||
           json_node_get_int (value) > G_MAXINT)
         return type_error (error, name, _ ("a non-negative integer"));
-      agents_model_settings_set_max_tokens (self, json_node_get_int (value));
+      if (g_str_equal (name, "max_tokens"))
+        agents_model_settings_set_max_tokens (self, json_node_get_int (value));
+      else
+        agents_model_settings_set_top_logprobs (self,
+                                                json_node_get_int (value));
     }
+  else if (g_str_equal (name, "response_include"))
+    return load_include (self, value, error);
   else if (g_str_equal (name, "tool_choice") ||
            g_str_equal (name, "truncation"))
     {

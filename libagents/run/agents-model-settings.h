@@ -79,6 +79,23 @@ AGENTS_AVAILABLE_IN_1_0
 void agents_model_settings_unset_max_tokens (AgentsModelSettings *self);
 
 AGENTS_AVAILABLE_IN_1_0
+gboolean agents_model_settings_has_top_logprobs (AgentsModelSettings *self);
+AGENTS_AVAILABLE_IN_1_0
+int agents_model_settings_get_top_logprobs (AgentsModelSettings *self);
+AGENTS_AVAILABLE_IN_1_0
+void agents_model_settings_set_top_logprobs (AgentsModelSettings *self,
+                                             int top_logprobs);
+AGENTS_AVAILABLE_IN_1_0
+void agents_model_settings_unset_top_logprobs (AgentsModelSettings *self);
+
+AGENTS_AVAILABLE_IN_1_0
+const char *const *
+agents_model_settings_get_response_include (AgentsModelSettings *self);
+AGENTS_AVAILABLE_IN_1_0
+void agents_model_settings_set_response_include (AgentsModelSettings *self,
+                                                 const char *const *include);
+
+AGENTS_AVAILABLE_IN_1_0
 gboolean
 agents_model_settings_has_parallel_tool_calls (AgentsModelSettings *self);
 AGENTS_AVAILABLE_IN_1_0

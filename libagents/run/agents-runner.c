@@ -125,6 +125,7 @@ struct _Run
   gboolean owns_trace;
   AgentsSpan *parent_span;
   AgentsSpan *agent_span;
+  char *prompt_cache_key; /* one per run, for the provider's prompt cache */
 
   Turn *turn;
   gboolean completing;
@@ -223,6 +224,7 @@ run_clear (Run *run)
   g_clear_object (&run->trace);
   g_clear_object (&run->parent_span);
   g_clear_object (&run->agent_span);
+  g_free (run->prompt_cache_key);
   g_clear_error (&run->error);
 }
 
@@ -2266,6 +2268,10 @@ call_model (Run *run, Turn *turn)
   turn->generation_span =
     span_start (run, run->agent_span, AGENTS_SPAN_KIND_GENERATION,
                 generation_span_data (turn, model));
+  agents_model_request_set_span (request, turn->generation_span);
+  if (run->prompt_cache_key == NULL)
+    run->prompt_cache_key = g_uuid_string_random ();
+  agents_model_request_set_prompt_cache_key (request, run->prompt_cache_key);
   if (run->streaming != NULL)
     {
       turn->sink = agents_model_event_sink_new ();

@@ -106,6 +106,7 @@ static const KindInfo kind_info[] = {
   [AGENTS_SPAN_KIND_HANDOFF] = { "handoff", { "from_agent", "to_agent" } },
   [AGENTS_SPAN_KIND_GUARDRAIL] = { "guardrail", { "name", "triggered" } },
   [AGENTS_SPAN_KIND_CUSTOM] = { "custom", { "name", "data" } },
+  [AGENTS_SPAN_KIND_RESPONSE] = { "response", { "response_id" } },
 };
 
 /**
@@ -119,7 +120,7 @@ static const KindInfo kind_info[] = {
 const char *
 agents_span_kind_to_string (AgentsSpanKind kind)
 {
-  g_return_val_if_fail (kind <= AGENTS_SPAN_KIND_CUSTOM, NULL);
+  g_return_val_if_fail (kind < G_N_ELEMENTS (kind_info), NULL);
 
   return kind_info[kind].type;
 }
@@ -900,17 +901,17 @@ noop_span (void)
 }
 
 static AgentsSpan *
-span_new (AgentsTrace *trace,
-          AgentsSpan *parent,
-          AgentsSpanKind kind,
-          JsonObject *data)
+span_new_in (const char *trace_id,
+             AgentsSpan *parent,
+             AgentsSpanKind kind,
+             JsonObject *data)
 {
   AgentsSpan *self = g_object_new (AGENTS_TYPE_SPAN, NULL);
   g_autofree char *hex = random_hex (24);
 
   self->kind = kind;
   self->span_id = g_strconcat ("span_", hex, NULL);
-  self->trace_id = g_strdup (trace->trace_id);
+  self->trace_id = g_strdup (trace_id);
   self->parent_id = parent != NULL ? g_strdup (parent->span_id) : NULL;
   self->data = build_span_data (kind, data);
   g_mutex_lock (&processors_lock);
@@ -920,10 +921,50 @@ span_new (AgentsTrace *trace,
   return self;
 }
 
+static AgentsSpan *
+span_new (AgentsTrace *trace,
+          AgentsSpan *parent,
+          AgentsSpanKind kind,
+          JsonObject *data)
+{
+  return span_new_in (trace->trace_id, parent, kind, data);
+}
+
 static gboolean
 span_recording (AgentsSpan *span)
 {
   return span->data != NULL;
+}
+
+/**
+ * agents_span_start_child:
+ * @parent: the enclosing span
+ * @kind: what the span records
+ * @data: (nullable): the span data's members (see agents_span_begin())
+ *
+ * Starts a span nested under @parent, in @parent's trace, without making
+ * it the current span: for code that runs asynchronously inside a span
+ * it was handed, such as a model called by the runner (see
+ * agents_model_request_get_span()). When @parent does not record, the
+ * span is a placeholder that does not record either.
+ *
+ * Returns: (transfer full): the span; end it with agents_span_end()
+ */
+AgentsSpan *
+agents_span_start_child (AgentsSpan *parent,
+                         AgentsSpanKind kind,
+                         JsonObject *data)
+{
+  AgentsSpan *span;
+
+  g_return_val_if_fail (AGENTS_IS_SPAN (parent), NULL);
+  g_return_val_if_fail (kind < G_N_ELEMENTS (kind_info), NULL);
+
+  if (agents_tracing_get_disabled () || !span_recording (parent))
+    return noop_span ();
+  span = span_new_in (parent->trace_id, parent, kind, data);
+  dispatch (EVENT_SPAN_START, span);
+  return span;
 }
 
 /**
@@ -950,7 +991,7 @@ agents_trace_start_span (AgentsTrace *self,
 
   g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
   g_return_val_if_fail (parent == NULL || AGENTS_IS_SPAN (parent), NULL);
-  g_return_val_if_fail (kind <= AGENTS_SPAN_KIND_CUSTOM, NULL);
+  g_return_val_if_fail (kind < G_N_ELEMENTS (kind_info), NULL);
 
   if (self->noop || agents_tracing_get_disabled () ||
       (parent != NULL && !span_recording (parent)))
@@ -985,7 +1026,7 @@ agents_span_begin (AgentsSpanKind kind, JsonObject *data)
   AgentsTrace *trace;
   AgentsSpan *parent, *span;
 
-  g_return_val_if_fail (kind <= AGENTS_SPAN_KIND_CUSTOM, NULL);
+  g_return_val_if_fail (kind < G_N_ELEMENTS (kind_info), NULL);
 
   if (agents_tracing_get_disabled ())
     return noop_span ();

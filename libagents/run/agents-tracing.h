@@ -25,6 +25,8 @@ G_BEGIN_DECLS
  * @AGENTS_SPAN_KIND_HANDOFF: a handoff between agents (`"handoff"`)
  * @AGENTS_SPAN_KIND_GUARDRAIL: a guardrail check (`"guardrail"`)
  * @AGENTS_SPAN_KIND_CUSTOM: anything else, named by its data (`"custom"`)
+ * @AGENTS_SPAN_KIND_RESPONSE: one request to the OpenAI Responses API,
+ *   made by the model inside a generation (`"response"`)
  *
  * What a span records. The name in parentheses is the span data's
  * `type` member, as in the reference SDK. Values are only ever appended.
@@ -37,6 +39,7 @@ typedef enum
   AGENTS_SPAN_KIND_HANDOFF,
   AGENTS_SPAN_KIND_GUARDRAIL,
   AGENTS_SPAN_KIND_CUSTOM,
+  AGENTS_SPAN_KIND_RESPONSE,
 } AgentsSpanKind;
 
 AGENTS_AVAILABLE_IN_1_0
@@ -127,6 +130,11 @@ AgentsSpan *agents_span_begin_guardrail (const char *name, gboolean triggered)
 AGENTS_AVAILABLE_IN_1_0
 AgentsSpan *agents_span_begin_custom (const char *name, JsonObject *data)
   G_GNUC_WARN_UNUSED_RESULT;
+AGENTS_AVAILABLE_IN_1_0
+AgentsSpan *
+agents_span_start_child (AgentsSpan *parent,
+                         AgentsSpanKind kind,
+                         JsonObject *data) G_GNUC_WARN_UNUSED_RESULT;
 AGENTS_AVAILABLE_IN_1_0
 void agents_span_end (AgentsSpan *span, const GError *error);
 AGENTS_AVAILABLE_IN_1_0
