@@ -113,6 +113,10 @@ struct _Run
   JsonArray *new_input_items; /* for the conversation session */
   GPtrArray *items;           /* generated items, earlier runs' too */
   GPtrArray *run_items;       /* those of this invocation */
+  JsonArray *model_input;     /* the input and items, grown turn by turn */
+  guint model_input_items;    /* how many of items are in model_input */
+  guint model_input_length;   /* to notice a change made in place */
+  JsonNode *model_input_last; /* the same */
   guint current_turn;
   guint max_turns;
   AgentsToolUseTracker *tracker;
@@ -189,6 +193,14 @@ owned_trace_quark (void)
 
 static void turn_free (Turn *turn);
 
+/* The history was replaced: the next turn builds its input anew. */
+static void
+forget_model_input (Run *run)
+{
+  g_clear_pointer (&run->model_input, json_array_unref);
+  run->model_input_items = 0;
+}
+
 static void
 run_clear (Run *run)
 {
@@ -211,6 +223,7 @@ run_clear (Run *run)
   g_clear_pointer (&run->input, json_node_unref);
   g_clear_pointer (&run->new_input_items, json_array_unref);
   g_clear_pointer (&run->items, g_ptr_array_unref);
+  g_clear_pointer (&run->model_input, json_array_unref);
   g_clear_pointer (&run->run_items, g_ptr_array_unref);
   g_clear_pointer (&run->tracker, agents_tool_use_tracker_free);
   g_clear_pointer (&run->pending_interruptions, g_ptr_array_unref);
@@ -1137,6 +1150,7 @@ apply_handoff_filter (Run *run, Turn *turn, AgentsHandoff *handoff)
     g_ptr_array_add (items, g_object_ref (new_items->pdata[i]));
   g_ptr_array_unref (run->items);
   run->items = g_ptr_array_ref (items);
+  forget_model_input (run);
   agents_run_private_result_set_items (run->result, items);
   agents_run_private_result_set_input (run->result, run->input);
 }
@@ -1753,13 +1767,18 @@ turn_joined (Run *run, Turn *turn)
   if (turn->generation_span != NULL)
     {
       JsonArray *output = agents_model_response_get_output (response);
+      /* Snapshots for processors; without any, nobody sees the data. */
+      gboolean copy = agents_tracing_private_has_processors ();
 
       if (output != NULL)
         span_set (turn->generation_span, "output",
-                  take_array (agents_run_private_json_array_copy (output)));
+                  take_array (copy ? agents_run_private_json_array_copy (output)
+                                   : json_array_ref (output)));
       if (usage != NULL)
         span_set (turn->generation_span, "usage",
-                  take_object (agents_run_private_json_object_copy (usage)));
+                  take_object (copy
+                                 ? agents_run_private_json_object_copy (usage)
+                                 : json_object_ref (usage)));
     }
   span_finish (&turn->generation_span, NULL);
 
@@ -1918,7 +1937,12 @@ generation_span_data (Turn *turn, AgentsModel *model)
   JsonObject *data = json_object_new ();
   g_autofree char *model_name = span_model_name (turn->execution_agent, model);
 
-  json_object_set_array_member (data, "input", copy_input (turn->input));
+  /* The input grows in place turn after turn: processors, which may keep
+   * the span, get a snapshot; without any, nobody sees it. */
+  json_object_set_array_member (data, "input",
+                                agents_tracing_private_has_processors ()
+                                  ? copy_input (turn->input)
+                                  : json_array_ref (turn->input));
   json_object_set_null_member (data, "output");
   json_object_set_string_member (data, "model", model_name);
   json_object_set_object_member (
@@ -2151,20 +2175,39 @@ item_input_node (AgentsRunItem *item)
   return json_node_ref (node);
 }
 
+/* The model input: the run's input, then its items but approvals. Every
+ * turn shares one array and appends only the items added since the last
+ * turn, so a turn costs the same however long the history (the reference
+ * builds a new list every turn). It is rebuilt when the history is
+ * rewritten, or was changed in place by someone it was handed to. */
 static JsonArray *
 model_input (Run *run)
 {
-  JsonArray *input = input_to_list (run->input);
-
-  for (guint i = 0; i < run->items->len; i++)
+  if (run->model_input == NULL || run->model_input_items > run->items->len ||
+      json_array_get_length (run->model_input) != run->model_input_length ||
+      (run->model_input_length > 0 &&
+       json_array_get_element (run->model_input, run->model_input_length - 1) !=
+         run->model_input_last))
+    {
+      g_clear_pointer (&run->model_input, json_array_unref);
+      run->model_input = input_to_list (run->input);
+      run->model_input_items = 0;
+    }
+  for (guint i = run->model_input_items; i < run->items->len; i++)
     {
       AgentsRunItem *item = run->items->pdata[i];
 
       if (agents_run_item_get_kind (item) == AGENTS_RUN_ITEM_KIND_TOOL_APPROVAL)
         continue;
-      json_array_add_element (input, item_input_node (item));
+      json_array_add_element (run->model_input, item_input_node (item));
     }
-  return input;
+  run->model_input_items = run->items->len;
+  run->model_input_length = json_array_get_length (run->model_input);
+  run->model_input_last =
+    run->model_input_length > 0
+      ? json_array_get_element (run->model_input, run->model_input_length - 1)
+      : NULL;
+  return json_array_ref (run->model_input);
 }
 
 static void
@@ -2266,6 +2309,7 @@ history_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
   g_clear_pointer (&run->input, json_node_unref);
   run->input = json_node_init_array (json_node_alloc (), combined);
   json_array_unref (combined);
+  forget_model_input (run);
   input_ready (run);
 }
 
