@@ -13,7 +13,8 @@
  *  - `baseline`: the obvious loop without the runner, over the same
  *    public async API: build a request on the growing history, call the
  *    same scripted model, invoke the same tool, append the call and its
- *    output to the history, until the final message.
+ *    output to the history (sealed, so that copies of the input share
+ *    them, as the runner shares its items), until the final message.
  *
  * Both sides feed the scripted model one turn at a time (the runner from
  * its llm-start signal, which also timestamps the turn; the baseline at
@@ -448,6 +449,19 @@ invoke_tool (AgentsTool *tool, AgentsRunContext *ctx, JsonObject *call)
   return output;
 }
 
+/* Appends @object (taken) to @history sealed, as the runner keeps its
+ * items: a sealed item is shared, not copied, by whoever copies the input
+ * (agents_model_request_copy() in the scripted model). */
+static void
+add_sealed (JsonArray *history, JsonObject *object)
+{
+  JsonNode *node = json_node_init_object (json_node_alloc (), object);
+
+  json_object_unref (object);
+  json_node_seal (node);
+  json_array_add_element (history, node);
+}
+
 /* Handles one model response: appends its items (and the outputs of its
  * tool calls) to @history; returns TRUE at the final message. */
 static gboolean
@@ -464,7 +478,7 @@ baseline_handle (AgentsModelResponse *response,
       JsonObject *item = json_array_get_object_element (output, i);
       const char *type = json_object_get_string_member (item, "type");
 
-      json_array_add_object_element (history, json_object_ref (item));
+      add_sealed (history, json_object_ref (item));
       if (g_strcmp0 (type, "function_call") == 0)
         {
           AgentsTool *tool = g_hash_table_lookup (
@@ -474,7 +488,7 @@ baseline_handle (AgentsModelResponse *response,
           if (tool == NULL)
             die ("baseline: unknown tool");
           result = invoke_tool (tool, ctx, item);
-          json_array_add_object_element (
+          add_sealed (
             history,
             call_output_item (json_object_get_string_member (item, "call_id"),
                               json_node_get_string (result)));
@@ -503,7 +517,7 @@ run_baseline (Script *script, JsonArray **out_history)
   g_hash_table_insert (tools, (gpointer) agents_tool_get_name (tool), tool);
   json_object_set_string_member (user, "content", "go");
   json_object_set_string_member (user, "role", "user");
-  json_array_add_object_element (history, user);
+  add_sealed (history, user);
 
   start = now_ns ();
   while (!final)

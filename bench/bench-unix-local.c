@@ -609,6 +609,7 @@ bench_exec (AgentsSandboxClient *client, JsonBuilder *json)
 typedef struct
 {
   double seconds; /* wall time seen by the parent */
+  double cpu_s;   /* user + system CPU of the process, from wait4() */
   guint64 out_bytes;
   long maxrss_kb;
   GString *out; /* stdout, when captured */
@@ -650,6 +651,8 @@ run_process (const char *const *argv, gboolean capture, ProcRun *run)
       die ("wait4: %s", g_strerror (errno));
   run->seconds = now () - start;
   run->maxrss_kb = usage.ru_maxrss;
+  run->cpu_s = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+               (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
     die ("%s %s failed (status %d)", argv[0], argv[1] ? argv[1] : "", status);
 }
@@ -679,6 +682,17 @@ print_report (JsonBuilder *json)
   fflush (stdout);
 }
 
+/* User + system CPU time of this process (all its threads) so far. */
+static double
+self_cpu (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
 static void
 report_rss (JsonBuilder *json)
 {
@@ -703,7 +717,7 @@ phase_persist (AgentsSandboxClient *client)
   GError *error = NULL;
   guint64 bytes = 0;
   int out_fd = -1;
-  double start;
+  double start, cpu;
   gssize n;
 
   if (opt_out != NULL &&
@@ -712,6 +726,7 @@ phase_persist (AgentsSandboxClient *client)
     die ("create %s: %s", opt_out, g_strerror (errno));
 
   start = now ();
+  cpu = self_cpu ();
   WAIT_FOR (agents_sandbox_session_persist_workspace_async, session);
   stream = agents_sandbox_session_persist_workspace_finish (
     session, waiter.result, &error);
@@ -727,6 +742,8 @@ phase_persist (AgentsSandboxClient *client)
   json_builder_begin_object (json);
   json_builder_set_member_name (json, "seconds");
   json_builder_add_double_value (json, now () - start);
+  json_builder_set_member_name (json, "cpu_seconds");
+  json_builder_add_double_value (json, self_cpu () - cpu);
   json_builder_set_member_name (json, "bytes");
   json_builder_add_int_value (json, bytes);
   json_builder_set_member_name (json, "vmhwm_before_kb");
@@ -785,10 +802,11 @@ phase_hydrate (AgentsSandboxClient *client)
   long hwm_before = proc_status_kb ("VmHWM");
   Waiter waiter = { NULL };
   GError *error = NULL;
-  double start, seconds;
+  double start, seconds, cpu;
 
   maybe_raise_limits (session);
   start = now ();
+  cpu = self_cpu ();
   stream = G_INPUT_STREAM (g_file_read (file, NULL, &error));
   check (error, "open the archive");
   WAIT_FOR (agents_sandbox_session_hydrate_workspace_async, session, stream);
@@ -796,10 +814,13 @@ phase_hydrate (AgentsSandboxClient *client)
                                                    &error);
   check (error, "hydrate_workspace");
   seconds = now () - start;
+  cpu = self_cpu () - cpu;
 
   json_builder_begin_object (json);
   json_builder_set_member_name (json, "seconds");
   json_builder_add_double_value (json, seconds);
+  json_builder_set_member_name (json, "cpu_seconds");
+  json_builder_add_double_value (json, cpu);
   json_builder_set_member_name (json, "vmhwm_before_kb");
   json_builder_add_int_value (json, hwm_before);
   report_rss (json);
@@ -822,6 +843,8 @@ typedef struct
 {
   double *gnu_s; /* per rep; the median is kept */
   double *ours_s;
+  double *gnu_cpu_s; /* CPU: GNU tar's process, our phase */
+  double *ours_cpu_s;
   long gnu_rss_kb;  /* max over the reps */
   long ours_rss_kb; /* VmHWM, max over the reps */
   long ours_rss_before_kb;
@@ -836,12 +859,16 @@ archive_stats_init (ArchiveStats *stats)
   memset (stats, 0, sizeof *stats);
   stats->gnu_s = g_new0 (double, opt_reps);
   stats->ours_s = g_new0 (double, opt_reps);
+  stats->gnu_cpu_s = g_new0 (double, opt_reps);
+  stats->ours_cpu_s = g_new0 (double, opt_reps);
 }
 
 static void
 note_ours (ArchiveStats *stats, int rep, ProcRun *run, JsonObject *report)
 {
   stats->ours_s[rep] = json_object_get_double_member (report, "seconds");
+  stats->ours_cpu_s[rep] =
+    json_object_get_double_member (report, "cpu_seconds");
   stats->ours_rss_kb =
     MAX (stats->ours_rss_kb, json_object_get_int_member (report, "vmhwm_kb"));
   stats->ours_rss_before_kb =
@@ -864,6 +891,7 @@ persist_rep (const char *self_exe, const char *ws, int rep, ArchiveStats *stats)
       {
         run_process (tar_argv, FALSE, &run);
         stats->gnu_s[rep] = run.seconds;
+        stats->gnu_cpu_s[rep] = run.cpu_s;
         stats->gnu_rss_kb = MAX (stats->gnu_rss_kb, run.maxrss_kb);
         stats->gnu_stream_bytes = run.out_bytes;
       }
@@ -907,6 +935,7 @@ hydrate_rep (const char *self_exe,
         {
           run_process (tar_argv, FALSE, &run);
           stats->gnu_s[rep] = run.seconds;
+          stats->gnu_cpu_s[rep] = run.cpu_s;
           stats->gnu_rss_kb = MAX (stats->gnu_rss_kb, run.maxrss_kb);
         }
       else
@@ -943,12 +972,24 @@ archive_report (JsonBuilder *json,
                 const WorkspaceInfo *info,
                 ArchiveStats *stats)
 {
-  double gnu = median (stats->gnu_s, opt_reps);
-  double ours = median (stats->ours_s, opt_reps);
-  double gnu_mbs = info->bytes / MB / gnu;
-  double ours_mbs = info->bytes / MB / ours;
-  double ratio = ours_mbs / gnu_mbs;
-  double rss_mb = stats->ours_rss_kb / 1024.0;
+  double time_ratios[opt_reps], cpu_ratios[opt_reps];
+  double gnu, ours, gnu_mbs, ours_mbs, ratio, rss_mb, gnu_cpu, ours_cpu;
+
+  /* Per rep first (median() sorts): the two sides of a rep ran back to
+   * back, under about the same load. */
+  for (int rep = 0; rep < opt_reps; rep++)
+    {
+      time_ratios[rep] = stats->ours_s[rep] / stats->gnu_s[rep];
+      cpu_ratios[rep] = stats->ours_cpu_s[rep] / stats->gnu_cpu_s[rep];
+    }
+  gnu = median (stats->gnu_s, opt_reps);
+  ours = median (stats->ours_s, opt_reps);
+  gnu_cpu = median (stats->gnu_cpu_s, opt_reps);
+  ours_cpu = median (stats->ours_cpu_s, opt_reps);
+  gnu_mbs = info->bytes / MB / gnu;
+  ours_mbs = info->bytes / MB / ours;
+  ratio = ours_mbs / gnu_mbs;
+  rss_mb = stats->ours_rss_kb / 1024.0;
 
   printf ("  %-34s %8.3f s %8.1f MB/s %8.1f MiB\n", gnu_label, gnu, gnu_mbs,
           stats->gnu_rss_kb / 1024.0);
@@ -958,6 +999,10 @@ archive_report (JsonBuilder *json,
           stats->ours_rss_before_kb / 1024.0);
   printf ("  ratio ours/GNU tar %15s %6.2f   (target >= %.1f)  %s\n", "", ratio,
           TARGET_ARCHIVE_RATIO, verdict (ratio >= TARGET_ARCHIVE_RATIO));
+  printf ("  CPU GNU tar / ours %16s %6.3f s / %.3f s\n", "", gnu_cpu,
+          ours_cpu);
+  printf ("  ours/GNU tar per rep, median: time %.2f, CPU %.2f\n",
+          median (time_ratios, opt_reps), median (cpu_ratios, opt_reps));
   printf ("  peak RSS ours %20s %6.1f MiB (target <= %.0f MiB)  %s\n", "",
           rss_mb, TARGET_PEAK_RSS_MB, verdict (rss_mb <= TARGET_PEAK_RSS_MB));
 
@@ -979,8 +1024,14 @@ archive_report (JsonBuilder *json,
   MEMBER ("ratio_met", boolean, ratio >= TARGET_ARCHIVE_RATIO);
   MEMBER ("rss_target_max_kb", int, (gint64) (TARGET_PEAK_RSS_MB * 1024));
   MEMBER ("rss_met", boolean, rss_mb <= TARGET_PEAK_RSS_MB);
+  MEMBER ("gnu_tar_cpu_seconds", double, gnu_cpu);
+  MEMBER ("ours_cpu_seconds", double, ours_cpu);
+  MEMBER ("time_ratio_median", double, median (time_ratios, opt_reps));
+  MEMBER ("cpu_ratio_median", double, median (cpu_ratios, opt_reps));
   add_runs (json, "gnu_tar_runs_s", stats->gnu_s);
   add_runs (json, "ours_runs_s", stats->ours_s);
+  add_runs (json, "gnu_tar_cpu_runs_s", stats->gnu_cpu_s);
+  add_runs (json, "ours_cpu_runs_s", stats->ours_cpu_s);
   if (stats->gnu_stream_bytes > 0)
     {
       MEMBER ("gnu_tar_archive_bytes", int, stats->gnu_stream_bytes);
@@ -1049,8 +1100,12 @@ bench_archive (const char *base, JsonBuilder *json)
           persist.ours_stream_bytes / MB, persist.gnu_stream_bytes / MB);
 
   g_free (persist.gnu_s);
+  g_free (persist.gnu_cpu_s);
+  g_free (persist.ours_cpu_s);
   g_free (persist.ours_s);
   g_free (hydrate.gnu_s);
+  g_free (hydrate.gnu_cpu_s);
+  g_free (hydrate.ours_cpu_s);
   g_free (hydrate.ours_s);
 }
 

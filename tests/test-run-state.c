@@ -990,11 +990,62 @@ test_foreign_agent_graph (void)
   assert_invalid (beta, json, "alpha");
 }
 
+/* Whether @a and @b hold the same agents, in order, with the same tools. */
+static void
+assert_trackers_equal (AgentsToolUseTracker *a, AgentsToolUseTracker *b)
+{
+  g_autoptr (GPtrArray) agents_a = agents_tool_use_tracker_get_agents (a);
+  g_autoptr (GPtrArray) agents_b = agents_tool_use_tracker_get_agents (b);
+
+  g_assert_cmpuint (agents_a->len, ==, agents_b->len);
+  for (guint i = 0; i < agents_a->len; i++)
+    {
+      g_auto (GStrv) tools_a = NULL;
+      g_auto (GStrv) tools_b = NULL;
+
+      g_assert_true (agents_a->pdata[i] == agents_b->pdata[i]);
+      tools_a = agents_tool_use_tracker_dup_tools (a, agents_a->pdata[i]);
+      tools_b = agents_tool_use_tracker_dup_tools (b, agents_b->pdata[i]);
+      g_assert_true (g_strv_equal ((const char *const *) tools_a,
+                                   (const char *const *) tools_b));
+    }
+}
+
+/* The runner brings the result's copy of the tracker up to date each
+ * turn with what was added, and copies anew what is not a prefix. */
+static void
+test_tracker_update (void)
+{
+  g_autoptr (AgentsAgent) first = agents_agent_new ("first");
+  g_autoptr (AgentsAgent) second = agents_agent_new ("second");
+  g_autoptr (AgentsToolUseTracker) source = agents_tool_use_tracker_new ();
+  g_autoptr (AgentsToolUseTracker) copy = agents_tool_use_tracker_new ();
+  g_autoptr (AgentsToolUseTracker) other = agents_tool_use_tracker_new ();
+  g_auto (GStrv) tools = NULL;
+
+  agents_tool_use_tracker_add (source, first, "a");
+  agents_tool_use_tracker_update (copy, source);
+  assert_trackers_equal (copy, source);
+  agents_tool_use_tracker_add (source, first, "a");
+  agents_tool_use_tracker_add (source, second, "b");
+  agents_tool_use_tracker_add (source, first, "c");
+  agents_tool_use_tracker_update (copy, source);
+  assert_trackers_equal (copy, source);
+  tools = agents_tool_use_tracker_dup_tools (copy, first);
+  g_assert_cmpstrv (tools, ((const char *const[]){ "a", "a", "c", NULL }));
+
+  /* Not an earlier copy of @source: replaced by a copy. */
+  agents_tool_use_tracker_add (other, second, "x");
+  agents_tool_use_tracker_update (other, source);
+  assert_trackers_equal (other, source);
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/run/state/tracker-update", test_tracker_update);
   g_test_add_func (
     "/run/state/"
     "runner_persists_workspace_and_tool_choice_state_across_sandbox_resume",

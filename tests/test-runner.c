@@ -763,6 +763,73 @@ test_tool_call_then_output (void)
                     ==, 1);
 }
 
+/* Empties the input array it is handed at the second turn, in place. */
+static void
+clear_input_on_llm_start (AgentsRunner *runner,
+                          AgentsRunContext *ctx,
+                          AgentsAgent *agent,
+                          const char *system_prompt,
+                          JsonArray *input,
+                          guint *calls)
+{
+  if ((*calls)++ == 1)
+    while (json_array_get_length (input) > 0)
+      json_array_remove_element (input, 0);
+}
+
+/* The model input is kept between turns and extended: every turn still
+ * sees the whole history, even after a handler changed the array it was
+ * handed in place. */
+static void
+test_model_input_across_turns (void)
+{
+  g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
+  g_autoptr (AgentsTool) tool = agents_testing_function_tool ("foo", "result");
+  g_autoptr (AgentsRunner) runner = agents_runner_new ();
+  g_autoptr (AgentsRunResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  guint calls = 0;
+  JsonArray *input;
+
+  agents_agent_add_tool (agent, tool);
+  for (guint i = 1; i <= 3; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("call_%u", i);
+
+      agents_test_add_turn (
+        model, agents_testing_function_tool_call ("foo", "{}", id), NULL);
+    }
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
+  g_signal_connect (runner, "llm-start", G_CALLBACK (clear_input_on_llm_start),
+                    &calls);
+  result = run_agent (runner, agent, "hello", NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_final_text (result, "done");
+  g_assert_cmpuint (calls, ==, 4);
+
+  /* The user message, then three calls and their outputs. */
+  input = agents_model_request_get_input (
+    agents_scripted_model_get_last_turn_args (model));
+  g_assert_cmpuint (json_array_get_length (input), ==, 7);
+  g_assert_cmpstr (json_object_get_string_member (
+                     json_array_get_object_element (input, 0), "content"),
+                   ==, "hello");
+  for (guint i = 1; i <= 3; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("call_%u", i);
+      JsonObject *call = json_array_get_object_element (input, 2 * i - 1);
+      JsonObject *output = json_array_get_object_element (input, 2 * i);
+
+      g_assert_cmpstr (json_object_get_string_member (call, "call_id"), ==, id);
+      g_assert_cmpstr (json_object_get_string_member (output, "call_id"), ==,
+                       id);
+      g_assert_cmpstr (json_object_get_string_member (output, "output"), ==,
+                       "result");
+    }
+}
+
 static void
 test_max_turns (void)
 {
@@ -2170,6 +2237,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/run/runner/to-input-list", test_to_input_list);
   g_test_add_func ("/run/runner/tool-call-then-output",
                    test_tool_call_then_output);
+  g_test_add_func ("/run/runner/model-input-across-turns",
+                   test_model_input_across_turns);
   g_test_add_func ("/run/runner/max-turns", test_max_turns);
   g_test_add_func ("/run/runner/unknown-tool", test_unknown_tool);
   g_test_add_func ("/run/runner/tool-errors-become-output",

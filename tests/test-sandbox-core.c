@@ -156,6 +156,92 @@ test_filesystem_tree (void)
                    "└── remote/ (remote mount, read-only)");
 }
 
+/* The sections are kept per manifest between turns: each kind of change
+ * must still show, as in a copy that was never asked before. */
+static void
+assert_sections_current (AgentsManifest *manifest)
+{
+  g_autoptr (AgentsManifest) copy = agents_manifest_copy (manifest);
+  g_autofree char *text = agents_sandbox_filesystem_instructions (manifest);
+  g_autofree char *fresh = agents_sandbox_filesystem_instructions (copy);
+  g_autofree char *policy = agents_sandbox_remote_mount_policy (manifest);
+  g_autofree char *fresh_policy = agents_sandbox_remote_mount_policy (copy);
+
+  g_assert_cmpstr (text, ==, fresh);
+  g_assert_cmpstr (policy, ==, fresh_policy);
+}
+
+static void
+test_sections_follow_changes (void)
+{
+  g_autoptr (AgentsManifest) manifest = readme_manifest ("hello");
+  g_autoptr (AgentsManifestEntry) dir = agents_dir_new ();
+  g_autoptr (AgentsManifestEntry) child = agents_file_new_from_text ("x");
+  g_autoptr (AgentsManifestEntry) mount = s3_mount (TRUE);
+  g_autofree char *before = agents_sandbox_filesystem_instructions (manifest);
+  g_autofree char *again = agents_sandbox_filesystem_instructions (manifest);
+  const char *const allowlist[] = { "ls", NULL };
+  g_autofree char *text = NULL;
+
+  g_assert_cmpstr (before, ==, again);
+  g_assert_null (agents_sandbox_remote_mount_policy (manifest));
+  agents_manifest_set_entry (manifest, "data", dir);
+  assert_sections_current (manifest);
+  agents_dir_set_child (AGENTS_DIR (dir), "input.csv", child);
+  assert_sections_current (manifest);
+  agents_manifest_entry_set_description (child, "rows");
+  assert_sections_current (manifest);
+  agents_manifest_set_entry (manifest, "remote", mount);
+  assert_sections_current (manifest);
+  agents_mount_set_read_only (AGENTS_MOUNT (mount), FALSE);
+  assert_sections_current (manifest);
+  agents_manifest_set_remote_mount_command_allowlist (manifest, allowlist);
+  assert_sections_current (manifest);
+  agents_manifest_set_root (manifest, "/work");
+  assert_sections_current (manifest);
+  agents_dir_set_child (AGENTS_DIR (dir), "input.csv", NULL);
+  g_assert_true (agents_manifest_remove_entry (manifest, "remote"));
+  assert_sections_current (manifest);
+
+  text = agents_sandbox_filesystem_instructions (manifest);
+  g_assert_cmpstr (text, ==,
+                   "# Filesystem\n"
+                   "You have access to a container with a filesystem. The "
+                   "filesystem layout is:\n"
+                   "\n"
+                   "/work\n"
+                   "├── README.md\n"
+                   "└── data/");
+}
+
+/* Children are found by name through an index past a few: many siblings
+ * keep their order and each appears once. */
+static void
+test_filesystem_many_siblings (void)
+{
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (GString) expected = g_string_new (
+    "# Filesystem\n"
+    "You have access to a container with a filesystem. The filesystem "
+    "layout is:\n\n/workspace\n└── d/");
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("d/f%02u", 39 - i);
+      g_autofree char *again = g_strdup_printf ("d/f%02u", 39 - i / 2);
+      g_autoptr (AgentsManifestEntry) file = agents_file_new_from_text ("x");
+
+      agents_manifest_set_entry (manifest, path, file);
+      agents_manifest_set_entry (manifest, again, file);
+    }
+  for (guint i = 0; i < 40; i++)
+    g_string_append_printf (expected, "\n    %s f%02u", i == 39 ? "└──" : "├──",
+                            39 - i);
+  text = agents_sandbox_filesystem_instructions (manifest);
+  g_assert_cmpstr (text, ==, expected->str);
+}
+
 static void
 test_default_prompt_resource (void)
 {
@@ -814,6 +900,10 @@ main (int argc, char **argv)
                    test_filesystem_without_entries);
   g_test_add_func ("/sandbox/core/instructions/filesystem-tree",
                    test_filesystem_tree);
+  g_test_add_func ("/sandbox/core/instructions/sections-follow-changes",
+                   test_sections_follow_changes);
+  g_test_add_func ("/sandbox/core/instructions/filesystem-many-siblings",
+                   test_filesystem_many_siblings);
   g_test_add_func ("/sandbox/core/instructions/default-prompt-resource",
                    test_default_prompt_resource);
   g_test_add_func ("/sandbox/core/instructions/mount-policy",

@@ -211,6 +211,8 @@ agents_run_preparation_get_starting_agent (AgentsRunPreparation *self);
 AgentsRunState *
 agents_run_preparation_get_resume_state (AgentsRunPreparation *self);
 AgentsRunResult *agents_run_preparation_get_result (AgentsRunPreparation *self);
+gboolean agents_tracing_private_has_processors (void);
+
 /* The run's trace and the span of the current agent (which do not record
  * when tracing is disabled): parents for the preparer's spans, through
  * agents_trace_start_span(). Several runs may interleave on one thread,
@@ -232,6 +234,8 @@ typedef struct _AgentsToolUseTracker AgentsToolUseTracker;
 AgentsToolUseTracker *agents_tool_use_tracker_new (void);
 AgentsToolUseTracker *agents_tool_use_tracker_copy (AgentsToolUseTracker *self);
 void agents_tool_use_tracker_free (AgentsToolUseTracker *self);
+void agents_tool_use_tracker_update (AgentsToolUseTracker *self,
+                                     AgentsToolUseTracker *source);
 void agents_tool_use_tracker_add (AgentsToolUseTracker *self,
                                   AgentsAgent *agent,
                                   const char *tool_name);

@@ -541,9 +541,15 @@ agents_run_private_result_set_progress (AgentsRunResult *self,
 {
   self->current_turn = current_turn;
   self->max_turns = max_turns;
-  g_clear_pointer (&self->tracker, agents_tool_use_tracker_free);
-  self->tracker = tracker ? agents_tool_use_tracker_copy (tracker)
-                          : agents_tool_use_tracker_new ();
+  if (tracker == NULL)
+    {
+      g_clear_pointer (&self->tracker, agents_tool_use_tracker_free);
+      self->tracker = agents_tool_use_tracker_new ();
+    }
+  else if (self->tracker != NULL)
+    agents_tool_use_tracker_update (self->tracker, tracker); /* each turn */
+  else
+    self->tracker = agents_tool_use_tracker_copy (tracker);
 }
 
 void

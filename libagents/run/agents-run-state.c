@@ -73,6 +73,43 @@ agents_tool_use_tracker_copy (AgentsToolUseTracker *self)
   return copy;
 }
 
+/* Brings @self, an earlier copy of @source, up to date by appending what
+ * @source gained since: trackers only grow, so this costs what was added,
+ * not the whole history. Anything else is copied anew. */
+void
+agents_tool_use_tracker_update (AgentsToolUseTracker *self,
+                                AgentsToolUseTracker *source)
+{
+  gboolean prefix = self->agents->len <= source->agents->len;
+
+  for (guint i = 0; prefix && i < self->agents->len; i++)
+    {
+      GPtrArray *mine =
+        g_hash_table_lookup (self->tools, self->agents->pdata[i]);
+      GPtrArray *theirs =
+        g_hash_table_lookup (source->tools, source->agents->pdata[i]);
+
+      prefix = self->agents->pdata[i] == source->agents->pdata[i] &&
+               mine->len <= theirs->len &&
+               (mine->len == 0 || g_str_equal (mine->pdata[mine->len - 1],
+                                               theirs->pdata[mine->len - 1]));
+    }
+  if (!prefix)
+    {
+      g_ptr_array_set_size (self->agents, 0);
+      g_hash_table_remove_all (self->tools);
+    }
+  for (guint i = 0; i < source->agents->len; i++)
+    {
+      AgentsAgent *agent = source->agents->pdata[i];
+      GPtrArray *names = g_hash_table_lookup (source->tools, agent);
+      GPtrArray *mine = g_hash_table_lookup (self->tools, agent);
+
+      for (guint j = mine ? mine->len : 0; j < names->len; j++)
+        agents_tool_use_tracker_add (self, agent, names->pdata[j]);
+    }
+}
+
 gboolean
 agents_tool_use_tracker_has_used_tools (AgentsToolUseTracker *self,
                                         AgentsAgent *agent)

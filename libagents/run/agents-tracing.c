@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agents-enums.h"
+#include "agents-run-private.h"
 #include "agents-tracing.h"
 
 /**
@@ -1675,6 +1676,16 @@ agents_tracing_add_processor (AgentsTracingProcessor *processor)
     processor_list = g_ptr_array_new_with_free_func (g_object_unref);
   g_ptr_array_add (processor_list, g_object_ref (processor));
   g_mutex_unlock (&processors_lock);
+}
+
+/* Whether some processor is registered: without one, span data is seen
+ * by nobody, and the runner need not snapshot it. */
+gboolean
+agents_tracing_private_has_processors (void)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&processors_lock);
+
+  return processor_list != NULL && processor_list->len > 0;
 }
 
 /**

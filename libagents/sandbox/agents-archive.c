@@ -27,6 +27,8 @@
 #include "agents-sandbox-error-private.h"
 
 #define BLOCK_SIZE (64 * 1024)
+/* What the persist worker hands the reader at a time. */
+#define WRITE_BLOCK_SIZE (256 * 1024)
 
 /* ======================================================================
  * Creating: a worker thread writes the tar into a socket pair
@@ -447,6 +449,11 @@ tar_worker (gpointer data)
   gboolean ok;
 
   archive_write_set_format_pax_restricted (a);
+  /* libarchive's default is GNU tar's 10 KiB record: one send() per 10 KiB
+   * made the worker and the reader take turns every 10 KiB. The archive
+   * still ends on a 10 KiB record, so its bytes do not change. */
+  archive_write_set_bytes_per_block (a, WRITE_BLOCK_SIZE);
+  archive_write_set_bytes_in_last_block (a, 10240);
   ok = archive_write_open (a, job, NULL, tar_write_cb, NULL) == ARCHIVE_OK ||
        tar_job_fail_archive (job, a, NULL);
   ok = ok && tar_walk (job, a);

@@ -12,6 +12,7 @@
 
 #include "agents-json-private.h"
 #include "agents-manifest-entry-private.h"
+#include "agents-manifest-private.h"
 #include "agents-manifest.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-session.h"
@@ -594,6 +595,7 @@ agents_dir_set_child (AgentsDir *self,
   g_return_if_fail (name != NULL && child_name_is_valid (name, NULL));
   g_return_if_fail (child == NULL || AGENTS_IS_MANIFEST_ENTRY (child));
 
+  agents_manifest_private_changed ();
   if (child == NULL)
     {
       if (!g_hash_table_remove (self->children, name))

@@ -262,6 +262,14 @@ agents_manifest_entry_real_apply (AgentsManifestEntry *self,
                                     G_OBJECT_TYPE_NAME (self)));
 }
 
+/* Every property change of an entry (of any subclass) is a change of the
+ * manifests holding it. */
+static void
+agents_manifest_entry_notify (GObject *object, GParamSpec *pspec)
+{
+  agents_manifest_private_changed ();
+}
+
 static void
 agents_manifest_entry_class_init (AgentsManifestEntryClass *klass)
 {
@@ -272,6 +280,7 @@ agents_manifest_entry_class_init (AgentsManifestEntryClass *klass)
   object_class->finalize = agents_manifest_entry_finalize;
   object_class->get_property = agents_manifest_entry_get_property;
   object_class->set_property = agents_manifest_entry_set_property;
+  object_class->notify = agents_manifest_entry_notify;
 
   klass->apply = agents_manifest_entry_real_apply;
 

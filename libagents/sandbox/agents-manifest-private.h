@@ -26,4 +26,11 @@ AgentsGroup *agents_manifest_copy_group (AgentsGroup *group);
 void agents_manifest_copy_mount_acknowledgements (AgentsManifest *self,
                                                   AgentsManifest *copy);
 
+/* A process-wide counter of changes to manifests and their entries: any
+ * change of any manifest, entry or directory child bumps it, so text
+ * derived from a manifest (the prompt's filesystem section) can be kept
+ * while the counter has not moved. */
+void agents_manifest_private_changed (void);
+gsize agents_manifest_private_get_generation (void);
+
 G_END_DECLS

@@ -367,6 +367,22 @@ target_path (const char *root, const char *rel)
   return join_stack (stack);
 }
 
+/* ---- change tracking ------------------------------------------------- */
+
+static gsize change_generation = 1; /* atomic */
+
+void
+agents_manifest_private_changed (void)
+{
+  g_atomic_pointer_add (&change_generation, 1);
+}
+
+gsize
+agents_manifest_private_get_generation (void)
+{
+  return (gsize) g_atomic_pointer_get (&change_generation);
+}
+
 /* ---- root and version ------------------------------------------------ */
 
 /**
@@ -418,6 +434,7 @@ agents_manifest_set_root (AgentsManifest *self, const char *root)
     return;
   g_free (self->root);
   self->root = g_strdup (root);
+  agents_manifest_private_changed ();
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ROOT]);
 }
 
@@ -457,6 +474,7 @@ agents_manifest_set_entry (AgentsManifest *self,
   if (!g_hash_table_contains (self->entries, path))
     g_ptr_array_add (self->entry_paths, g_strdup (path));
   g_hash_table_replace (self->entries, g_strdup (path), g_object_ref (entry));
+  agents_manifest_private_changed ();
 }
 
 /**
@@ -495,6 +513,7 @@ agents_manifest_remove_entry (AgentsManifest *self, const char *path)
   if (!g_hash_table_remove (self->entries, path))
     return FALSE;
   remove_ordered_key (self->entry_paths, path);
+  agents_manifest_private_changed ();
   return TRUE;
 }
 
@@ -735,6 +754,7 @@ agents_manifest_set_remote_mount_command_allowlist (AgentsManifest *self,
 
   g_strfreev (self->allowlist);
   self->allowlist = g_strdupv ((char **) commands);
+  agents_manifest_private_changed ();
 }
 
 /**

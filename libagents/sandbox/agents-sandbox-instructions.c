@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "agents-manifest-private.h"
 #include "agents-resources.h"
 #include "agents-sandbox-instructions-private.h"
 
@@ -130,14 +131,20 @@ struct _TreeNode
 {
   char *name;
   AgentsManifestEntry *entry; /* nullable: a directory implied by paths */
-  GPtrArray *children;        /* TreeNode */
+  GPtrArray *children;        /* TreeNode, in order */
+  GHashTable *index;          /* name → TreeNode, once there are many */
 };
+
+/* Children are looked up by name through an index beyond this many, so
+ * that a directory of n entries is built in O(n), not O(n²). */
+#define TREE_INDEX_MIN 8
 
 static void
 tree_node_free (TreeNode *node)
 {
   g_free (node->name);
   g_clear_object (&node->entry);
+  g_clear_pointer (&node->index, g_hash_table_unref);
   g_ptr_array_unref (node->children);
   g_free (node);
 }
@@ -154,18 +161,41 @@ tree_node_new (const char *name)
 }
 
 static TreeNode *
-tree_node_child (TreeNode *parent, const char *name)
+tree_node_find (TreeNode *parent, const char *name)
 {
-  TreeNode *child;
-
+  if (parent->index != NULL)
+    return g_hash_table_lookup (parent->index, name);
   for (guint i = 0; i < parent->children->len; i++)
     {
-      child = parent->children->pdata[i];
+      TreeNode *child = parent->children->pdata[i];
+
       if (g_str_equal (child->name, name))
         return child;
     }
+  return NULL;
+}
+
+static TreeNode *
+tree_node_child (TreeNode *parent, const char *name)
+{
+  TreeNode *child = tree_node_find (parent, name);
+
+  if (child != NULL)
+    return child;
   child = tree_node_new (name);
   g_ptr_array_add (parent->children, child);
+  if (parent->index == NULL && parent->children->len >= TREE_INDEX_MIN)
+    {
+      parent->index = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < parent->children->len; i++)
+        {
+          TreeNode *sibling = parent->children->pdata[i];
+
+          g_hash_table_insert (parent->index, sibling->name, sibling);
+        }
+    }
+  else if (parent->index != NULL)
+    g_hash_table_insert (parent->index, child->name, child);
   return child;
 }
 
@@ -264,6 +294,114 @@ append_children (GString *out, TreeNode *node, const char *prefix, guint *lines)
     }
 }
 
+/* ---- Sections kept per manifest -------------------------------------- */
+
+/* Every turn of a sandbox agent asks for the sections of its session's
+ * manifest: they are kept on the manifest until a manifest or entry
+ * changes (agents_manifest_private_changed()), so that a turn costs the
+ * same whatever the manifest's size. */
+typedef struct
+{
+  gsize filesystem_generation; /* 0: not kept */
+  char *filesystem;
+  gsize policy_generation; /* 0: not kept */
+  char *policy;            /* nullable */
+} SectionCache;
+
+static GMutex cache_lock;
+
+static void
+section_cache_free (SectionCache *cache)
+{
+  g_free (cache->filesystem);
+  g_free (cache->policy);
+  g_free (cache);
+}
+
+static GQuark
+section_cache_quark (void)
+{
+  return g_quark_from_static_string ("agents-sandbox-instructions-cache");
+}
+
+/* Under cache_lock. */
+static SectionCache *
+section_cache (AgentsManifest *manifest)
+{
+  SectionCache *cache =
+    g_object_get_qdata (G_OBJECT (manifest), section_cache_quark ());
+
+  if (cache == NULL)
+    {
+      cache = g_new0 (SectionCache, 1);
+      g_object_set_qdata_full (G_OBJECT (manifest), section_cache_quark (),
+                               cache, (GDestroyNotify) section_cache_free);
+    }
+  return cache;
+}
+
+/* Whether @generation's @text is kept; @copy gets a copy of it. */
+static gboolean
+section_lookup (AgentsManifest *manifest,
+                gsize generation,
+                gboolean policy,
+                char **copy)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&cache_lock);
+  SectionCache *cache = section_cache (manifest);
+
+  if ((policy ? cache->policy_generation : cache->filesystem_generation) !=
+      generation)
+    return FALSE;
+  *copy = g_strdup (policy ? cache->policy : cache->filesystem);
+  return TRUE;
+}
+
+/* Keeps @text as the section of @generation, the counter's value read
+ * before it was built: a change during the build makes it stale. */
+static void
+section_store (AgentsManifest *manifest,
+               gsize generation,
+               gboolean policy,
+               const char *text)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&cache_lock);
+  SectionCache *cache = section_cache (manifest);
+
+  if (policy)
+    {
+      g_free (cache->policy);
+      cache->policy = g_strdup (text);
+      cache->policy_generation = generation;
+    }
+  else
+    {
+      g_free (cache->filesystem);
+      cache->filesystem = g_strdup (text);
+      cache->filesystem_generation = generation;
+    }
+}
+
+static char *
+build_filesystem_instructions (AgentsManifest *manifest)
+{
+  g_autoptr (GString) out = g_string_new (FILESYSTEM_HEADER);
+  g_auto (GStrv) paths = NULL;
+  TreeNode *root;
+  guint lines = 0;
+
+  root = tree_node_new (agents_manifest_get_root (manifest));
+  paths = agents_manifest_get_entry_paths (manifest);
+  for (guint i = 0; paths[i] != NULL; i++)
+    tree_add_path (root, paths[i],
+                   agents_manifest_get_entry (manifest, paths[i]));
+
+  g_string_append (out, root->name);
+  append_children (out, root, "", &lines);
+  tree_node_free (root);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
 /**
  * agents_sandbox_filesystem_instructions:
  * @manifest: a manifest
@@ -286,23 +424,17 @@ append_children (GString *out, TreeNode *node, const char *prefix, guint *lines)
 char *
 agents_sandbox_filesystem_instructions (AgentsManifest *manifest)
 {
-  g_autoptr (GString) out = g_string_new (FILESYSTEM_HEADER);
-  g_auto (GStrv) paths = NULL;
-  TreeNode *root;
-  guint lines = 0;
+  gsize generation;
+  char *text;
 
   g_return_val_if_fail (AGENTS_IS_MANIFEST (manifest), NULL);
 
-  root = tree_node_new (agents_manifest_get_root (manifest));
-  paths = agents_manifest_get_entry_paths (manifest);
-  for (guint i = 0; paths[i] != NULL; i++)
-    tree_add_path (root, paths[i],
-                   agents_manifest_get_entry (manifest, paths[i]));
-
-  g_string_append (out, root->name);
-  append_children (out, root, "", &lines);
-  tree_node_free (root);
-  return g_string_free (g_steal_pointer (&out), FALSE);
+  generation = agents_manifest_private_get_generation ();
+  if (section_lookup (manifest, generation, FALSE, &text))
+    return text;
+  text = build_filesystem_instructions (manifest);
+  section_store (manifest, generation, FALSE, text);
+  return text;
 }
 
 /* ---- The remote mount policy ------------------------------------------ */
@@ -394,28 +526,14 @@ fill_template (const char *template,
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
-/**
- * agents_sandbox_remote_mount_policy:
- * @manifest: a manifest
- *
- * Fills the remote mount policy template
- * (agents_sandbox_get_remote_mount_policy_template()) for the mounts of
- * @manifest, including mounts nested in directories, whatever their
- * #AgentsManifestEntry:ephemeral flag.
- *
- * Returns: (transfer full) (nullable): the policy text, or %NULL when the
- *   manifest has no mounts
- */
-char *
-agents_sandbox_remote_mount_policy (AgentsManifest *manifest)
+static char *
+build_remote_mount_policy (AgentsManifest *manifest)
 {
   g_autoptr (GPtrArray) mounts = NULL;
   g_autoptr (GString) lines = g_string_new (NULL);
   g_autofree char *commands = NULL;
   g_autofree char *edits = NULL;
   gboolean read_only = FALSE, read_write = FALSE;
-
-  g_return_val_if_fail (AGENTS_IS_MANIFEST (manifest), NULL);
 
   mounts = agents_manifest_list_mounts (manifest);
   if (mounts->len == 0)
@@ -441,4 +559,32 @@ agents_sandbox_remote_mount_policy (AgentsManifest *manifest)
 
     return fill_template (REMOTE_MOUNT_POLICY, names, values);
   }
+}
+
+/**
+ * agents_sandbox_remote_mount_policy:
+ * @manifest: a manifest
+ *
+ * Fills the remote mount policy template
+ * (agents_sandbox_get_remote_mount_policy_template()) for the mounts of
+ * @manifest, including mounts nested in directories, whatever their
+ * #AgentsManifestEntry:ephemeral flag.
+ *
+ * Returns: (transfer full) (nullable): the policy text, or %NULL when the
+ *   manifest has no mounts
+ */
+char *
+agents_sandbox_remote_mount_policy (AgentsManifest *manifest)
+{
+  gsize generation;
+  char *text;
+
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (manifest), NULL);
+
+  generation = agents_manifest_private_get_generation ();
+  if (section_lookup (manifest, generation, TRUE, &text))
+    return text;
+  text = build_remote_mount_policy (manifest);
+  section_store (manifest, generation, TRUE, text);
+  return text;
 }

@@ -1,0 +1,1055 @@
+/* agents-runner-turn.c - the turn loop: the model call, its response, handoffs
+ * and final outputs
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agents-custom-tool.h"
+#include "agents-json-private.h"
+#include "agents-json-schema-private.h"
+#include "agents-run-private.h"
+#include "agents-runner-private.h"
+#include "agents-runner.h"
+
+/* ---- Turns ------------------------------------------------------------- */
+
+void
+tool_run_free (ToolRun *tool_run)
+{
+  g_clear_object (&tool_run->tool);
+  g_clear_pointer (&tool_run->call, json_object_unref);
+  g_free (tool_run->call_id);
+  g_free (tool_run->arguments);
+  span_finish (&tool_run->span, NULL);
+  g_clear_pointer (&tool_run->output, json_node_unref);
+  g_free (tool_run);
+}
+
+void
+turn_free (Turn *turn)
+{
+  g_clear_object (&turn->execution_agent);
+  g_free (turn->system_prompt);
+  g_clear_pointer (&turn->input, json_array_unref);
+  g_clear_pointer (&turn->tools, g_ptr_array_unref);
+  g_clear_pointer (&turn->handoffs, g_ptr_array_unref);
+  g_clear_object (&turn->settings);
+  g_clear_object (&turn->response);
+  g_clear_object (&turn->sink);
+  span_finish (&turn->generation_span, NULL);
+  g_clear_error (&turn->error);
+  g_clear_error (&turn->guardrail_error);
+  g_clear_pointer (&turn->tool_runs, g_ptr_array_unref);
+  g_clear_pointer (&turn->handoff_calls, g_ptr_array_unref);
+  g_clear_pointer (&turn->handoff_targets, g_ptr_array_unref);
+  g_clear_pointer (&turn->interruptions, g_ptr_array_unref);
+  g_free (turn);
+}
+
+Turn *
+turn_new (Run *run)
+{
+  Turn *turn = g_new0 (Turn, 1);
+
+  turn->run = run;
+  turn->first_new_item = run->items->len;
+  turn->tool_runs =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) tool_run_free);
+  turn->handoff_calls =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  turn->handoff_targets = g_ptr_array_new_with_free_func (g_object_unref);
+  turn->interruptions = g_ptr_array_new_with_free_func (g_object_unref);
+  return turn;
+}
+
+/* Schedules the next step from the main loop, so that long runs of
+ * synchronous steps do not grow the stack. */
+static gboolean
+turn_begin_idle (gpointer user_data)
+{
+  turn_begin (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+void
+run_schedule (Run *run, GSourceFunc func, const char *name)
+{
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_callback (source, func, run_ref (run),
+                         (GDestroyNotify) run_unref);
+  g_source_set_static_name (source, name);
+  g_source_attach (source, run->context);
+  g_source_unref (source);
+}
+
+static void
+schedule_next_turn (Run *run)
+{
+  g_clear_pointer (&run->turn, turn_free);
+  run_schedule (run, turn_begin_idle, "[agents] next turn");
+}
+
+/* ---- Final output ------------------------------------------------------ */
+
+static void
+output_guardrails_done (Run *run, GError *error)
+{
+  JsonNode *output;
+
+  if (error != NULL)
+    {
+      run_fail (run, error);
+      return;
+    }
+  output = agents_run_result_get_final_output (run->result);
+  g_signal_emit (run->runner, agents_runner_signals[SIGNAL_AGENT_END], 0,
+                 run->ctx, run->current_agent, output);
+  agents_agent_emit_end (run->current_agent, run->ctx, output);
+  run_finish (run);
+}
+
+static void
+finish_with_output (Run *run, JsonNode *output)
+{
+  GListModel *list = agents_agent_get_output_guardrails (run->current_agent);
+
+  agents_run_private_result_set_final_output (run->result, output);
+  span_finish (&run->turn->generation_span, NULL);
+  run_guardrails (run, list_model_to_array (list), run->current_agent,
+                  agents_run_result_get_final_output (run->result), TRUE,
+                  output_guardrails_done);
+}
+
+/* The structured final output: @text parsed and validated. */
+static JsonNode *
+parse_structured_output (const char *text, JsonObject *schema, GError **error)
+{
+  g_autoptr (GError) parse_error = NULL;
+  g_autoptr (GString) reason = g_string_new (NULL);
+  g_autoptr (JsonNode) root =
+    agents_json_parse_bounded (text, -1, _ ("final output"), &parse_error);
+
+  if (root == NULL)
+    {
+      agents_run_error_set (error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
+                            _ ("Invalid JSON when parsing the final output: "
+                               "%s"),
+                            parse_error->message);
+      return NULL;
+    }
+  if (!agents_json_schema_validate (schema, root, reason))
+    {
+      agents_run_error_set (error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
+                            _ ("Invalid JSON when parsing %s: %s"), text,
+                            reason->str);
+      return NULL;
+    }
+  return g_steal_pointer (&root);
+}
+
+/* ---- Handoffs ---------------------------------------------------------- */
+
+static JsonObject *
+call_output_item (const char *call_id, const char *output)
+{
+  JsonObject *item = json_object_new ();
+
+  json_object_set_string_member (item, "call_id", call_id ? call_id : "");
+  json_object_set_string_member (item, "output", output);
+  json_object_set_string_member (item, "type", "function_call_output");
+  return item;
+}
+
+static void
+apply_handoff_filter (Run *run, Turn *turn, AgentsHandoff *handoff)
+{
+  g_autoptr (GPtrArray) before = g_ptr_array_new ();
+  g_autoptr (GPtrArray) during = g_ptr_array_new ();
+  g_autoptr (AgentsHandoffInputData) data = NULL;
+  g_autoptr (AgentsHandoffInputData) filtered = NULL;
+  GPtrArray *pre, *new_items;
+  g_autoptr (GPtrArray) items = NULL;
+
+  if (!agents_handoff_has_input_filter (handoff))
+    return;
+  for (guint i = 0; i < run->items->len; i++)
+    g_ptr_array_add (i < turn->first_new_item ? before : during,
+                     run->items->pdata[i]);
+  data = agents_handoff_input_data_new (run->input, before, during, run->ctx);
+  filtered = agents_handoff_apply_input_filter (handoff, data);
+
+  g_clear_pointer (&run->input, json_node_unref);
+  run->input =
+    json_node_copy (agents_handoff_input_data_get_input_history (filtered));
+  pre = agents_handoff_input_data_get_pre_handoff_items (filtered);
+  new_items = agents_handoff_input_data_get_new_items (filtered);
+  items = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; pre != NULL && i < pre->len; i++)
+    g_ptr_array_add (items, g_object_ref (pre->pdata[i]));
+  for (guint i = 0; new_items != NULL && i < new_items->len; i++)
+    g_ptr_array_add (items, g_object_ref (new_items->pdata[i]));
+  g_ptr_array_unref (run->items);
+  run->items = g_ptr_array_ref (items);
+  forget_model_input (run);
+  agents_run_private_result_set_items (run->result, items);
+  agents_run_private_result_set_input (run->result, run->input);
+}
+
+static JsonObject *
+handoff_span_data (AgentsAgent *from, AgentsAgent *to)
+{
+  JsonObject *data = json_object_new ();
+
+  json_object_set_string_member (data, "from_agent", name_of (from));
+  json_object_set_string_member (data, "to_agent", name_of (to));
+  return data;
+}
+
+/* The first handoff call wins; later ones are told they were ignored. */
+static void
+execute_handoff (Run *run, Turn *turn)
+{
+  AgentsHandoff *handoff = turn->handoff_targets->pdata[0];
+  JsonObject *call = turn->handoff_calls->pdata[0];
+  AgentsAgent *source = run->current_agent;
+  AgentsAgent *target = agents_handoff_get_agent (handoff);
+  const char *call_id = agents_run_private_json_string (call, "call_id");
+  g_autoptr (AgentsSpan) span = NULL;
+  g_autoptr (JsonObject) raw = NULL;
+  g_autoptr (AgentsRunItem) item = NULL;
+  g_autoptr (JsonNode) name = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *quoted = NULL;
+
+  if (target == NULL)
+    {
+      run_fail (run,
+                agents_run_error_new (AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
+                                      _ ("Handoff %s has no agent"),
+                                      agents_handoff_get_tool_name (handoff)));
+      return;
+    }
+  span = span_start (run, run->agent_span, AGENTS_SPAN_KIND_HANDOFF,
+                     handoff_span_data (source, target));
+  for (guint i = 1; i < turn->handoff_calls->len; i++)
+    {
+      JsonObject *extra = turn->handoff_calls->pdata[i];
+      g_autoptr (JsonObject) ignored =
+        call_output_item (agents_run_private_json_string (extra, "call_id"),
+                          MULTIPLE_HANDOFFS_MESSAGE);
+      g_autoptr (JsonNode) text = string_node (MULTIPLE_HANDOFFS_MESSAGE);
+      g_autoptr (AgentsRunItem) ignored_item =
+        agents_run_item_new_tool_output (source, ignored, text);
+
+      add_item (run, ignored_item);
+    }
+
+  /* json.dumps({"assistant": name}) of the reference. */
+  name = string_node (name_of (target));
+  quoted = json_to_string (name, FALSE);
+  output = g_strdup_printf ("{\"assistant\": %s}", quoted);
+  raw = call_output_item (call_id, output);
+  item = agents_run_item_new_handoff_output (source, raw, source, target);
+  add_item (run, item);
+
+  g_signal_emit (run->runner, agents_runner_signals[SIGNAL_HANDOFF], 0,
+                 run->ctx, source, target);
+  agents_agent_emit_handoff (target, run->ctx, source);
+  apply_handoff_filter (run, turn, handoff);
+  span_finish (&span, NULL);
+
+  span_finish (&run->agent_span, NULL);
+  g_set_object (&run->current_agent, target);
+  run->agent_span_open = FALSE;
+  run->agent_started = FALSE;
+  agents_run_private_result_set_last_agent (run->result, target);
+  schedule_next_turn (run);
+}
+
+/* ---- After the tools --------------------------------------------------- */
+
+static gboolean
+tool_stops_run (AgentsAgent *agent, ToolRun *tool_run)
+{
+  const char *const *names;
+
+  if (tool_run->is_local_shell || tool_run->rejected ||
+      tool_run->output == NULL)
+    return FALSE;
+  switch (agents_agent_get_tool_use_behavior (agent))
+    {
+    case AGENTS_TOOL_USE_BEHAVIOR_STOP_ON_FIRST_TOOL:
+      return TRUE;
+    case AGENTS_TOOL_USE_BEHAVIOR_STOP_AT_TOOL_NAMES:
+      names = agents_agent_get_stop_at_tool_names (agent);
+      return names != NULL &&
+             g_strv_contains (names, agents_tool_get_name (tool_run->tool));
+    default:
+      return FALSE;
+    }
+}
+
+static void
+finish_interrupted (Run *run, Turn *turn)
+{
+  for (guint i = 0; i < turn->interruptions->len; i++)
+    add_item (run, turn->interruptions->pdata[i]);
+  run_finish (run);
+}
+
+/* What follows a turn's tools: interruptions, a handoff, a tool's final
+ * output, a message's final output, or another turn. */
+void
+turn_decide (Run *run, Turn *turn)
+{
+  AgentsAgent *exec = turn->execution_agent;
+  JsonObject *schema = exec ? agents_agent_get_output_schema (exec) : NULL;
+  g_autofree char *text = NULL;
+
+  if (turn->interruptions->len > 0)
+    {
+      finish_interrupted (run, turn);
+      return;
+    }
+  if (turn->handoff_calls->len > 0)
+    {
+      execute_handoff (run, turn);
+      return;
+    }
+  for (guint i = 0; i < turn->tool_runs->len; i++)
+    {
+      ToolRun *tool_run = turn->tool_runs->pdata[i];
+
+      if (tool_stops_run (exec ? exec : run->current_agent, tool_run))
+        {
+          finish_with_output (run, tool_run->output);
+          return;
+        }
+    }
+
+  for (guint i = run->items->len; i > turn->first_new_item; i--)
+    if (agents_run_item_get_kind (run->items->pdata[i - 1]) ==
+        AGENTS_RUN_ITEM_KIND_MESSAGE_OUTPUT)
+      {
+        text = agents_run_item_get_text (run->items->pdata[i - 1]);
+        break;
+      }
+  if (turn->response != NULL && schema != NULL && text != NULL && *text != '\0')
+    {
+      GError *error = NULL;
+      g_autoptr (JsonNode) output =
+        parse_structured_output (text, schema, &error);
+
+      if (output == NULL)
+        run_fail (run, error);
+      else
+        finish_with_output (run, output);
+      return;
+    }
+  if (turn->response != NULL && schema == NULL && !turn->has_tools_or_handoffs)
+    {
+      g_autoptr (JsonNode) output = string_node (text);
+
+      finish_with_output (run, output);
+      return;
+    }
+  schedule_next_turn (run);
+}
+
+/* ---- The model's response ---------------------------------------------- */
+
+static AgentsTool *
+find_tool (Turn *turn, const char *name, gboolean local_shell)
+{
+  for (guint i = 0; i < turn->tools->len; i++)
+    {
+      AgentsTool *tool = turn->tools->pdata[i];
+
+      if (local_shell ? AGENTS_IS_LOCAL_SHELL_TOOL (tool)
+                      : g_strcmp0 (agents_tool_get_name (tool), name) == 0)
+        return tool;
+    }
+  return NULL;
+}
+
+static AgentsHandoff *
+find_handoff (Turn *turn, const char *name)
+{
+  for (guint i = 0; i < turn->handoffs->len; i++)
+    if (g_strcmp0 (agents_handoff_get_tool_name (turn->handoffs->pdata[i]),
+                   name) == 0)
+      return turn->handoffs->pdata[i];
+  return NULL;
+}
+
+/* A call of one of the agent's tools, by name. */
+static gboolean
+process_tool_call (Run *run, Turn *turn, JsonObject *call, GError **error)
+{
+  const char *name = agents_run_private_json_string (call, "name");
+  AgentsTool *tool = find_tool (turn, name, FALSE);
+  g_autoptr (AgentsRunItem) item = NULL;
+
+  if (tool == NULL)
+    {
+      agents_run_error_set (error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
+                            _ ("Tool %s not found in agent %s"),
+                            name ? name : "(null)",
+                            name_of (run->current_agent));
+      return FALSE;
+    }
+  item = agents_run_item_new (AGENTS_RUN_ITEM_KIND_TOOL_CALL,
+                              run->current_agent, call);
+  agents_tool_use_tracker_add (run->tracker, run->current_agent, name);
+  add_item (run, item);
+  add_tool_call (run, turn, tool, call);
+  return TRUE;
+}
+
+static gboolean
+process_function_call (Run *run, Turn *turn, JsonObject *call, GError **error)
+{
+  const char *name = agents_run_private_json_string (call, "name");
+  AgentsHandoff *handoff = find_handoff (turn, name);
+  g_autoptr (AgentsRunItem) item = NULL;
+
+  turn->has_tools_or_handoffs = TRUE;
+  if (handoff != NULL)
+    {
+      item = agents_run_item_new (AGENTS_RUN_ITEM_KIND_HANDOFF_CALL,
+                                  run->current_agent, call);
+      g_ptr_array_add (turn->handoff_calls, json_object_ref (call));
+      g_ptr_array_add (turn->handoff_targets, g_object_ref (handoff));
+      agents_tool_use_tracker_add (run->tracker, run->current_agent, name);
+      add_item (run, item);
+      return TRUE;
+    }
+  return process_tool_call (run, turn, call, error);
+}
+
+/* A custom (freeform) tool call: `{"type": "custom_tool_call", "call_id",
+ * "name", "input"}`, whose input is raw text. */
+static gboolean
+process_custom_tool_call (Run *run,
+                          Turn *turn,
+                          JsonObject *call,
+                          GError **error)
+{
+  turn->has_tools_or_handoffs = TRUE;
+  if (agents_run_private_json_string (call, "input") == NULL)
+    {
+      /* The reference's ModelBehaviorError text. */
+      agents_run_error_set (error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
+                            "Custom tool call is missing input.");
+      return FALSE;
+    }
+  return process_tool_call (run, turn, call, error);
+}
+
+static gboolean
+process_output_item (Run *run, Turn *turn, JsonObject *raw, GError **error)
+{
+  const char *type = agents_run_private_json_string (raw, "type");
+  g_autoptr (AgentsRunItem) item = NULL;
+  AgentsTool *tool;
+
+  if (g_strcmp0 (type, "message") == 0)
+    item = agents_run_item_new (AGENTS_RUN_ITEM_KIND_MESSAGE_OUTPUT,
+                                run->current_agent, raw);
+  else if (g_strcmp0 (type, "reasoning") == 0)
+    item = agents_run_item_new (AGENTS_RUN_ITEM_KIND_REASONING,
+                                run->current_agent, raw);
+  else if (g_strcmp0 (type, "function_call") == 0)
+    return process_function_call (run, turn, raw, error);
+  else if (g_strcmp0 (type, "custom_tool_call") == 0)
+    return process_custom_tool_call (run, turn, raw, error);
+  else if (g_strcmp0 (type, "local_shell_call") == 0)
+    {
+      tool = find_tool (turn, NULL, TRUE);
+      if (tool == NULL)
+        {
+          agents_run_error_set (
+            error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
+            _ ("Model produced local shell call without a local shell tool."));
+          return FALSE;
+        }
+      turn->has_tools_or_handoffs = TRUE;
+      item = agents_run_item_new (AGENTS_RUN_ITEM_KIND_TOOL_CALL,
+                                  run->current_agent, raw);
+      agents_tool_use_tracker_add (run->tracker, run->current_agent,
+                                   agents_tool_get_name (tool));
+      add_item (run, item);
+      add_tool_call (run, turn, tool, raw);
+      return TRUE;
+    }
+  else if (type != NULL && g_str_has_suffix (type, "_call"))
+    /* Hosted tools (web search, file search, …) ran at the provider. */
+    item = agents_run_item_new (AGENTS_RUN_ITEM_KIND_TOOL_CALL,
+                                run->current_agent, raw);
+  else
+    {
+      g_debug ("ignoring model output item of type %s", type);
+      return TRUE;
+    }
+  add_item (run, item);
+  return TRUE;
+}
+
+static void
+process_response (Run *run, Turn *turn)
+{
+  AgentsModelResponse *response = turn->response;
+  JsonArray *output = agents_model_response_get_output (response);
+  GError *error = NULL;
+
+  for (guint i = 0; output != NULL && i < json_array_get_length (output); i++)
+    {
+      JsonNode *node = json_array_get_element (output, i);
+      g_autoptr (JsonObject) raw = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      raw = agents_run_private_json_object_copy (json_node_get_object (node));
+      if (!process_output_item (run, turn, raw, &error))
+        {
+          run_fail (run, error);
+          return;
+        }
+    }
+  run_tools (turn);
+}
+
+/* ---- The model call ---------------------------------------------------- */
+
+static void
+turn_joined (Run *run, Turn *turn)
+{
+  AgentsModelResponse *response = turn->response;
+  JsonObject *usage;
+
+  if (turn->guardrail_error != NULL)
+    {
+      run_fail (run, g_steal_pointer (&turn->guardrail_error));
+      return;
+    }
+  if (turn->error != NULL)
+    {
+      span_finish (&turn->generation_span, turn->error);
+      run_fail (run, g_steal_pointer (&turn->error));
+      return;
+    }
+  usage = agents_model_response_get_usage (response);
+  if (usage != NULL)
+    agents_run_context_add_usage (run->ctx, usage);
+  agents_run_private_result_append_response (run->result, response);
+  if (turn->generation_span != NULL)
+    {
+      JsonArray *output = agents_model_response_get_output (response);
+      /* Snapshots for processors; without any, nobody sees the data. */
+      gboolean copy = agents_tracing_private_has_processors ();
+
+      if (output != NULL)
+        span_set (turn->generation_span, "output",
+                  take_array (copy ? agents_run_private_json_array_copy (output)
+                                   : json_array_ref (output)));
+      if (usage != NULL)
+        span_set (turn->generation_span, "usage",
+                  take_object (copy
+                                 ? agents_run_private_json_object_copy (usage)
+                                 : json_object_ref (usage)));
+    }
+  span_finish (&turn->generation_span, NULL);
+
+  g_signal_emit (run->runner, agents_runner_signals[SIGNAL_LLM_END], 0,
+                 run->ctx, run->current_agent, response);
+  agents_agent_emit_llm_end (run->current_agent, run->ctx, response);
+  process_response (run, turn);
+}
+
+static void
+turn_join_one (Run *run, Turn *turn)
+{
+  if (--turn->pending > 0)
+    return;
+  if (run->completing || run->turn != turn)
+    return;
+  turn_joined (run, turn);
+}
+
+static void
+model_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (Run) run = user_data;
+  Turn *turn = run->turn;
+  GError *error = NULL;
+  AgentsModelResponse *response;
+
+  if (run->streaming != NULL)
+    response = agents_model_stream_response_finish (AGENTS_MODEL (source),
+                                                    result, &error);
+  else
+    response =
+      agents_model_get_response_finish (AGENTS_MODEL (source), result, &error);
+  if (turn == NULL || run->completing)
+    {
+      g_clear_error (&error);
+      g_clear_object (&response);
+      return;
+    }
+  if (turn->sink != NULL)
+    g_signal_handlers_disconnect_by_data (turn->sink, run);
+  if (response == NULL && error == NULL)
+    error = agents_run_error_new (AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
+                                  _ ("The model returned no response"));
+  if (error != NULL)
+    turn->error = error;
+  else
+    turn->response = response;
+  turn_join_one (run, turn);
+}
+
+static void
+parallel_guardrails_done (Run *run, GError *error)
+{
+  Turn *turn = run->turn;
+
+  if (turn == NULL || run->completing)
+    {
+      g_clear_error (&error);
+      return;
+    }
+  turn->guardrail_error = error;
+  turn_join_one (run, turn);
+}
+
+static void
+raw_model_event (AgentsModelEventSink *sink,
+                 JsonObject *event,
+                 gpointer user_data)
+{
+  Run *run = user_data;
+
+  push_event (run, AGENTS_STREAM_EVENT_KIND_RAW_RESPONSE, NULL, NULL, event);
+}
+
+static AgentsModel *
+resolve_model (Run *run, AgentsAgent *exec, GError **error)
+{
+  AgentsModel *model = agents_run_config_get_model (run->config);
+
+  if (model == NULL)
+    model = agents_agent_get_model (exec);
+  if (model == NULL)
+    agents_run_error_set (error, AGENTS_RUN_ERROR_USER_ERROR, NULL,
+                          _ ("Agent %s has no model and the run config sets "
+                             "none"),
+                          name_of (run->current_agent));
+  return model;
+}
+
+static AgentsModelRequest *
+build_request (Run *run, Turn *turn, JsonObject *prompt)
+{
+  AgentsModelRequest *request = agents_model_request_new ();
+
+  agents_model_request_set_system_instructions (request, turn->system_prompt);
+  agents_model_request_set_input (request, turn->input);
+  agents_model_request_set_model_settings (request, turn->settings);
+  agents_model_request_set_tools (request, turn->tools);
+  agents_model_request_set_handoffs (request, turn->handoffs);
+  agents_model_request_set_output_schema (
+    request, agents_agent_get_output_schema (turn->execution_agent));
+  agents_model_request_set_prompt (request, prompt);
+  agents_model_request_set_tracing (
+    request, agents_run_config_get_tracing_disabled (run->config)
+               ? AGENTS_MODEL_TRACING_DISABLED
+             : agents_run_config_get_trace_include_sensitive_data (run->config)
+               ? AGENTS_MODEL_TRACING_ENABLED
+               : AGENTS_MODEL_TRACING_ENABLED_WITHOUT_DATA);
+  return request;
+}
+
+/* Copies the model input; sealed items cannot change, so they are shared. */
+static JsonArray *
+copy_input (JsonArray *input)
+{
+  JsonArray *copy = json_array_sized_new (json_array_get_length (input));
+
+  for (guint i = 0; i < json_array_get_length (input); i++)
+    {
+      JsonNode *node = json_array_get_element (input, i);
+      g_autoptr (JsonArray) single = NULL;
+      g_autoptr (JsonArray) copied = NULL;
+
+      if (json_node_is_immutable (node))
+        {
+          json_array_add_element (copy, json_node_ref (node));
+          continue;
+        }
+      single = json_array_new ();
+      json_array_add_element (single, json_node_ref (node));
+      copied = agents_run_private_json_array_copy (single);
+      json_array_add_element (copy, json_array_dup_element (copied, 0));
+    }
+  return copy;
+}
+
+/* The agent's model name, else the model's own `model-name` (the HTTP
+ * models have one), else its type's name. */
+static char *
+span_model_name (AgentsAgent *agent, AgentsModel *model)
+{
+  const char *name = agents_agent_get_model_name (agent);
+  char *own = NULL;
+
+  if (name != NULL)
+    return g_strdup (name);
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (model), "model-name"))
+    g_object_get (model, "model-name", &own, NULL);
+  return own ? own : g_strdup (G_OBJECT_TYPE_NAME (model));
+}
+
+static JsonObject *
+generation_span_data (Turn *turn, AgentsModel *model)
+{
+  JsonObject *data = json_object_new ();
+  g_autofree char *model_name = span_model_name (turn->execution_agent, model);
+
+  /* The input grows in place turn after turn: processors, which may keep
+   * the span, get a snapshot; without any, nobody sees it. */
+  json_object_set_array_member (data, "input",
+                                agents_tracing_private_has_processors ()
+                                  ? copy_input (turn->input)
+                                  : json_array_ref (turn->input));
+  json_object_set_null_member (data, "output");
+  json_object_set_string_member (data, "model", model_name);
+  json_object_set_object_member (
+    data, "model_config", agents_model_settings_to_json (turn->settings));
+  json_object_set_null_member (data, "usage");
+  return data;
+}
+
+/* Applies the run config's call-model input filter, which sees the public
+ * agent. */
+static void
+filter_model_input (Run *run, Turn *turn)
+{
+  g_autoptr (AgentsModelInputData) data = NULL;
+  g_autoptr (AgentsCallModelData) call = NULL;
+  g_autoptr (AgentsModelInputData) filtered = NULL;
+
+  if (!agents_run_config_has_call_model_input_filter (run->config))
+    return;
+  data = agents_model_input_data_new (turn->system_prompt, turn->input);
+  call = agents_call_model_data_new (
+    run->current_agent, agents_run_context_get_context (run->ctx), data);
+  filtered =
+    agents_run_config_apply_call_model_input_filter (run->config, call);
+  g_free (turn->system_prompt);
+  turn->system_prompt =
+    g_strdup (agents_model_input_data_get_instructions (filtered));
+  g_clear_pointer (&turn->input, json_array_unref);
+  turn->input = json_array_ref (agents_model_input_data_get_input (filtered));
+}
+
+static void
+call_model (Run *run, Turn *turn)
+{
+  g_autoptr (JsonObject) prompt = NULL;
+  g_autoptr (AgentsModelRequest) request = NULL;
+  g_autoptr (GPtrArray) parallel = NULL;
+  GError *error = NULL;
+  AgentsModel *model;
+
+  model = resolve_model (run, turn->execution_agent, &error);
+  if (model == NULL)
+    {
+      run_fail (run, error);
+      return;
+    }
+  prompt = agents_agent_resolve_prompt (run->current_agent, run->ctx);
+  filter_model_input (run, turn);
+  request = build_request (run, turn, prompt);
+
+  g_signal_emit (run->runner, agents_runner_signals[SIGNAL_LLM_START], 0,
+                 run->ctx, run->current_agent, turn->system_prompt,
+                 turn->input);
+  agents_agent_emit_llm_start (run->current_agent, run->ctx,
+                               turn->system_prompt, turn->input);
+
+  /* The parallel input guardrails run alongside the first model call. */
+  parallel = run->current_turn == 1 && !run->resumed
+               ? input_guardrails (run, TRUE)
+               : g_ptr_array_new ();
+  turn->pending = 1 + (parallel->len > 0 ? 1 : 0);
+  turn->generation_span =
+    span_start (run, run->agent_span, AGENTS_SPAN_KIND_GENERATION,
+                generation_span_data (turn, model));
+  agents_model_request_set_span (request, turn->generation_span);
+  if (run->prompt_cache_key == NULL)
+    run->prompt_cache_key = g_uuid_string_random ();
+  agents_model_request_set_prompt_cache_key (request, run->prompt_cache_key);
+  if (run->streaming != NULL)
+    {
+      turn->sink = agents_model_event_sink_new ();
+      g_signal_connect (turn->sink, "event", G_CALLBACK (raw_model_event), run);
+      agents_model_stream_response_async (model, request, turn->sink,
+                                          run->cancellable, model_done,
+                                          run_ref (run));
+    }
+  else
+    agents_model_get_response_async (model, request, run->cancellable,
+                                     model_done, run_ref (run));
+  if (parallel->len > 0)
+    run_guardrails (run, g_steal_pointer (&parallel), run->starting_agent,
+                    run->input, FALSE, parallel_guardrails_done);
+}
+
+static AgentsModelSettings *
+turn_settings (Run *run, AgentsAgent *exec)
+{
+  AgentsModelSettings *settings = agents_model_settings_merge (
+    agents_agent_get_model_settings (exec),
+    agents_run_config_get_model_settings (run->config));
+
+  /* The reference's maybe_reset_tool_choice(): once an agent used tools,
+   * forcing another tool call would loop. */
+  if (agents_agent_get_reset_tool_choice (run->current_agent) &&
+      agents_tool_use_tracker_has_used_tools (run->tracker, run->current_agent))
+    agents_model_settings_set_tool_choice (settings, NULL);
+  return settings;
+}
+
+static GPtrArray *
+agent_tools (AgentsAgent *agent)
+{
+  return list_model_to_array (agents_agent_get_tools (agent));
+}
+
+static void
+system_prompt_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (Run) run = user_data;
+  Turn *turn = run->turn;
+  GError *error = NULL;
+  char *prompt = agents_agent_get_system_prompt_finish (AGENTS_AGENT (source),
+                                                        result, &error);
+
+  if (turn == NULL || run->completing)
+    {
+      g_clear_error (&error);
+      g_free (prompt);
+      return;
+    }
+  if (error != NULL)
+    {
+      run_fail (run, error);
+      return;
+    }
+  turn->system_prompt = prompt;
+  call_model (run, turn);
+}
+
+/* The execution agent is known: gather what the model call needs. */
+static void
+turn_prepared (Run *run, Turn *turn)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+
+  turn->tools = agent_tools (turn->execution_agent);
+  turn->handoffs = agents_agent_get_handoff_objects (turn->execution_agent);
+  turn->settings = turn_settings (run, turn->execution_agent);
+  for (guint i = 0; i < turn->tools->len; i++)
+    g_ptr_array_add (names,
+                     (gpointer) agents_tool_get_name (turn->tools->pdata[i]));
+  span_set (run->agent_span, "tools", strv_node (names));
+
+  if (run->pending_interruptions != NULL)
+    {
+      /* Resuming: execute the decided tool calls before any model call. */
+      g_autoptr (GPtrArray) pending =
+        g_steal_pointer (&run->pending_interruptions);
+      GError *error = NULL;
+
+      for (guint i = 0; i < pending->len; i++)
+        {
+          AgentsRunItem *approval = pending->pdata[i];
+          JsonObject *call = agents_run_item_get_raw_item (approval);
+          gboolean local_shell =
+            g_strcmp0 (agents_run_private_json_string (call, "type"),
+                       "local_shell_call") == 0;
+          const char *name = agents_run_item_get_tool_name (approval);
+          AgentsTool *tool = find_tool (turn, name, local_shell);
+
+          if (tool == NULL)
+            {
+              agents_run_error_set (&error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR,
+                                    NULL, _ ("Tool %s not found in agent %s"),
+                                    name ? name : "(null)",
+                                    name_of (run->current_agent));
+              run_fail (run, error);
+              return;
+            }
+          add_tool_call (run, turn, tool, call);
+        }
+      run_tools (turn);
+      return;
+    }
+
+  agents_agent_get_system_prompt_async (turn->execution_agent, run->ctx,
+                                        run->cancellable, system_prompt_done,
+                                        run_ref (run));
+}
+
+static void
+prepare_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (Run) run = user_data;
+  Turn *turn = run->turn;
+  GError *error = NULL;
+  Prepared *prepared = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (turn == NULL || run->completing)
+    {
+      g_clear_error (&error);
+      g_clear_pointer (&prepared, prepared_free);
+      return;
+    }
+  if (prepared == NULL)
+    {
+      run_fail (run, error ? error
+                           : agents_run_error_new_literal (
+                               AGENTS_RUN_ERROR_FAILED, NULL,
+                               _ ("The sandbox preparation returned nothing")));
+      return;
+    }
+  turn->execution_agent = g_steal_pointer (&prepared->execution_agent);
+  if (prepared->input != NULL)
+    {
+      g_clear_pointer (&turn->input, json_array_unref);
+      turn->input = g_steal_pointer (&prepared->input);
+    }
+  prepared_free (prepared);
+  turn_prepared (run, turn);
+}
+
+static GQuark
+input_node_quark (void)
+{
+  return g_quark_from_static_string ("agents-runner-input-node");
+}
+
+/* The item as model input, copied once and sealed so that every later turn
+ * shares it instead of copying the whole history again. */
+static JsonNode *
+item_input_node (AgentsRunItem *item)
+{
+  JsonNode *node = g_object_get_qdata (G_OBJECT (item), input_node_quark ());
+
+  if (node == NULL)
+    {
+      node = json_node_alloc ();
+      json_node_take_object (json_node_init (node, JSON_NODE_OBJECT),
+                             agents_run_item_to_input_item (item));
+      json_node_seal (node);
+      g_object_set_qdata_full (G_OBJECT (item), input_node_quark (), node,
+                               (GDestroyNotify) json_node_unref);
+    }
+  return json_node_ref (node);
+}
+
+/* The model input: the run's input, then its items but approvals. Every
+ * turn shares one array and appends only the items added since the last
+ * turn, so a turn costs the same however long the history (the reference
+ * builds a new list every turn). It is rebuilt when the history is
+ * rewritten, or was changed in place by someone it was handed to. */
+JsonArray *
+model_input (Run *run)
+{
+  if (run->model_input == NULL || run->model_input_items > run->items->len ||
+      json_array_get_length (run->model_input) != run->model_input_length ||
+      (run->model_input_length > 0 &&
+       json_array_get_element (run->model_input, run->model_input_length - 1) !=
+         run->model_input_last))
+    {
+      g_clear_pointer (&run->model_input, json_array_unref);
+      run->model_input = input_to_list (run->input);
+      run->model_input_items = 0;
+    }
+  for (guint i = run->model_input_items; i < run->items->len; i++)
+    {
+      AgentsRunItem *item = run->items->pdata[i];
+
+      if (agents_run_item_get_kind (item) == AGENTS_RUN_ITEM_KIND_TOOL_APPROVAL)
+        continue;
+      json_array_add_element (run->model_input, item_input_node (item));
+    }
+  run->model_input_items = run->items->len;
+  run->model_input_length = json_array_get_length (run->model_input);
+  run->model_input_last =
+    run->model_input_length > 0
+      ? json_array_get_element (run->model_input, run->model_input_length - 1)
+      : NULL;
+  return json_array_ref (run->model_input);
+}
+
+void
+prepare_agent (Run *run, Turn *turn)
+{
+  GTask *task;
+
+  turn->input = model_input (run);
+  if (run->preparer == NULL)
+    {
+      turn->execution_agent = g_object_ref (run->current_agent);
+      turn_prepared (run, turn);
+      return;
+    }
+  task =
+    g_task_new (run->preparer, run->cancellable, prepare_done, run_ref (run));
+  g_task_set_source_tag (task, prepare_agent);
+  AGENTS_RUN_PREPARER_GET_IFACE (run->preparer)
+    ->prepare_agent (run->preparer, run->preparation, run->current_agent,
+                     turn->input, run->resumed, task);
+  g_object_unref (task);
+}
+
+void
+turn_begin (Run *run)
+{
+  if (run->completing)
+    return;
+  if (g_cancellable_is_cancelled (run->cancellable))
+    {
+      GError *error = NULL;
+
+      g_cancellable_set_error_if_cancelled (run->cancellable, &error);
+      run_fail (run, error);
+      return;
+    }
+  if (run->cancel_after_turn)
+    {
+      run_finish (run);
+      return;
+    }
+  if (run->current_turn >= run->max_turns)
+    {
+      run_fail (run, agents_run_error_new (AGENTS_RUN_ERROR_MAX_TURNS_EXCEEDED,
+                                           NULL, _ ("Max turns (%u) exceeded"),
+                                           run->max_turns));
+      return;
+    }
+  run->current_turn++;
+  agents_run_private_result_set_progress (run->result, run->current_turn,
+                                          run->max_turns, run->tracker);
+  g_clear_pointer (&run->turn, turn_free);
+  run->turn = turn_new (run);
+  ensure_agent_started (run);
+  prepare_agent (run, run->turn);
+}
