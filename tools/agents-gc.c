@@ -85,12 +85,10 @@ collect_snapshots (JsonNode *node, GHashTable *ids)
     }
 }
 
+/* The ids of the local snapshots a run state's @sandbox payload names. */
 static GHashTable *
-run_snapshots (AgentsRunResultStreaming *streaming)
+payload_snapshots (JsonObject *sandbox)
 {
-  g_autoptr (AgentsRunState) state =
-    agents_run_result_streaming_to_state (streaming);
-  JsonObject *sandbox = agents_run_state_get_sandbox (state);
   GHashTable *ids =
     g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (JsonNode) node = NULL;
@@ -120,7 +118,21 @@ snapshot_file (const char *id, const char *suffix)
 void
 agents_cli_release_snapshots (AgentsRunResultStreaming *streaming)
 {
-  g_autoptr (GHashTable) ids = run_snapshots (streaming);
+  g_autoptr (AgentsRunState) state =
+    agents_run_result_streaming_to_state (streaming);
+
+  agents_cli_release_payload_snapshots (agents_run_state_get_sandbox (state));
+}
+
+/**
+ * agents_cli_release_payload_snapshots:
+ *
+ * The snapshots a @sandbox payload names go.
+ */
+void
+agents_cli_release_payload_snapshots (JsonObject *sandbox)
+{
+  g_autoptr (GHashTable) ids = payload_snapshots (sandbox);
   GHashTableIter iter;
   const char *id;
 
@@ -145,7 +157,23 @@ void
 agents_cli_claim_snapshots (AgentsRunResultStreaming *streaming,
                             const char *state_file)
 {
-  g_autoptr (GHashTable) ids = run_snapshots (streaming);
+  g_autoptr (AgentsRunState) state =
+    agents_run_result_streaming_to_state (streaming);
+
+  agents_cli_claim_payload_snapshots (agents_run_state_get_sandbox (state),
+                                      state_file);
+}
+
+/**
+ * agents_cli_claim_payload_snapshots:
+ *
+ * The snapshots a @sandbox payload names stay as long as @state_file
+ * names them.
+ */
+void
+agents_cli_claim_payload_snapshots (JsonObject *sandbox, const char *state_file)
+{
+  g_autoptr (GHashTable) ids = payload_snapshots (sandbox);
   g_autofree char *absolute = g_canonicalize_filename (state_file, NULL);
   GHashTableIter iter;
   const char *id;

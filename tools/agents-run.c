@@ -25,34 +25,7 @@
 #include "agents-file-private.h"
 #include "agents-json-private.h"
 
-typedef struct
-{
-  char *backend;
-  char *state_file;
-  gboolean json;
-  int max_turns;
-  gboolean approve;
-  gboolean reject;
-  gboolean reap_all;
-  gboolean allow_system_root;
-  char *model;               /* --model PROVIDER:NAME */
-  char *base_url;            /* --base-url URL */
-  char **sandbox_options;    /* KEY=VALUE, as given */
-  GVariant *sandbox_variant; /* a{sv} made of them; NULL when none */
-} Options;
-
-static void
-options_clear (Options *options)
-{
-  g_free (options->backend);
-  g_free (options->state_file);
-  g_free (options->model);
-  g_free (options->base_url);
-  g_strfreev (options->sandbox_options);
-  g_clear_pointer (&options->sandbox_variant, g_variant_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
+typedef AgentsCliOptions Options;
 
 /* ---- waiting on async calls ------------------------------------------ */
 
@@ -719,8 +692,10 @@ client_options (AgentsSandboxClient *client, const Options *options)
   return g_variant_ref_sink (g_variant_new ("a{sv}", NULL));
 }
 
-static AgentsRunConfig *
-build_run_config (const Options *options, const char *backend, GError **error)
+AgentsRunConfig *
+agents_cli_build_run_config (const Options *options,
+                             const char *backend,
+                             GError **error)
 {
   g_autoptr (GObject) client = agents_registry_new_sandbox_client (
     backend ? backend : "unix_local", error);
@@ -827,8 +802,8 @@ parse_option_value (const char *key, const char *value)
 
 /* Builds the a{sv} of the --sandbox-option arguments; a later KEY
  * replaces an earlier one. */
-static gboolean
-parse_sandbox_options (Options *options, GError **error)
+gboolean
+agents_cli_parse_sandbox_options (Options *options, GError **error)
 {
   g_autoptr (GVariantDict) dict = NULL;
 
@@ -879,7 +854,7 @@ check_options (Options *options, GError **error)
                            _ ("--approve and --reject exclude each other"));
       return FALSE;
     }
-  return parse_sandbox_options (options, error);
+  return agents_cli_parse_sandbox_options (options, error);
 }
 
 /* A usage error found once the options are known: under --json it is an
@@ -918,13 +893,11 @@ wants_json (int argc, char **argv)
   return FALSE;
 }
 
-static gboolean
-parse_options (const char *command,
-               const char *parameters,
-               gboolean resume,
-               int *argc,
-               char ***argv,
-               Options *options)
+/* The options `run`, `resume` and `chat` share; --json with @json. */
+void
+agents_cli_add_run_entries (GOptionContext *context,
+                            Options *options,
+                            gboolean json)
 {
   const GOptionEntry common[] = {
     { "backend", 'b', 0, G_OPTION_ARG_STRING, &options->backend,
@@ -935,8 +908,6 @@ parse_options (const char *command,
       &options->sandbox_options,
       N_ ("Give the sandbox backend an option, e.g. image=IMAGE (repeatable)"),
       N_ ("KEY=VALUE") },
-    { "json", 'j', 0, G_OPTION_ARG_NONE, &options->json,
-      N_ ("Print one JSON object per event line"), NULL },
     { "max-turns", 0, 0, G_OPTION_ARG_INT, &options->max_turns,
       N_ ("Stop after N model turns (default: 10)"), N_ ("N") },
     { "allow-system-root", 0, 0, G_OPTION_ARG_NONE, &options->allow_system_root,
@@ -953,6 +924,25 @@ parse_options (const char *command,
       N_ ("URL") },
     G_OPTION_ENTRY_NULL
   };
+  const GOptionEntry json_entries[] = {
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &options->json,
+      N_ ("Print one JSON object per event line"), NULL },
+    G_OPTION_ENTRY_NULL
+  };
+
+  g_option_context_add_main_entries (context, common, GETTEXT_PACKAGE);
+  if (json)
+    g_option_context_add_main_entries (context, json_entries, GETTEXT_PACKAGE);
+}
+
+static gboolean
+parse_options (const char *command,
+               const char *parameters,
+               gboolean resume,
+               int *argc,
+               char ***argv,
+               Options *options)
+{
   const GOptionEntry run_only[] = {
     { "state", 's', 0, G_OPTION_ARG_FILENAME, &options->state_file,
       N_ ("Save the run state to FILE when it stops for an approval"),
@@ -987,7 +977,7 @@ parse_options (const char *command,
        "Exit status: 0 the run finished, 1 it failed, 2 usage error, 3 it "
        "stopped\nfor an approval and was saved (continue it with agents "
        "resume)."));
-  g_option_context_add_main_entries (context, common, GETTEXT_PACKAGE);
+  agents_cli_add_run_entries (context, options, TRUE);
   g_option_context_add_main_entries (context, resume ? resume_only : run_only,
                                      GETTEXT_PACKAGE);
   json = wants_json (*argc, *argv);
@@ -1015,7 +1005,7 @@ parse_options (const char *command,
 int
 agents_cli_run (int argc, char **argv)
 {
-  g_auto (Options) options = { 0 };
+  g_auto (AgentsCliOptions) options = { 0 };
   g_autoptr (GError) error = NULL;
   g_autoptr (AgentsAgent) agent = NULL;
   g_autoptr (AgentsRunConfig) config = NULL;
@@ -1036,7 +1026,7 @@ agents_cli_run (int argc, char **argv)
                                                    options.base_url, &error))
     g_clear_object (&agent);
   if (agent != NULL)
-    config = build_run_config (&options, options.backend, &error);
+    config = agents_cli_build_run_config (&options, options.backend, &error);
   if (config == NULL)
     return report_error (&options, "agents", error, AGENTS_CLI_EXIT_FAILED);
 
@@ -1138,7 +1128,7 @@ resume_backend (AgentsRunState *state,
 int
 agents_cli_resume (int argc, char **argv)
 {
-  g_auto (Options) options = { 0 };
+  g_auto (AgentsCliOptions) options = { 0 };
   g_autoptr (GError) error = NULL;
   g_autoptr (AgentsAgent) agent = NULL;
   g_autoptr (AgentsRunState) state = NULL;
@@ -1165,7 +1155,7 @@ agents_cli_resume (int argc, char **argv)
     state = load_state (agent, argv[2], &error);
   if (state != NULL && decide_interruptions (state, &options, &error) &&
       resume_backend (state, argv[2], &options, &backend, &error))
-    config = build_run_config (&options, backend, &error);
+    config = agents_cli_build_run_config (&options, backend, &error);
   if (config != NULL)
     agents_cli_skip_scripted_turns (
       agent,
@@ -1219,7 +1209,7 @@ parse_reap_options (int *argc, char ***argv, Options *options)
                      "[-o KEY=VALUE…]\n"));
       return FALSE;
     }
-  if (!parse_sandbox_options (options, &error))
+  if (!agents_cli_parse_sandbox_options (options, &error))
     {
       g_printerr ("agents reap: %s\n", error->message);
       return FALSE;
@@ -1235,7 +1225,7 @@ parse_reap_options (int *argc, char ***argv, Options *options)
 int
 agents_cli_reap (int argc, char **argv)
 {
-  g_auto (Options) options = { 0 };
+  g_auto (AgentsCliOptions) options = { 0 };
   g_autoptr (GError) error = NULL;
   g_autoptr (GObject) client = NULL;
   g_autoptr (GAsyncResult) result = NULL;

@@ -90,6 +90,9 @@ static const struct
 } commands[] = {
   { "run", agents_cli_run,
     N_ ("Run an agent file on a prompt: agents run AGENT.json PROMPT") },
+  { "chat", agents_cli_chat,
+    N_ ("Talk with an agent in a sandbox kept across turns: agents chat "
+        "AGENT.json [--resume FILE]") },
   { "resume", agents_cli_resume,
     N_ ("Continue a saved run: agents resume AGENT.json STATE_FILE "
         "--approve|--reject") },
