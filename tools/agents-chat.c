@@ -130,9 +130,8 @@ on_readline_line (char *line)
   chat->line_done = TRUE;
   if (line == NULL)
     {
-      /* Ctrl-D on an empty line: the prompt line is left unfinished. */
+      /* Ctrl-D on an empty line; readline ended the prompt line. */
       chat->eof = TRUE;
-      g_print ("\n");
       return;
     }
   if (*line != '\0')
@@ -245,10 +244,11 @@ read_line (Chat *chat, const char *prompt)
 static void
 discard_line (Chat *chat)
 {
-  g_print ("^C\n");
 #ifdef HAVE_READLINE
   if (chat->use_readline)
     {
+      /* readline does not echo it: the terminal echo is off. */
+      g_print ("^C\n");
       rl_replace_line ("", 0);
       rl_on_new_line ();
       rl_redisplay ();
@@ -256,7 +256,7 @@ discard_line (Chat *chat)
     }
 #endif
   g_string_truncate (chat->pending, 0);
-  g_print ("%s", chat->prompt);
+  g_print ("\n%s", chat->prompt);
   fflush (stdout);
 }
 
@@ -458,6 +458,7 @@ print_event (Chat *chat, AgentsStreamEvent *event)
   JsonObject *raw = agents_stream_event_get_raw_event (event);
   const char *type;
 
+  agents_cli_end_progress_line ();
   switch (agents_stream_event_get_kind (event))
     {
     case AGENTS_STREAM_EVENT_KIND_RAW_RESPONSE:
@@ -981,6 +982,7 @@ finish (Chat *chat)
 
   g_print ("%s\n", _ ("Saving the chat…"));
   payload = close_sandbox (chat, &error);
+  agents_cli_end_progress_line ();
   if (payload == NULL)
     {
       g_printerr (_ ("agents chat: closing the sandbox failed: %s\n"),

@@ -56,6 +56,8 @@ AgentsRunConfig *agents_cli_build_run_config (const AgentsCliOptions *options,
                                               const char *backend,
                                               GError **error);
 
+void agents_cli_end_progress_line (void);
+
 int agents_cli_run (int argc, char **argv);
 int agents_cli_chat (int argc, char **argv);
 int agents_cli_resume (int argc, char **argv);

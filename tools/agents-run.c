@@ -54,8 +54,8 @@ static char *progress_operation;
 
 /* Ends the progress line on the terminal, so that what comes next starts
  * on a line of its own; the line stays as the last report left it. */
-static void
-end_progress_line (void)
+void
+agents_cli_end_progress_line (void)
 {
   if (progress_operation == NULL)
     return;
@@ -74,7 +74,7 @@ print_progress_line (const char *operation, gint64 done, gint64 total)
 
   if (progress_operation != NULL &&
       !g_str_equal (progress_operation, operation))
-    end_progress_line ();
+    agents_cli_end_progress_line ();
   if (progress_operation == NULL)
     progress_operation = g_strdup (operation);
   /* \r and erase-line: the line is rewritten in place. */
@@ -299,7 +299,7 @@ print_event (Printer *printer, AgentsStreamEvent *event)
   AgentsRunItem *item = agents_stream_event_get_item (event);
   const char *name = agents_stream_event_get_name (event);
 
-  end_progress_line ();
+  agents_cli_end_progress_line ();
   switch (agents_stream_event_get_kind (event))
     {
     case AGENTS_STREAM_EVENT_KIND_AGENT_UPDATED:
@@ -343,7 +343,7 @@ print_final_output (Printer *printer, AgentsAgent *agent, JsonNode *output)
 {
   g_autofree char *text = NULL;
 
-  end_progress_line ();
+  agents_cli_end_progress_line ();
   if (printer->json)
     {
       g_autoptr (JsonObject) object = json_object_new ();
@@ -399,7 +399,7 @@ report_error (const Options *options,
               const GError *error,
               int status)
 {
-  end_progress_line ();
+  agents_cli_end_progress_line ();
   g_printerr ("%s: %s\n", prefix, error->message);
   if (options->json)
     print_error_json (error);
@@ -485,7 +485,7 @@ handle_interruptions (AgentsRunResultStreaming *streaming,
 {
   g_autoptr (GError) error = NULL;
 
-  end_progress_line ();
+  agents_cli_end_progress_line ();
   if (options->json)
     print_interruptions_json (interruptions, options->state_file);
   if (options->state_file == NULL)
@@ -509,7 +509,7 @@ handle_interruptions (AgentsRunResultStreaming *streaming,
     return report_error (options, _ ("agents: cannot save the run state"),
                          error, AGENTS_CLI_EXIT_FAILED);
   agents_cli_claim_snapshots (streaming, options->state_file);
-  end_progress_line ();
+  agents_cli_end_progress_line ();
   if (!options->json)
     {
       g_print (_ ("The run is waiting for approval; its state is saved in "
@@ -618,7 +618,7 @@ stream_run (AgentsRunResultStreaming *streaming,
   sigint = g_unix_signal_add (SIGINT, on_interrupt, streaming);
   sigterm = g_unix_signal_add (SIGTERM, on_interrupt, streaming);
   ok = drain_stream (streaming, &printer, &error);
-  end_progress_line ();
+  agents_cli_end_progress_line ();
   g_source_remove (sigint);
   g_source_remove (sigterm);
   g_hash_table_unref (printer.tool_names);
