@@ -31,7 +31,9 @@ parse_no_arguments (int argc, char **argv, const char *summary, int *status)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
+  g_autofree char *prgname = g_strdup_printf ("agents %s", argv[0]);
 
+  g_set_prgname (prgname);
   g_option_context_set_summary (context, summary);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
@@ -146,7 +148,8 @@ cmd_help (int argc, char **argv)
 {
   char *help_argv[] = { NULL, (char *) "--help", NULL };
 
-  if (argc < 2 || g_str_equal (argv[1], "help"))
+  if (argc < 2 || g_str_equal (argv[1], "help") ||
+      g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h"))
     {
       print_usage (stdout);
       return AGENTS_CLI_EXIT_OK;
