@@ -57,6 +57,8 @@ AgentsRunConfig *agents_cli_build_run_config (const AgentsCliOptions *options,
                                               GError **error);
 
 void agents_cli_end_progress_line (void);
+void agents_cli_print_json_line (JsonObject *object);
+void agents_cli_print_error_json (const GError *error);
 
 int agents_cli_run (int argc, char **argv);
 int agents_cli_chat (int argc, char **argv);

@@ -47,8 +47,6 @@ wait_for (GAsyncResult **slot)
 
 /* ---- progress ----------------------------------------------------------- */
 
-static void print_json_line (JsonObject *object);
-
 /* The operation whose progress line is on the terminal, if any. */
 static char *progress_operation;
 
@@ -106,7 +104,7 @@ print_progress_json (const char *operation, gint64 done, gint64 total)
     json_object_set_int_member (object, total_member, total);
   else
     json_object_set_null_member (object, total_member);
-  print_json_line (object);
+  agents_cli_print_json_line (object);
   fflush (stdout);
 }
 
@@ -139,8 +137,8 @@ typedef struct
   GHashTable *tool_names; /* call id → tool name */
 } Printer;
 
-static void
-print_json_line (JsonObject *object)
+void
+agents_cli_print_json_line (JsonObject *object)
 {
   g_autoptr (JsonNode) node =
     json_node_init_object (json_node_alloc (), object);
@@ -290,7 +288,7 @@ print_item_json (Printer *printer, const char *event, AgentsRunItem *item)
       json_object_set_string_member (
         object, "target", agent_name (agents_run_item_get_target_agent (item)));
     }
-  print_json_line (object);
+  agents_cli_print_json_line (object);
 }
 
 static void
@@ -311,7 +309,7 @@ print_event (Printer *printer, AgentsStreamEvent *event)
           json_object_set_string_member (
             object, "agent",
             agent_name (agents_stream_event_get_agent (event)));
-          print_json_line (object);
+          agents_cli_print_json_line (object);
         }
       else
         g_print ("[agent] %s\n",
@@ -353,7 +351,7 @@ print_final_output (Printer *printer, AgentsAgent *agent, JsonNode *output)
       json_object_set_member (object, "output",
                               output ? json_node_copy (output)
                                      : json_node_new (JSON_NODE_NULL));
-      print_json_line (object);
+      agents_cli_print_json_line (object);
       return;
     }
   text = node_to_text (output);
@@ -376,8 +374,8 @@ error_context_json (const GError *error)
 
 /* `{"type": "error", …}`: a failure as one more event of the stream, for
  * programs that read --json. Library messages are already redacted. */
-static void
-print_error_json (const GError *error)
+void
+agents_cli_print_error_json (const GError *error)
 {
   g_autoptr (JsonObject) object = json_object_new ();
 
@@ -387,7 +385,7 @@ print_error_json (const GError *error)
                                  g_quark_to_string (error->domain));
   json_object_set_int_member (object, "code", error->code);
   json_object_set_member (object, "context", error_context_json (error));
-  print_json_line (object);
+  agents_cli_print_json_line (object);
   fflush (stdout);
 }
 
@@ -402,7 +400,7 @@ report_error (const Options *options,
   agents_cli_end_progress_line ();
   g_printerr ("%s: %s\n", prefix, error->message);
   if (options->json)
-    print_error_json (error);
+    agents_cli_print_error_json (error);
   return status;
 }
 
@@ -440,7 +438,7 @@ print_interruptions_json (GListModel *interruptions, const char *state_file)
   json_object_set_array_member (object, "interruptions", items);
   if (state_file != NULL)
     json_object_set_string_member (object, "state_file", state_file);
-  print_json_line (object);
+  agents_cli_print_json_line (object);
 }
 
 /* Whether the run's sandbox sessions closed cleanly, their workspaces
@@ -878,7 +876,7 @@ report_usage (const Options *options, const char *usage)
 
   g_printerr ("%s\n", usage);
   if (options->json)
-    print_error_json (error);
+    agents_cli_print_error_json (error);
   return AGENTS_CLI_EXIT_USAGE;
 }
 
@@ -1187,10 +1185,13 @@ parse_reap_options (int *argc, char ***argv, Options *options)
     { "all", 0, 0, G_OPTION_ARG_NONE, &options->reap_all,
       N_ ("Remove everything the backend made, even for running programs"),
       NULL },
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &options->json,
+      N_ ("Print the result (or the error) as one JSON object"), NULL },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
+  gboolean json = wants_json (*argc, *argv);
 
   g_set_prgname ("agents reap");
   g_option_context_set_summary (
@@ -1200,18 +1201,19 @@ parse_reap_options (int *argc, char ***argv, Options *options)
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, argc, argv, &error))
     {
-      g_printerr ("agents reap: %s\n", error->message);
+      options->json = json;
+      report_usage_error ("reap", options, error);
       return FALSE;
     }
   if (*argc != 1 || options->backend == NULL)
     {
-      g_printerr (_ ("Usage: agents reap --backend NAME [--all] "
-                     "[-o KEY=VALUE…]\n"));
+      report_usage (options, _ ("Usage: agents reap --backend NAME [--all] "
+                                "[-o KEY=VALUE…] [--json]"));
       return FALSE;
     }
   if (!agents_cli_parse_sandbox_options (options, &error))
     {
-      g_printerr ("agents reap: %s\n", error->message);
+      report_usage_error ("reap", options, error);
       return FALSE;
     }
   return TRUE;
@@ -1220,7 +1222,9 @@ parse_reap_options (int *argc, char ***argv, Options *options)
 /**
  * agents_cli_reap:
  *
- * `agents reap --backend NAME [--all] [-o KEY=VALUE…]`
+ * `agents reap --backend NAME [--all] [-o KEY=VALUE…] [--json]`; under
+ * --json the result is `{"type": "reap", "backend": NAME, "all": BOOL,
+ * "removed": N}`, an error `{"type": "error", …}`.
  */
 int
 agents_cli_reap (int argc, char **argv)
@@ -1235,19 +1239,26 @@ agents_cli_reap (int argc, char **argv)
     return AGENTS_CLI_EXIT_USAGE;
   client = agents_registry_new_sandbox_client (options.backend, &error);
   if (client == NULL)
-    {
-      g_printerr ("agents reap: %s\n", error->message);
-      return AGENTS_CLI_EXIT_FAILED;
-    }
+    return report_error (&options, "agents reap", error,
+                         AGENTS_CLI_EXIT_FAILED);
   agents_sandbox_client_reap_async (AGENTS_SANDBOX_CLIENT (client),
                                     options.sandbox_variant, options.reap_all,
                                     NULL, on_ready, &result);
   removed = agents_sandbox_client_reap_finish (AGENTS_SANDBOX_CLIENT (client),
                                                wait_for (&result), &error);
   if (removed < 0)
+    return report_error (&options, "agents reap", error,
+                         AGENTS_CLI_EXIT_FAILED);
+  if (options.json)
     {
-      g_printerr ("agents reap: %s\n", error->message);
-      return AGENTS_CLI_EXIT_FAILED;
+      g_autoptr (JsonObject) object = json_object_new ();
+
+      json_object_set_string_member (object, "type", "reap");
+      json_object_set_string_member (object, "backend", options.backend);
+      json_object_set_boolean_member (object, "all", options.reap_all);
+      json_object_set_int_member (object, "removed", removed);
+      agents_cli_print_json_line (object);
+      return AGENTS_CLI_EXIT_OK;
     }
   g_print (g_dngettext (GETTEXT_PACKAGE, "Removed %zd leftover sandbox\n",
                         "Removed %zd leftover sandboxes\n", removed),
