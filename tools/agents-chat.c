@@ -335,6 +335,8 @@ compact (const char *text, guint width)
       else
         g_string_append_unichar (line, c);
     }
+  while (line->len > 0 && line->str[line->len - 1] == ' ')
+    g_string_truncate (line, line->len - 1);
   if (p != NULL && *p != '\0')
     g_string_append (line, "…");
   return g_string_free (g_steal_pointer (&line), FALSE);
