@@ -66,6 +66,19 @@ def report(ok, name, chat=None):
     sys.stdout.flush()
 
 
+running = []
+
+
+def stop_all():
+    """A failed check may leave a chat running: SIGTERM saves and ends
+    it, SIGKILL when it does not end."""
+    for chat in running:
+        if chat.status is None:
+            os.kill(chat.pid, signal.SIGTERM)
+            if chat.wait(timeout=10) is None:
+                chat.status = -1
+
+
 class Chat:
     """`agents chat` in a pseudo-terminal."""
 
@@ -77,6 +90,7 @@ class Chat:
         if pid == 0:
             os.execve(AGENTS, [AGENTS, "chat", *args], {**env, **(extra_env or {})})
         self.pid, self.fd = pid, fd
+        running.append(self)
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))
 
     def text(self):
@@ -123,11 +137,12 @@ class Chat:
             if pid != 0:
                 self.status = os.waitstatus_to_exitcode(status)
                 os.close(self.fd)
-                return self.status
+                return self.status if self.status >= 0 else None
             time.sleep(0.05)
         os.kill(self.pid, signal.SIGKILL)
         os.waitpid(self.pid, 0)
         os.close(self.fd)
+        self.status = -signal.SIGKILL
         return None
 
 
@@ -298,6 +313,10 @@ if not server_ok:
     for line in server.stderr.read().decode().splitlines():
         print("# server: " + line)
 
+stop_all()
+if server.poll() is None:
+    server.kill()
+    server.wait()
 print("1..%d" % count)
 shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(1 if failed else 0)
