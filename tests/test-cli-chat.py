@@ -284,16 +284,35 @@ result = subprocess.run([AGENTS, "chat"], env=env, capture_output=True, text=Tru
 report(result.returncode == 2 and "Usage: agents chat AGENT.json" in result.stderr,
        "agents chat without an agent file is a usage error (2)")
 
-# ---- the demo agent through a real provider (Chat Completions) ---------
+# ---- the demo agent through the real providers -------------------------
 
-server = subprocess.Popen(
-    [SERVER, DATA, os.path.join(DATA, "demo-chat.json")],
-    stdin=subprocess.PIPE,
-    stdout=subprocess.PIPE,
-    stderr=subprocess.PIPE,
-)
-url = server.stdout.readline().decode().strip()
 demo = os.path.join(SOURCE, "examples", "demo", "agent.json")
+server = None
+
+
+def start_server(exchanges):
+    global server
+    server = subprocess.Popen(
+        [SERVER, DATA, exchanges],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    return server.stdout.readline().decode().strip()
+
+
+def stop_server():
+    """True when every exchange was asked for as expected."""
+    server.stdin.close()
+    ok = server.wait(timeout=TIMEOUT) == 0
+    if not ok:
+        for line in server.stderr.read().decode().splitlines():
+            print("# server: " + line)
+    return ok
+
+
+# Chat Completions, the URL given with --base-url.
+url = start_server(os.path.join(DATA, "demo-chat.json"))
 chat = Chat(demo, "--model", "chat:llama-demo", "--base-url", url,
             "--state", os.path.join(tmp, "demo-chat.json"),
             extra_env={"OPENAI_API_KEY": KEY})
@@ -304,17 +323,38 @@ ok = ok and chat.expect("Sorted in the sandbox: 3, 7, 19, 42, 88")
 ok = ok and chat.expect("> ")
 chat.send("\x04")
 ok = ok and chat.wait() == 0
-server.stdin.close()
-server_ok = server.wait(timeout=TIMEOUT) == 0
-report(ok and server_ok and KEY not in chat.text() and no_sandbox_left(),
+report(stop_server() and ok and KEY not in chat.text() and no_sandbox_left(),
        "a chat with the demo agent through chat: (streamed from the server)",
        chat)
-if not server_ok:
-    for line in server.stderr.read().decode().splitlines():
-        print("# server: " + line)
+
+# The Responses API, the URL from the environment; the first request is
+# refused: the turn fails, the chat goes on and the next turn works.
+with open(os.path.join(DATA, "demo-unauthorized.json")) as f:
+    exchanges = json.load(f)
+with open(os.path.join(DATA, "demo-responses.json")) as f:
+    exchanges += json.load(f)
+with open(os.path.join(tmp, "exchanges.json"), "w") as f:
+    json.dump(exchanges, f)
+url = start_server(os.path.join(tmp, "exchanges.json"))
+chat = Chat(demo, "--model", "openai:gpt-demo",
+            "--state", os.path.join(tmp, "demo-responses.json"),
+            extra_env={"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": url})
+chat.expect("> ")
+chat.send("Sort 42 7 19 3 88\r")
+ok = chat.expect("the turn failed") and chat.expect("HTTP 401")
+ok = ok and chat.expect("> ")
+chat.send("Sort 42 7 19 3 88\r")
+ok = ok and chat.expect("• apply_patch") and chat.expect("• exec_command")
+ok = ok and chat.expect("Sorted in the sandbox: 3, 7, 19, 42, 88")
+ok = ok and chat.expect("> ")
+chat.send("\x04")
+ok = ok and chat.wait() == 0
+report(stop_server() and ok and KEY not in chat.text() and no_sandbox_left(),
+       "through openai: a refused request fails the turn, not the chat",
+       chat)
 
 stop_all()
-if server.poll() is None:
+if server is not None and server.poll() is None:
     server.kill()
     server.wait()
 print("1..%d" % count)
