@@ -284,6 +284,41 @@ result = subprocess.run([AGENTS, "chat"], env=env, capture_output=True, text=Tru
 report(result.returncode == 2 and "Usage: agents chat AGENT.json" in result.stderr,
        "agents chat without an agent file is a usage error (2)")
 
+# ---- hostile chat states --------------------------------------------------
+
+
+def chat_once(*args):
+    return subprocess.run([AGENTS, "chat", *args], env=env, capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, timeout=TIMEOUT)
+
+
+with open(state) as f:
+    saved = json.load(f)
+elsewhere = os.path.join(tmp, "elsewhere")
+os.makedirs(elsewhere)
+with open(os.path.join(elsewhere, "keep"), "w") as f:
+    f.write("not the chat's\n")
+for session in [saved["sandbox"]["session_state"],
+                *[s["session_state"] for s in saved["sandbox"]["sessions_by_agent"].values()]]:
+    session["snapshot"]["base_path"] = elsewhere
+hostile = os.path.join(tmp, "hostile.json")
+with open(hostile, "w") as f:
+    json.dump(saved, f)
+result = chat_once(agent, "--resume", hostile)
+report(result.returncode == 1
+       and "is not this program's snapshot directory" in result.stderr
+       and os.listdir(elsewhere) == ["keep"] and no_sandbox_left(),
+       "a saved chat naming another snapshot directory is refused, untouched")
+
+for name, text in [("not-an-object", "[]"), ("run-state", '{"type": "run"}'),
+                   ("no-history", '{"type": "agents_chat", "version": 1}')]:
+    path = os.path.join(tmp, name + ".json")
+    with open(path, "w") as f:
+        f.write(text)
+    result = chat_once(agent, "--resume", path)
+    report(result.returncode == 1 and "chat state " + path in result.stderr,
+           "a malformed chat state (%s) is refused with its name" % name)
+
 # ---- the demo agent through the real providers -------------------------
 
 demo = os.path.join(SOURCE, "examples", "demo", "agent.json")

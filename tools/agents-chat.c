@@ -688,17 +688,16 @@ run_turn (Chat *chat, const char *text)
 /* ---- the sandbox -------------------------------------------------------- */
 
 /* The session of the chat, created (or resumed from the state's
- * @payload) by a session manager of its own, as a run would; then
- * injected into the run config, so that the turns' runs use it and
- * leave it running. */
+ * @payload) by a session manager of its own, as a run would: a saved
+ * payload goes through the checks of a resumed run state (its backend,
+ * its shape, its snapshot directory, its workspace root). Then injected
+ * into the run config, so that the turns' runs use it and leave it
+ * running. */
 static gboolean
 open_sandbox (Chat *chat, JsonObject *payload, GError **error)
 {
   g_autoptr (GAsyncResult) result = NULL;
-  AgentsSandboxClient *client =
-    agents_sandbox_run_config_get_client (chat->sandbox);
-  JsonNode *saved =
-    payload ? json_object_get_member (payload, "session_state") : NULL;
+  g_autoptr (AgentsRunState) saved = NULL;
 
   if (!AGENTS_IS_SANDBOX_AGENT (chat->agent))
     {
@@ -707,30 +706,25 @@ open_sandbox (Chat *chat, JsonObject *payload, GError **error)
                    agents_agent_get_name (chat->agent));
       return FALSE;
     }
-  if (saved != NULL)
+  if (payload != NULL)
     {
-      g_autoptr (AgentsSandboxSessionState) state =
-        agents_sandbox_client_deserialize_session_state (client, saved, error);
-
-      if (state == NULL)
-        return FALSE;
-      agents_sandbox_run_config_set_session_state (chat->sandbox, state);
+      saved = agents_run_state_new (NULL, NULL, chat->agent);
+      agents_run_state_set_sandbox (saved, payload);
     }
   chat->manager =
-    agents_sandbox_session_manager_new (chat->agent, chat->sandbox, NULL);
+    agents_sandbox_session_manager_new (chat->agent, chat->sandbox, saved);
   if (!agents_sandbox_session_manager_acquire_agent (chat->manager, chat->agent,
                                                      error))
     return FALSE;
   agents_sandbox_session_manager_ensure_session_async (
-    chat->manager, AGENTS_SANDBOX_AGENT (chat->agent), NULL, FALSE, NULL,
-    on_ready, &result);
+    chat->manager, AGENTS_SANDBOX_AGENT (chat->agent), NULL, saved != NULL,
+    NULL, on_ready, &result);
   chat->session = agents_sandbox_session_manager_ensure_session_finish (
     chat->manager, wait_for (&result), error);
   /* The turns' runs take the agent in their turn. */
   agents_sandbox_session_manager_release_agents (chat->manager);
   if (chat->session == NULL)
     return FALSE;
-  agents_sandbox_run_config_set_session_state (chat->sandbox, NULL);
   agents_sandbox_run_config_set_session (chat->sandbox, chat->session);
   return TRUE;
 }
