@@ -57,10 +57,9 @@ typedef struct
   AgentsSandboxSessionManager *manager;
   AgentsSandboxSession *session;
   AgentsRunner *runner;
-  JsonArray *history;     /* the conversation, as input items */
-  GHashTable *always;     /* tool names approved for the whole chat */
-  GHashTable *tool_names; /* call id → tool name */
-  guint model_turns;      /* model responses used so far */
+  JsonArray *history; /* the conversation, as input items */
+  GHashTable *always; /* tool names approved for the whole chat */
+  guint model_turns;  /* model responses used so far */
 
   Mode mode;
   GCancellable *turn_cancellable;
@@ -90,7 +89,6 @@ chat_clear (Chat *chat)
   g_clear_object (&chat->runner);
   g_clear_pointer (&chat->history, json_array_unref);
   g_clear_pointer (&chat->always, g_hash_table_unref);
-  g_clear_pointer (&chat->tool_names, g_hash_table_unref);
   g_clear_object (&chat->turn_cancellable);
   g_free (chat->line);
   if (chat->pending != NULL)
@@ -374,14 +372,10 @@ static void
 print_tool_call (Chat *chat, AgentsRunItem *item)
 {
   const char *name = agents_run_item_get_tool_name (item);
-  const char *call_id = agents_run_item_get_call_id (item);
   g_autofree char *arguments = call_arguments (item);
   g_autofree char *line = NULL;
   g_autofree char *text = NULL;
 
-  if (call_id != NULL && name != NULL)
-    g_hash_table_replace (chat->tool_names, g_strdup (call_id),
-                          g_strdup (name));
   text = g_strdup_printf ("%s %s", name ? name : "?", arguments);
   line = compact (text, COMPACT_WIDTH);
   g_print ("• %s\n", line);
@@ -614,16 +608,13 @@ n_responses (AgentsRunResultStreaming *streaming)
   return responses ? g_list_model_get_n_items (responses) : 0;
 }
 
-/* Runs one turn of the conversation: the user's @text, then the runs
- * its approvals resume, until the agent answers. */
-static void
-run_turn (Chat *chat, const char *text)
+/* The input of a turn: the conversation so far, then @text. */
+static JsonNode *
+turn_input (Chat *chat, const char *text)
 {
-  g_autoptr (JsonNode) input = json_node_new (JSON_NODE_ARRAY);
+  JsonNode *input = json_node_new (JSON_NODE_ARRAY);
   JsonArray *items = json_array_new ();
   JsonObject *message = json_object_new ();
-  g_autoptr (GError) error = NULL;
-  gulong handler;
 
   for (guint i = 0; i < json_array_get_length (chat->history); i++)
     json_array_add_element (
@@ -632,6 +623,46 @@ run_turn (Chat *chat, const char *text)
   json_object_set_string_member (message, "content", text);
   json_array_add_object_element (items, message);
   json_node_take_array (input, items);
+  return input;
+}
+
+/* The run stopped for approvals: asks for them and resumes it. */
+static void
+resume_after_approvals (Chat *chat)
+{
+  g_autoptr (AgentsRunState) state =
+    agents_run_result_streaming_to_state (chat->streaming);
+
+  chat->model_turns += n_responses (chat->streaming);
+  release_streaming (chat);
+  decide (chat, state);
+  chat->mode = MODE_TURN;
+  chat->streaming = agents_runner_resume_streamed (chat->runner, chat->agent,
+                                                   state, chat->config, NULL);
+  /* A resumed run's responses start with those of the state. */
+  chat->model_turns -= MIN (
+    chat->model_turns,
+    g_list_model_get_n_items (agents_run_state_get_model_responses (state)));
+}
+
+static gboolean
+has_interruptions (AgentsRunResultStreaming *streaming)
+{
+  GListModel *pending =
+    agents_run_result_streaming_get_interruptions (streaming);
+
+  return pending != NULL && g_list_model_get_n_items (pending) > 0;
+}
+
+/* Runs one turn of the conversation: the user's @text, then the runs
+ * its approvals resume, until the agent answers. A failed or cancelled
+ * turn leaves the conversation as it was. */
+static void
+run_turn (Chat *chat, const char *text)
+{
+  g_autoptr (JsonNode) input = turn_input (chat, text);
+  g_autoptr (GError) error = NULL;
+  gulong handler;
 
   g_clear_object (&chat->turn_cancellable);
   chat->turn_cancellable = g_cancellable_new ();
@@ -640,47 +671,21 @@ run_turn (Chat *chat, const char *text)
   chat->mode = MODE_TURN;
   chat->streaming = agents_runner_run_streamed (
     chat->runner, chat->agent, input, chat->config, NULL, NULL);
-  for (;;)
-    {
-      GListModel *pending;
-      g_autoptr (AgentsRunState) state = NULL;
-      guint before;
-
-      if (!drain (chat, &error))
-        break;
-      pending = agents_run_result_streaming_get_interruptions (chat->streaming);
-      if (pending == NULL || g_list_model_get_n_items (pending) == 0)
-        {
-          g_clear_pointer (&chat->history, json_array_unref);
-          chat->history =
-            agents_run_result_streaming_to_input_list (chat->streaming);
-          chat->model_turns += n_responses (chat->streaming);
-          break;
-        }
-      state = agents_run_result_streaming_to_state (chat->streaming);
-      before = n_responses (chat->streaming);
-      chat->model_turns += before;
-      release_streaming (chat);
-      chat->mode = MODE_PROMPT;
-      decide (chat, state);
-      chat->mode = MODE_TURN;
-      chat->streaming = agents_runner_resume_streamed (
-        chat->runner, chat->agent, state, chat->config, NULL);
-      /* A resumed run's responses start with those of the state. */
-      chat->model_turns -= MIN (
-        chat->model_turns, g_list_model_get_n_items (
-                             agents_run_state_get_model_responses (state)));
-    }
+  while (drain (chat, &error) && has_interruptions (chat->streaming))
+    resume_after_approvals (chat);
   chat->mode = MODE_BUSY;
-  if (error != NULL)
+  /* The responses of a failed turn were used all the same. */
+  chat->model_turns += n_responses (chat->streaming);
+  if (error == NULL)
     {
-      if (g_cancellable_is_cancelled (chat->turn_cancellable))
-        g_printerr (_ ("agents: the turn was cancelled\n"));
-      else
-        g_printerr (_ ("agents: the turn failed: %s\n"), error->message);
-      /* The responses of a failed turn were used all the same. */
-      chat->model_turns += n_responses (chat->streaming);
+      g_clear_pointer (&chat->history, json_array_unref);
+      chat->history =
+        agents_run_result_streaming_to_input_list (chat->streaming);
     }
+  else if (g_cancellable_is_cancelled (chat->turn_cancellable))
+    g_printerr (_ ("agents: the turn was cancelled\n"));
+  else
+    g_printerr (_ ("agents: the turn failed: %s\n"), error->message);
   g_cancellable_disconnect (chat->turn_cancellable, handler);
   release_streaming (chat);
 }
@@ -922,8 +927,6 @@ set_up (Chat *chat, const char *agent_file, GError **error)
   GObject *sandbox;
 
   chat->always = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  chat->tool_names =
-    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   chat->pending = g_string_new (NULL);
   chat->agent = agents_cli_load_agent_file (agent_file, error);
   if (chat->agent == NULL ||
