@@ -7,7 +7,8 @@ PACKAGES="meson ninja-build pkg-config gcc libglib2.0-dev libglib2.0-dev-bin
 libjson-glib-dev libarchive-dev libsoup-3.0-dev libseccomp-dev libsqlite3-dev
 gobject-introspection libgirepository1.0-dev gir1.2-glib-2.0 gir1.2-json-1.0
 gi-docgen gettext bubblewrap gjs python3 python3-gi git busybox-static
-clang-format zip unzip curl docker.io openssl rclone s3fs fuse3"
+clang-format zip unzip curl docker.io openssl rclone s3fs fuse3
+libreadline-dev bash-completion"
 
 missing=""
 for p in $PACKAGES; do

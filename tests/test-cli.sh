@@ -461,6 +461,33 @@ else
   fail "agents reap needs a backend; unix_local has nothing left behind"
 fi
 
+# json_is PYTHON_EXPRESSION: TRUE when the expression holds for `d`, the
+# one JSON object on standard output.
+json_is() {
+  [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
+    $python -c "import json, sys; d = json.load(sys.stdin); sys.exit(0 if ($1) else 1)" \
+      <"$tmp/out"
+}
+
+if run_agents 0 reap --backend unix_local --json &&
+  json_is 'd == {"type": "reap", "backend": "unix_local", "all": False, "removed": 0}' &&
+  run_agents 0 reap --backend unix_local --all -j &&
+  json_is 'd["all"] is True and d["removed"] == 0'; then
+  pass "agents reap --json prints its result as one JSON object"
+else
+  fail "agents reap --json prints its result as one JSON object"
+fi
+
+if run_agents 1 reap --backend nope --json &&
+  json_is 'd["type"] == "error" and d["context"]["name"] == "nope"' &&
+  has "unknown sandbox backend" "$tmp/err" &&
+  run_agents 2 reap --json && json_is 'd["type"] == "error"' &&
+  run_agents 2 gc --json --bogus && json_is '"--bogus" in d["message"]'; then
+  pass "reap and gc --json report failures and usage errors as error events"
+else
+  fail "reap and gc --json report failures and usage errors as error events"
+fi
+
 # ---- hostile run states (issue 15, finding 2) --------------------------------
 
 # tamper STATE OUT ROOT OWNED: a copy of STATE whose unix_local session
@@ -661,6 +688,21 @@ else
   fail "a saved state keeps its snapshot until the state file is gone"
 fi
 
+# gc --json: what would go and what went, as one JSON object.
+rm -f "$snapshots"/*.tar "$snapshots"/*.claim
+if run_agents 3 run "$tmp/approval.json" "go" --state "$tmp/gc-state.json" &&
+  rm "$tmp/gc-state.json" && tar=$(find "$snapshots" -name '*.tar') &&
+  run_agents 0 gc --dry-run --json &&
+  json_is "d == {'type': 'gc', 'dry_run': True, 'all': False, 'workspaces': 0, 'snapshots': ['$tar']}" &&
+  [ -f "$tar" ] && run_agents 0 gc --json &&
+  json_is "d['dry_run'] is False and d['snapshots'] == ['$tar']" &&
+  [ ! -e "$tar" ] && run_agents 0 gc --json &&
+  json_is "d['snapshots'] == [] and d['workspaces'] == 0"; then
+  pass "agents gc --json lists the snapshots it would remove and removed"
+else
+  fail "agents gc --json lists the snapshots it would remove and removed"
+fi
+
 # A run killed with SIGKILL leaves its workspace; gc removes it, but never
 # the workspace of a run still going.
 cat >"$tmp/sleep-turns.json" <<'EOF'
@@ -689,6 +731,7 @@ kill -KILL $pid
 wait $pid 2>/dev/null
 if [ -d "$left" ] && run_agents 0 gc --dry-run &&
   has "Would remove 1 leftover workspaces" "$tmp/out" && [ -d "$left" ] &&
+  run_agents 0 gc --dry-run --json && json_is 'd["workspaces"] == 1' &&
   run_agents 0 gc && has "Removed 1 leftover workspaces" "$tmp/out" &&
   [ ! -e "$left" ] && no_sandbox_left; then
   pass "gc removes the workspace of a run killed with SIGKILL"

@@ -85,12 +85,10 @@ collect_snapshots (JsonNode *node, GHashTable *ids)
     }
 }
 
+/* The ids of the local snapshots a run state's @sandbox payload names. */
 static GHashTable *
-run_snapshots (AgentsRunResultStreaming *streaming)
+payload_snapshots (JsonObject *sandbox)
 {
-  g_autoptr (AgentsRunState) state =
-    agents_run_result_streaming_to_state (streaming);
-  JsonObject *sandbox = agents_run_state_get_sandbox (state);
   GHashTable *ids =
     g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (JsonNode) node = NULL;
@@ -120,7 +118,21 @@ snapshot_file (const char *id, const char *suffix)
 void
 agents_cli_release_snapshots (AgentsRunResultStreaming *streaming)
 {
-  g_autoptr (GHashTable) ids = run_snapshots (streaming);
+  g_autoptr (AgentsRunState) state =
+    agents_run_result_streaming_to_state (streaming);
+
+  agents_cli_release_payload_snapshots (agents_run_state_get_sandbox (state));
+}
+
+/**
+ * agents_cli_release_payload_snapshots:
+ *
+ * The snapshots a @sandbox payload names go.
+ */
+void
+agents_cli_release_payload_snapshots (JsonObject *sandbox)
+{
+  g_autoptr (GHashTable) ids = payload_snapshots (sandbox);
   GHashTableIter iter;
   const char *id;
 
@@ -145,7 +157,23 @@ void
 agents_cli_claim_snapshots (AgentsRunResultStreaming *streaming,
                             const char *state_file)
 {
-  g_autoptr (GHashTable) ids = run_snapshots (streaming);
+  g_autoptr (AgentsRunState) state =
+    agents_run_result_streaming_to_state (streaming);
+
+  agents_cli_claim_payload_snapshots (agents_run_state_get_sandbox (state),
+                                      state_file);
+}
+
+/**
+ * agents_cli_claim_payload_snapshots:
+ *
+ * The snapshots a @sandbox payload names stay as long as @state_file
+ * names them.
+ */
+void
+agents_cli_claim_payload_snapshots (JsonObject *sandbox, const char *state_file)
+{
+  g_autoptr (GHashTable) ids = payload_snapshots (sandbox);
   g_autofree char *absolute = g_canonicalize_filename (state_file, NULL);
   GHashTableIter iter;
   const char *id;
@@ -181,8 +209,10 @@ claim_holds (const char *claim_path, const char *id)
   return strstr (text, quoted) != NULL;
 }
 
+/* Removes the snapshots no state file needs; says so on standard
+ * output, or adds their paths to @json (under --json). */
 static guint
-gc_snapshots (gboolean dry_run)
+gc_snapshots (gboolean dry_run, JsonArray *json)
 {
   g_autofree char *dir_path = default_snapshot_dir ();
   g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
@@ -204,9 +234,12 @@ gc_snapshots (gboolean dry_run)
       tar = snapshot_file (id, ".tar");
       if (g_file_test (tar, G_FILE_TEST_EXISTS))
         {
-          g_print (dry_run ? _ ("Would remove the snapshot %s\n")
-                           : _ ("Removing the snapshot %s\n"),
-                   tar);
+          if (json != NULL)
+            json_array_add_string_element (json, tar);
+          else
+            g_print (dry_run ? _ ("Would remove the snapshot %s\n")
+                             : _ ("Removing the snapshot %s\n"),
+                     tar);
           count++;
         }
       if (!dry_run)
@@ -246,25 +279,60 @@ gc_workspaces (gboolean dry_run, gboolean all, GError **error)
                                             result, error);
 }
 
+/* A usage error or a failure: on standard error, and as an error event
+ * under --json. */
+static int
+gc_error (gboolean json, const GError *error, int status)
+{
+  g_printerr ("agents gc: %s\n", error->message);
+  if (json)
+    agents_cli_print_error_json (error);
+  return status;
+}
+
+static void
+print_gc_json (gboolean dry_run,
+               gboolean all,
+               gssize workspaces,
+               JsonArray *snapshots)
+{
+  g_autoptr (JsonObject) object = json_object_new ();
+
+  json_object_set_string_member (object, "type", "gc");
+  json_object_set_boolean_member (object, "dry_run", dry_run);
+  json_object_set_boolean_member (object, "all", all);
+  json_object_set_int_member (object, "workspaces", workspaces);
+  json_object_set_array_member (object, "snapshots",
+                                json_array_ref (snapshots));
+  agents_cli_print_json_line (object);
+}
+
 /**
  * agents_cli_gc:
  *
- * `agents gc [--dry-run] [--all]`
+ * `agents gc [--dry-run] [--all] [--json]`; under --json the result is
+ * `{"type": "gc", "dry_run": BOOL, "all": BOOL, "workspaces": N,
+ * "snapshots": [PATH…]}`, an error `{"type": "error", …}`.
  */
 int
 agents_cli_gc (int argc, char **argv)
 {
   gboolean dry_run = FALSE;
   gboolean all = FALSE;
+  gboolean json = FALSE;
+  gboolean wants_json = FALSE;
   const GOptionEntry entries[] = {
     { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &dry_run,
       N_ ("Say what would be removed, remove nothing"), NULL },
     { "all", 0, 0, G_OPTION_ARG_NONE, &all,
       N_ ("Remove the workspaces of running programs too"), NULL },
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &json,
+      N_ ("Print the result (or the error) as one JSON object"), NULL },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
+  g_autoptr (JsonArray) removed = NULL;
   gssize workspaces;
   guint snapshots;
 
@@ -275,24 +343,30 @@ agents_cli_gc (int argc, char **argv)
                 "run's), and snapshots\nwhose state file was deleted or "
                 "names them no more."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  /* A failed parse reverts what it set, --json included. */
+  for (int i = 1; i < argc && !g_str_equal (argv[i], "--"); i++)
+    if (g_str_equal (argv[i], "--json") || g_str_equal (argv[i], "-j"))
+      wants_json = TRUE;
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      g_printerr ("agents gc: %s\n", error->message);
-      return AGENTS_CLI_EXIT_USAGE;
-    }
+    return gc_error (wants_json, error, AGENTS_CLI_EXIT_USAGE);
   if (argc != 1)
     {
-      g_printerr (_ ("Usage: agents gc [--dry-run] [--all]\n"));
-      return AGENTS_CLI_EXIT_USAGE;
+      g_set_error_literal (&error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                           _ ("Usage: agents gc [--dry-run] [--all] [--json]"));
+      return gc_error (json, error, AGENTS_CLI_EXIT_USAGE);
     }
 
   workspaces = gc_workspaces (dry_run, all, &error);
   if (workspaces < 0)
+    return gc_error (json, error, AGENTS_CLI_EXIT_FAILED);
+  if (json)
     {
-      g_printerr ("agents gc: %s\n", error->message);
-      return AGENTS_CLI_EXIT_FAILED;
+      removed = json_array_new ();
+      gc_snapshots (dry_run, removed);
+      print_gc_json (dry_run, all, workspaces, removed);
+      return AGENTS_CLI_EXIT_OK;
     }
-  snapshots = gc_snapshots (dry_run);
+  snapshots = gc_snapshots (dry_run, NULL);
   g_print (dry_run
              ? _ ("Would remove %zd leftover workspaces and %u snapshots\n")
              : _ ("Removed %zd leftover workspaces and %u snapshots\n"),

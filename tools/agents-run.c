@@ -25,34 +25,7 @@
 #include "agents-file-private.h"
 #include "agents-json-private.h"
 
-typedef struct
-{
-  char *backend;
-  char *state_file;
-  gboolean json;
-  int max_turns;
-  gboolean approve;
-  gboolean reject;
-  gboolean reap_all;
-  gboolean allow_system_root;
-  char *model;               /* --model PROVIDER:NAME */
-  char *base_url;            /* --base-url URL */
-  char **sandbox_options;    /* KEY=VALUE, as given */
-  GVariant *sandbox_variant; /* a{sv} made of them; NULL when none */
-} Options;
-
-static void
-options_clear (Options *options)
-{
-  g_free (options->backend);
-  g_free (options->state_file);
-  g_free (options->model);
-  g_free (options->base_url);
-  g_strfreev (options->sandbox_options);
-  g_clear_pointer (&options->sandbox_variant, g_variant_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
+typedef AgentsCliOptions Options;
 
 /* ---- waiting on async calls ------------------------------------------ */
 
@@ -74,15 +47,13 @@ wait_for (GAsyncResult **slot)
 
 /* ---- progress ----------------------------------------------------------- */
 
-static void print_json_line (JsonObject *object);
-
 /* The operation whose progress line is on the terminal, if any. */
 static char *progress_operation;
 
 /* Ends the progress line on the terminal, so that what comes next starts
  * on a line of its own; the line stays as the last report left it. */
-static void
-end_progress_line (void)
+void
+agents_cli_end_progress_line (void)
 {
   if (progress_operation == NULL)
     return;
@@ -101,7 +72,7 @@ print_progress_line (const char *operation, gint64 done, gint64 total)
 
   if (progress_operation != NULL &&
       !g_str_equal (progress_operation, operation))
-    end_progress_line ();
+    agents_cli_end_progress_line ();
   if (progress_operation == NULL)
     progress_operation = g_strdup (operation);
   /* \r and erase-line: the line is rewritten in place. */
@@ -133,7 +104,7 @@ print_progress_json (const char *operation, gint64 done, gint64 total)
     json_object_set_int_member (object, total_member, total);
   else
     json_object_set_null_member (object, total_member);
-  print_json_line (object);
+  agents_cli_print_json_line (object);
   fflush (stdout);
 }
 
@@ -166,8 +137,8 @@ typedef struct
   GHashTable *tool_names; /* call id → tool name */
 } Printer;
 
-static void
-print_json_line (JsonObject *object)
+void
+agents_cli_print_json_line (JsonObject *object)
 {
   g_autoptr (JsonNode) node =
     json_node_init_object (json_node_alloc (), object);
@@ -317,7 +288,7 @@ print_item_json (Printer *printer, const char *event, AgentsRunItem *item)
       json_object_set_string_member (
         object, "target", agent_name (agents_run_item_get_target_agent (item)));
     }
-  print_json_line (object);
+  agents_cli_print_json_line (object);
 }
 
 static void
@@ -326,7 +297,7 @@ print_event (Printer *printer, AgentsStreamEvent *event)
   AgentsRunItem *item = agents_stream_event_get_item (event);
   const char *name = agents_stream_event_get_name (event);
 
-  end_progress_line ();
+  agents_cli_end_progress_line ();
   switch (agents_stream_event_get_kind (event))
     {
     case AGENTS_STREAM_EVENT_KIND_AGENT_UPDATED:
@@ -338,7 +309,7 @@ print_event (Printer *printer, AgentsStreamEvent *event)
           json_object_set_string_member (
             object, "agent",
             agent_name (agents_stream_event_get_agent (event)));
-          print_json_line (object);
+          agents_cli_print_json_line (object);
         }
       else
         g_print ("[agent] %s\n",
@@ -370,7 +341,7 @@ print_final_output (Printer *printer, AgentsAgent *agent, JsonNode *output)
 {
   g_autofree char *text = NULL;
 
-  end_progress_line ();
+  agents_cli_end_progress_line ();
   if (printer->json)
     {
       g_autoptr (JsonObject) object = json_object_new ();
@@ -380,7 +351,7 @@ print_final_output (Printer *printer, AgentsAgent *agent, JsonNode *output)
       json_object_set_member (object, "output",
                               output ? json_node_copy (output)
                                      : json_node_new (JSON_NODE_NULL));
-      print_json_line (object);
+      agents_cli_print_json_line (object);
       return;
     }
   text = node_to_text (output);
@@ -403,8 +374,8 @@ error_context_json (const GError *error)
 
 /* `{"type": "error", …}`: a failure as one more event of the stream, for
  * programs that read --json. Library messages are already redacted. */
-static void
-print_error_json (const GError *error)
+void
+agents_cli_print_error_json (const GError *error)
 {
   g_autoptr (JsonObject) object = json_object_new ();
 
@@ -414,7 +385,7 @@ print_error_json (const GError *error)
                                  g_quark_to_string (error->domain));
   json_object_set_int_member (object, "code", error->code);
   json_object_set_member (object, "context", error_context_json (error));
-  print_json_line (object);
+  agents_cli_print_json_line (object);
   fflush (stdout);
 }
 
@@ -426,10 +397,10 @@ report_error (const Options *options,
               const GError *error,
               int status)
 {
-  end_progress_line ();
+  agents_cli_end_progress_line ();
   g_printerr ("%s: %s\n", prefix, error->message);
   if (options->json)
-    print_error_json (error);
+    agents_cli_print_error_json (error);
   return status;
 }
 
@@ -467,7 +438,7 @@ print_interruptions_json (GListModel *interruptions, const char *state_file)
   json_object_set_array_member (object, "interruptions", items);
   if (state_file != NULL)
     json_object_set_string_member (object, "state_file", state_file);
-  print_json_line (object);
+  agents_cli_print_json_line (object);
 }
 
 /* Whether the run's sandbox sessions closed cleanly, their workspaces
@@ -512,7 +483,7 @@ handle_interruptions (AgentsRunResultStreaming *streaming,
 {
   g_autoptr (GError) error = NULL;
 
-  end_progress_line ();
+  agents_cli_end_progress_line ();
   if (options->json)
     print_interruptions_json (interruptions, options->state_file);
   if (options->state_file == NULL)
@@ -536,7 +507,7 @@ handle_interruptions (AgentsRunResultStreaming *streaming,
     return report_error (options, _ ("agents: cannot save the run state"),
                          error, AGENTS_CLI_EXIT_FAILED);
   agents_cli_claim_snapshots (streaming, options->state_file);
-  end_progress_line ();
+  agents_cli_end_progress_line ();
   if (!options->json)
     {
       g_print (_ ("The run is waiting for approval; its state is saved in "
@@ -645,7 +616,7 @@ stream_run (AgentsRunResultStreaming *streaming,
   sigint = g_unix_signal_add (SIGINT, on_interrupt, streaming);
   sigterm = g_unix_signal_add (SIGTERM, on_interrupt, streaming);
   ok = drain_stream (streaming, &printer, &error);
-  end_progress_line ();
+  agents_cli_end_progress_line ();
   g_source_remove (sigint);
   g_source_remove (sigterm);
   g_hash_table_unref (printer.tool_names);
@@ -719,8 +690,10 @@ client_options (AgentsSandboxClient *client, const Options *options)
   return g_variant_ref_sink (g_variant_new ("a{sv}", NULL));
 }
 
-static AgentsRunConfig *
-build_run_config (const Options *options, const char *backend, GError **error)
+AgentsRunConfig *
+agents_cli_build_run_config (const Options *options,
+                             const char *backend,
+                             GError **error)
 {
   g_autoptr (GObject) client = agents_registry_new_sandbox_client (
     backend ? backend : "unix_local", error);
@@ -827,8 +800,8 @@ parse_option_value (const char *key, const char *value)
 
 /* Builds the a{sv} of the --sandbox-option arguments; a later KEY
  * replaces an earlier one. */
-static gboolean
-parse_sandbox_options (Options *options, GError **error)
+gboolean
+agents_cli_parse_sandbox_options (Options *options, GError **error)
 {
   g_autoptr (GVariantDict) dict = NULL;
 
@@ -879,7 +852,7 @@ check_options (Options *options, GError **error)
                            _ ("--approve and --reject exclude each other"));
       return FALSE;
     }
-  return parse_sandbox_options (options, error);
+  return agents_cli_parse_sandbox_options (options, error);
 }
 
 /* A usage error found once the options are known: under --json it is an
@@ -903,7 +876,7 @@ report_usage (const Options *options, const char *usage)
 
   g_printerr ("%s\n", usage);
   if (options->json)
-    print_error_json (error);
+    agents_cli_print_error_json (error);
   return AGENTS_CLI_EXIT_USAGE;
 }
 
@@ -918,13 +891,11 @@ wants_json (int argc, char **argv)
   return FALSE;
 }
 
-static gboolean
-parse_options (const char *command,
-               const char *parameters,
-               gboolean resume,
-               int *argc,
-               char ***argv,
-               Options *options)
+/* The options `run`, `resume` and `chat` share; --json with @json. */
+void
+agents_cli_add_run_entries (GOptionContext *context,
+                            Options *options,
+                            gboolean json)
 {
   const GOptionEntry common[] = {
     { "backend", 'b', 0, G_OPTION_ARG_STRING, &options->backend,
@@ -935,8 +906,6 @@ parse_options (const char *command,
       &options->sandbox_options,
       N_ ("Give the sandbox backend an option, e.g. image=IMAGE (repeatable)"),
       N_ ("KEY=VALUE") },
-    { "json", 'j', 0, G_OPTION_ARG_NONE, &options->json,
-      N_ ("Print one JSON object per event line"), NULL },
     { "max-turns", 0, 0, G_OPTION_ARG_INT, &options->max_turns,
       N_ ("Stop after N model turns (default: 10)"), N_ ("N") },
     { "allow-system-root", 0, 0, G_OPTION_ARG_NONE, &options->allow_system_root,
@@ -953,6 +922,25 @@ parse_options (const char *command,
       N_ ("URL") },
     G_OPTION_ENTRY_NULL
   };
+  const GOptionEntry json_entries[] = {
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &options->json,
+      N_ ("Print one JSON object per event line"), NULL },
+    G_OPTION_ENTRY_NULL
+  };
+
+  g_option_context_add_main_entries (context, common, GETTEXT_PACKAGE);
+  if (json)
+    g_option_context_add_main_entries (context, json_entries, GETTEXT_PACKAGE);
+}
+
+static gboolean
+parse_options (const char *command,
+               const char *parameters,
+               gboolean resume,
+               int *argc,
+               char ***argv,
+               Options *options)
+{
   const GOptionEntry run_only[] = {
     { "state", 's', 0, G_OPTION_ARG_FILENAME, &options->state_file,
       N_ ("Save the run state to FILE when it stops for an approval"),
@@ -987,7 +975,7 @@ parse_options (const char *command,
        "Exit status: 0 the run finished, 1 it failed, 2 usage error, 3 it "
        "stopped\nfor an approval and was saved (continue it with agents "
        "resume)."));
-  g_option_context_add_main_entries (context, common, GETTEXT_PACKAGE);
+  agents_cli_add_run_entries (context, options, TRUE);
   g_option_context_add_main_entries (context, resume ? resume_only : run_only,
                                      GETTEXT_PACKAGE);
   json = wants_json (*argc, *argv);
@@ -1015,7 +1003,7 @@ parse_options (const char *command,
 int
 agents_cli_run (int argc, char **argv)
 {
-  g_auto (Options) options = { 0 };
+  g_auto (AgentsCliOptions) options = { 0 };
   g_autoptr (GError) error = NULL;
   g_autoptr (AgentsAgent) agent = NULL;
   g_autoptr (AgentsRunConfig) config = NULL;
@@ -1036,7 +1024,7 @@ agents_cli_run (int argc, char **argv)
                                                    options.base_url, &error))
     g_clear_object (&agent);
   if (agent != NULL)
-    config = build_run_config (&options, options.backend, &error);
+    config = agents_cli_build_run_config (&options, options.backend, &error);
   if (config == NULL)
     return report_error (&options, "agents", error, AGENTS_CLI_EXIT_FAILED);
 
@@ -1138,7 +1126,7 @@ resume_backend (AgentsRunState *state,
 int
 agents_cli_resume (int argc, char **argv)
 {
-  g_auto (Options) options = { 0 };
+  g_auto (AgentsCliOptions) options = { 0 };
   g_autoptr (GError) error = NULL;
   g_autoptr (AgentsAgent) agent = NULL;
   g_autoptr (AgentsRunState) state = NULL;
@@ -1165,7 +1153,7 @@ agents_cli_resume (int argc, char **argv)
     state = load_state (agent, argv[2], &error);
   if (state != NULL && decide_interruptions (state, &options, &error) &&
       resume_backend (state, argv[2], &options, &backend, &error))
-    config = build_run_config (&options, backend, &error);
+    config = agents_cli_build_run_config (&options, backend, &error);
   if (config != NULL)
     agents_cli_skip_scripted_turns (
       agent,
@@ -1197,10 +1185,13 @@ parse_reap_options (int *argc, char ***argv, Options *options)
     { "all", 0, 0, G_OPTION_ARG_NONE, &options->reap_all,
       N_ ("Remove everything the backend made, even for running programs"),
       NULL },
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &options->json,
+      N_ ("Print the result (or the error) as one JSON object"), NULL },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
+  gboolean json = wants_json (*argc, *argv);
 
   g_set_prgname ("agents reap");
   g_option_context_set_summary (
@@ -1210,18 +1201,19 @@ parse_reap_options (int *argc, char ***argv, Options *options)
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, argc, argv, &error))
     {
-      g_printerr ("agents reap: %s\n", error->message);
+      options->json = json;
+      report_usage_error ("reap", options, error);
       return FALSE;
     }
   if (*argc != 1 || options->backend == NULL)
     {
-      g_printerr (_ ("Usage: agents reap --backend NAME [--all] "
-                     "[-o KEY=VALUE…]\n"));
+      report_usage (options, _ ("Usage: agents reap --backend NAME [--all] "
+                                "[-o KEY=VALUE…] [--json]"));
       return FALSE;
     }
-  if (!parse_sandbox_options (options, &error))
+  if (!agents_cli_parse_sandbox_options (options, &error))
     {
-      g_printerr ("agents reap: %s\n", error->message);
+      report_usage_error ("reap", options, error);
       return FALSE;
     }
   return TRUE;
@@ -1230,12 +1222,14 @@ parse_reap_options (int *argc, char ***argv, Options *options)
 /**
  * agents_cli_reap:
  *
- * `agents reap --backend NAME [--all] [-o KEY=VALUE…]`
+ * `agents reap --backend NAME [--all] [-o KEY=VALUE…] [--json]`; under
+ * --json the result is `{"type": "reap", "backend": NAME, "all": BOOL,
+ * "removed": N}`, an error `{"type": "error", …}`.
  */
 int
 agents_cli_reap (int argc, char **argv)
 {
-  g_auto (Options) options = { 0 };
+  g_auto (AgentsCliOptions) options = { 0 };
   g_autoptr (GError) error = NULL;
   g_autoptr (GObject) client = NULL;
   g_autoptr (GAsyncResult) result = NULL;
@@ -1245,19 +1239,26 @@ agents_cli_reap (int argc, char **argv)
     return AGENTS_CLI_EXIT_USAGE;
   client = agents_registry_new_sandbox_client (options.backend, &error);
   if (client == NULL)
-    {
-      g_printerr ("agents reap: %s\n", error->message);
-      return AGENTS_CLI_EXIT_FAILED;
-    }
+    return report_error (&options, "agents reap", error,
+                         AGENTS_CLI_EXIT_FAILED);
   agents_sandbox_client_reap_async (AGENTS_SANDBOX_CLIENT (client),
                                     options.sandbox_variant, options.reap_all,
                                     NULL, on_ready, &result);
   removed = agents_sandbox_client_reap_finish (AGENTS_SANDBOX_CLIENT (client),
                                                wait_for (&result), &error);
   if (removed < 0)
+    return report_error (&options, "agents reap", error,
+                         AGENTS_CLI_EXIT_FAILED);
+  if (options.json)
     {
-      g_printerr ("agents reap: %s\n", error->message);
-      return AGENTS_CLI_EXIT_FAILED;
+      g_autoptr (JsonObject) object = json_object_new ();
+
+      json_object_set_string_member (object, "type", "reap");
+      json_object_set_string_member (object, "backend", options.backend);
+      json_object_set_boolean_member (object, "all", options.reap_all);
+      json_object_set_int_member (object, "removed", removed);
+      agents_cli_print_json_line (object);
+      return AGENTS_CLI_EXIT_OK;
     }
   g_print (g_dngettext (GETTEXT_PACKAGE, "Removed %zd leftover sandbox\n",
                         "Removed %zd leftover sandboxes\n", removed),

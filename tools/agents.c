@@ -31,7 +31,9 @@ parse_no_arguments (int argc, char **argv, const char *summary, int *status)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
+  g_autofree char *prgname = g_strdup_printf ("agents %s", argv[0]);
 
+  g_set_prgname (prgname);
   g_option_context_set_summary (context, summary);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
@@ -90,6 +92,9 @@ static const struct
 } commands[] = {
   { "run", agents_cli_run,
     N_ ("Run an agent file on a prompt: agents run AGENT.json PROMPT") },
+  { "chat", agents_cli_chat,
+    N_ ("Talk with an agent in a sandbox kept across turns: agents chat "
+        "AGENT.json [--resume FILE]") },
   { "resume", agents_cli_resume,
     N_ ("Continue a saved run: agents resume AGENT.json STATE_FILE "
         "--approve|--reject") },
@@ -143,7 +148,8 @@ cmd_help (int argc, char **argv)
 {
   char *help_argv[] = { NULL, (char *) "--help", NULL };
 
-  if (argc < 2 || g_str_equal (argv[1], "help"))
+  if (argc < 2 || g_str_equal (argv[1], "help") ||
+      g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h"))
     {
       print_usage (stdout);
       return AGENTS_CLI_EXIT_OK;
