@@ -61,7 +61,9 @@ static const char install_script[] = "set -eu\n"
  * Resolves PATH component by component as the sandbox sees it; prints
  * the result when it lies in ROOT or a grant (a writable one when
  * FOR_WRITE is 1); exits 111 when it escapes, 112 on symlink cycles or
- * chains deeper than 40. */
+ * chains deeper than 40. A cycle is caught when a link is met again with
+ * the same rest of the path, before the 40 readlink forks a chain would
+ * take (seconds on a loaded machine). */
 static const char resolve_workspace_path_script[] =
   "#!/bin/sh\n"
   "root=$1; target=$2; for_write=${3:-0}; shift 3 || shift $#\n"
@@ -79,6 +81,9 @@ static const char resolve_workspace_path_script[] =
   "  next=${resolved%/}/$comp\n"
   "  if [ -L \"$next\" ]; then\n"
   "    depth=$((depth + 1))\n"
+  "    state=\"$next//$rest\"\n"
+  "    case $seen in *\"\n$state\n\"*) depth=41;; esac\n"
+  "    seen=\"$seen\n$state\n\"\n"
   "    if [ \"$depth\" -gt 40 ]; then\n"
   "      echo \"symlink resolution depth exceeded: $target\" >&2; exit 112\n"
   "    fi\n"
