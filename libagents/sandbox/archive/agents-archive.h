@@ -12,7 +12,7 @@
 
 #include <gio/gio.h>
 
-#include "agents-sandbox-types.h"
+#include "sandbox/common/agents-sandbox-types.h"
 #include "agents-version-macros.h"
 
 G_BEGIN_DECLS

@@ -13,8 +13,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
-#include "agents-manifest.h"
-#include "agents-sandbox-session.h"
+#include "sandbox/manifest/agents-manifest.h"
+#include "sandbox/session/agents-sandbox-session.h"
 
 G_BEGIN_DECLS
 

@@ -13,7 +13,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
-#include "agents-sandbox-types.h"
+#include "sandbox/common/agents-sandbox-types.h"
 
 G_BEGIN_DECLS
 

@@ -14,8 +14,8 @@
 #include <json-glib/json-glib.h>
 
 #include "agents-manifest-entry.h"
-#include "agents-sandbox-types.h"
-#include "agents-workspace-path-policy.h"
+#include "sandbox/common/agents-sandbox-types.h"
+#include "sandbox/common/agents-workspace-path-policy.h"
 
 G_BEGIN_DECLS
 

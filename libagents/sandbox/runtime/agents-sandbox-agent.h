@@ -13,10 +13,10 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
-#include "agents-capability.h"
-#include "agents-manifest.h"
-#include "agents-sandbox-session.h"
-#include "agents-sandbox-types.h"
+#include "sandbox/capabilities/agents-capability.h"
+#include "sandbox/manifest/agents-manifest.h"
+#include "sandbox/session/agents-sandbox-session.h"
+#include "sandbox/common/agents-sandbox-types.h"
 #include "run/agents-agent.h"
 
 G_BEGIN_DECLS

@@ -10,7 +10,7 @@
 
 G_BEGIN_DECLS
 
-/* Where the default prompt (libagents/sandbox/prompt.md) lives in the
+/* Where the default prompt (libagents/sandbox/runtime/prompt.md) lives in the
  * library's resources. */
 #define AGENTS_SANDBOX_PROMPT_RESOURCE "/org/libagents/Agents/sandbox/prompt.md"
 

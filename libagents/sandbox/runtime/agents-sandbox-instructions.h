@@ -12,7 +12,7 @@
 
 #include <glib.h>
 
-#include "agents-manifest.h"
+#include "sandbox/manifest/agents-manifest.h"
 
 G_BEGIN_DECLS
 

@@ -12,11 +12,11 @@
 
 #include <gio/gio.h>
 
-#include "agents-manifest.h"
-#include "agents-sandbox-client.h"
-#include "agents-sandbox-session-state.h"
-#include "agents-sandbox-session.h"
-#include "agents-sandbox-types.h"
+#include "sandbox/manifest/agents-manifest.h"
+#include "sandbox/session/agents-sandbox-client.h"
+#include "sandbox/session/agents-sandbox-session-state.h"
+#include "sandbox/session/agents-sandbox-session.h"
+#include "sandbox/common/agents-sandbox-types.h"
 
 G_BEGIN_DECLS
 

@@ -13,7 +13,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
-#include "agents-capability.h"
+#include "sandbox/capabilities/agents-capability.h"
 #include "agents-sandbox-agent.h"
 #include "agents-sandbox-session-manager.h"
 #include "run/agents-run-config.h"

@@ -13,8 +13,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
-#include "agents-manifest.h"
-#include "agents-snapshot.h"
+#include "sandbox/manifest/agents-manifest.h"
+#include "sandbox/archive/agents-snapshot.h"
 
 G_BEGIN_DECLS
 

@@ -12,10 +12,10 @@
 
 #include <gio/gio.h>
 
-#include "agents-manifest.h"
+#include "sandbox/manifest/agents-manifest.h"
 #include "agents-runtime-helper.h"
 #include "agents-sandbox-session-state.h"
-#include "agents-sandbox-types.h"
+#include "sandbox/common/agents-sandbox-types.h"
 
 G_BEGIN_DECLS
 
