@@ -6,7 +6,7 @@
 
 #include "config.h"
 
-#include "agents-manifest-entry-private.h"
+#include "agents-entry-apply-private.h"
 #include "agents-sandbox-session-generic-private.h"
 
 /* ---- the state of an apply --------------------------------------------- */
@@ -213,5 +213,175 @@ agents_entry_write_file_async (AgentsManifestEntry *entry,
 gboolean
 agents_entry_write_file_finish (GAsyncResult *result, GError **error)
 {
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ---- the public entry points ------------------------------------------ */
+
+/**
+ * agents_manifest_entry_apply_async:
+ * @self: an #AgentsManifestEntry
+ * @session: the session to materialize into
+ * @dest: (type filename): the absolute destination in the workspace
+ * @base_dir: (type filename) (nullable): the directory relative local
+ *   sources are resolved against, and which they must stay inside;
+ *   %NULL for the current directory
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the entry is materialized
+ * @user_data: data for @callback
+ *
+ * Materializes the entry at @dest through the session's public
+ * operations. The task is handed to the class's @apply vfunc, which
+ * does not own it and keeps a reference if it completes it later.
+ */
+void
+agents_manifest_entry_apply_async (AgentsManifestEntry *self,
+                                   AgentsSandboxSession *session,
+                                   const char *dest,
+                                   const char *base_dir,
+                                   GCancellable *cancellable,
+                                   GAsyncReadyCallback callback,
+                                   gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_MANIFEST_ENTRY (self));
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (session));
+  g_return_if_fail (dest != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agents_manifest_entry_apply_async);
+  AGENTS_MANIFEST_ENTRY_GET_CLASS (self)->apply (self, session, dest, base_dir,
+                                                 task);
+}
+
+/**
+ * agents_manifest_entry_apply_finish:
+ * @self: an #AgentsManifestEntry
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes agents_manifest_entry_apply_async().
+ *
+ * Returns: (transfer full) (element-type AgentsMaterializedFile): the
+ *   files written, or %NULL with @error set
+ */
+GPtrArray *
+agents_manifest_entry_apply_finish (AgentsManifestEntry *self,
+                                    GAsyncResult *result,
+                                    GError **error)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST_ENTRY (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * agents_mount_mount_async:
+ * @self: an #AgentsMount
+ * @session: the session to mount into
+ * @dest: (type filename): the absolute mount point in the workspace
+ * @base_dir: (type filename) (nullable): the base directory of local
+ *   sources
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the storage is mounted
+ * @user_data: data for @callback
+ *
+ * Mounts the storage at @dest through the class's @mount vfunc.
+ */
+void
+agents_mount_mount_async (AgentsMount *self,
+                          AgentsSandboxSession *session,
+                          const char *dest,
+                          const char *base_dir,
+                          GCancellable *cancellable,
+                          GAsyncReadyCallback callback,
+                          gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_MOUNT (self));
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (session));
+  g_return_if_fail (dest != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agents_mount_mount_async);
+  AGENTS_MOUNT_GET_CLASS (self)->mount (self, session, dest, base_dir, task);
+}
+
+/**
+ * agents_mount_mount_finish:
+ * @self: an #AgentsMount
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes agents_mount_mount_async().
+ *
+ * Returns: %TRUE if the storage was mounted
+ */
+gboolean
+agents_mount_mount_finish (AgentsMount *self,
+                           GAsyncResult *result,
+                           GError **error)
+{
+  g_return_val_if_fail (AGENTS_IS_MOUNT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * agents_mount_unmount_async:
+ * @self: an #AgentsMount
+ * @session: the session to unmount from
+ * @dest: (type filename): the absolute mount point in the workspace
+ * @base_dir: (type filename) (nullable): the base directory of local
+ *   sources
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the storage is unmounted
+ * @user_data: data for @callback
+ *
+ * Unmounts the storage at @dest through the class's @unmount vfunc.
+ */
+void
+agents_mount_unmount_async (AgentsMount *self,
+                            AgentsSandboxSession *session,
+                            const char *dest,
+                            const char *base_dir,
+                            GCancellable *cancellable,
+                            GAsyncReadyCallback callback,
+                            gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_MOUNT (self));
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (session));
+  g_return_if_fail (dest != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agents_mount_unmount_async);
+  AGENTS_MOUNT_GET_CLASS (self)->unmount (self, session, dest, base_dir, task);
+}
+
+/**
+ * agents_mount_unmount_finish:
+ * @self: an #AgentsMount
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes agents_mount_unmount_async().
+ *
+ * Returns: %TRUE if the storage was unmounted
+ */
+gboolean
+agents_mount_unmount_finish (AgentsMount *self,
+                             GAsyncResult *result,
+                             GError **error)
+{
+  g_return_val_if_fail (AGENTS_IS_MOUNT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
   return g_task_propagate_boolean (G_TASK (result), error);
 }

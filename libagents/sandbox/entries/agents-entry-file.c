@@ -10,8 +10,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agents-entry-apply-private.h"
 #include "agents-json-private.h"
-#include "agents-manifest-entry-private.h"
 #include "agents-manifest.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-session.h"
