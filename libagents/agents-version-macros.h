@@ -18,16 +18,91 @@
 #define _AGENTS_EXTERN __attribute__ ((visibility ("default"))) extern
 #endif
 
+/* AGENTS_DEPRECATED marks a deprecated symbol, AGENTS_DEPRECATED_FOR (f)
+ * one replaced by f, and AGENTS_UNAVAILABLE (maj, min) one newer than
+ * AGENTS_VERSION_MAX_ALLOWED: the compiler warns where such a symbol is
+ * used, unless AGENTS_DISABLE_DEPRECATION_WARNINGS is defined (as json-glib
+ * does with JSON_DEPRECATED_FOR). */
+#ifdef AGENTS_DISABLE_DEPRECATION_WARNINGS
+#define AGENTS_DEPRECATED _AGENTS_EXTERN
+#define AGENTS_DEPRECATED_FOR(f) _AGENTS_EXTERN
+#define AGENTS_UNAVAILABLE(maj, min) _AGENTS_EXTERN
+#else
+#define AGENTS_DEPRECATED G_DEPRECATED _AGENTS_EXTERN
+#define AGENTS_DEPRECATED_FOR(f) G_DEPRECATED_FOR (f) _AGENTS_EXTERN
+#define AGENTS_UNAVAILABLE(maj, min) G_UNAVAILABLE (maj, min) _AGENTS_EXTERN
+#endif
+
+/* Each new API version adds its AGENTS_VERSION_X_Y here, moves
+ * AGENTS_VERSION_CUR_STABLE and AGENTS_VERSION_PREV_STABLE, and adds its
+ * set of AVAILABLE_IN / DEPRECATED_IN macros at the end. */
+
+/**
+ * AGENTS_VERSION_1_0:
+ *
+ * The encoded representation of the libagents API version 1.0.
+ */
 #define AGENTS_VERSION_1_0 (G_ENCODE_VERSION (1, 0))
 
+/* The current API version, and the one before it (the current one while
+ * there is none before it). */
+#define AGENTS_VERSION_CUR_STABLE AGENTS_VERSION_1_0
+#define AGENTS_VERSION_PREV_STABLE AGENTS_VERSION_1_0
+
+/**
+ * AGENTS_VERSION_MIN_REQUIRED:
+ *
+ * A macro that a program may define before including `agents.h`: the
+ * oldest API version (one of the `AGENTS_VERSION_X_Y` macros) it must
+ * build against. Symbols deprecated in that version or an earlier one
+ * warn where they are used; symbols deprecated later do not.
+ *
+ * Defaults to `AGENTS_VERSION_CUR_STABLE`.
+ */
 #ifndef AGENTS_VERSION_MIN_REQUIRED
-#define AGENTS_VERSION_MIN_REQUIRED AGENTS_VERSION_1_0
+#define AGENTS_VERSION_MIN_REQUIRED (AGENTS_VERSION_CUR_STABLE)
 #endif
 
+/**
+ * AGENTS_VERSION_MAX_ALLOWED:
+ *
+ * A macro that a program may define before including `agents.h`: the
+ * newest API version (one of the `AGENTS_VERSION_X_Y` macros) it may use.
+ * Symbols introduced after it warn where they are used.
+ *
+ * Defaults to `AGENTS_VERSION_MIN_REQUIRED` when that is newer than
+ * `AGENTS_VERSION_PREV_STABLE`, otherwise to `AGENTS_VERSION_CUR_STABLE`.
+ */
 #ifndef AGENTS_VERSION_MAX_ALLOWED
-#define AGENTS_VERSION_MAX_ALLOWED AGENTS_VERSION_1_0
+#if AGENTS_VERSION_MIN_REQUIRED > AGENTS_VERSION_PREV_STABLE
+#define AGENTS_VERSION_MAX_ALLOWED (AGENTS_VERSION_MIN_REQUIRED)
+#else
+#define AGENTS_VERSION_MAX_ALLOWED (AGENTS_VERSION_CUR_STABLE)
+#endif
 #endif
 
+#if AGENTS_VERSION_MAX_ALLOWED < AGENTS_VERSION_MIN_REQUIRED
+#error "AGENTS_VERSION_MAX_ALLOWED must be >= AGENTS_VERSION_MIN_REQUIRED"
+#endif
+#if AGENTS_VERSION_MIN_REQUIRED < AGENTS_VERSION_1_0
+#error "AGENTS_VERSION_MIN_REQUIRED must be >= AGENTS_VERSION_1_0"
+#endif
+
+/* A symbol available in every version; then, per API version, the
+ * macros that mark a symbol introduced or deprecated in it. */
 #define AGENTS_AVAILABLE_IN_ALL _AGENTS_EXTERN
+
+/* 1.0 */
+#if AGENTS_VERSION_MIN_REQUIRED >= AGENTS_VERSION_1_0
+#define AGENTS_DEPRECATED_IN_1_0 AGENTS_DEPRECATED
+#define AGENTS_DEPRECATED_IN_1_0_FOR(f) AGENTS_DEPRECATED_FOR (f)
+#else
+#define AGENTS_DEPRECATED_IN_1_0 _AGENTS_EXTERN
+#define AGENTS_DEPRECATED_IN_1_0_FOR(f) _AGENTS_EXTERN
+#endif
+
+#if AGENTS_VERSION_MAX_ALLOWED < AGENTS_VERSION_1_0
+#define AGENTS_AVAILABLE_IN_1_0 AGENTS_UNAVAILABLE (1, 0)
+#else
 #define AGENTS_AVAILABLE_IN_1_0 _AGENTS_EXTERN
-#define AGENTS_DEPRECATED_IN_1_0 G_DEPRECATED _AGENTS_EXTERN
+#endif

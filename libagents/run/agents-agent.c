@@ -1,4 +1,4 @@
-/* agents-agent.c - agents and handoffs
+/* agents-agent.c - agents
  *
  * Copyright 2026 The libagents authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -8,7 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "agents-agent.h"
+#include "agents-agent-private.h"
 #include "agents-enums.h"
 #include "agents-json-private.h"
 #include "agents-run-error.h"
@@ -31,19 +31,10 @@
  * agents_agent_set_handoffs() (with no handoffs) when done.
  */
 
-/* A user function shared between an agent and its clones. */
-typedef struct
+AgentsCallback *
+agents_callback_new (gpointer func, gpointer user_data, GDestroyNotify destroy)
 {
-  gatomicrefcount ref_count;
-  gpointer func;
-  gpointer user_data;
-  GDestroyNotify destroy;
-} Callback;
-
-static Callback *
-callback_new (gpointer func, gpointer user_data, GDestroyNotify destroy)
-{
-  Callback *callback;
+  AgentsCallback *callback;
 
   if (func == NULL)
     {
@@ -51,7 +42,7 @@ callback_new (gpointer func, gpointer user_data, GDestroyNotify destroy)
         destroy (user_data);
       return NULL;
     }
-  callback = g_new0 (Callback, 1);
+  callback = g_new0 (AgentsCallback, 1);
   g_atomic_ref_count_init (&callback->ref_count);
   callback->func = func;
   callback->user_data = user_data;
@@ -59,16 +50,16 @@ callback_new (gpointer func, gpointer user_data, GDestroyNotify destroy)
   return callback;
 }
 
-static Callback *
-callback_ref (Callback *callback)
+AgentsCallback *
+agents_callback_ref (AgentsCallback *callback)
 {
   if (callback != NULL)
     g_atomic_ref_count_inc (&callback->ref_count);
   return callback;
 }
 
-static void
-callback_unref (Callback *callback)
+void
+agents_callback_unref (AgentsCallback *callback)
 {
   if (callback == NULL || !g_atomic_ref_count_dec (&callback->ref_count))
     return;
@@ -81,9 +72,9 @@ typedef struct
 {
   char *name;
   char *instructions;
-  Callback *instructions_func;
+  AgentsCallback *instructions_func;
   JsonObject *prompt;
-  Callback *prompt_func;
+  AgentsCallback *prompt_func;
   AgentsModel *model;
   char *model_name;
   AgentsModelSettings *model_settings;
@@ -161,9 +152,9 @@ agents_agent_finalize (GObject *object)
 
   g_free (priv->name);
   g_free (priv->instructions);
-  callback_unref (priv->instructions_func);
+  agents_callback_unref (priv->instructions_func);
   g_clear_pointer (&priv->prompt, json_object_unref);
-  callback_unref (priv->prompt_func);
+  agents_callback_unref (priv->prompt_func);
   g_free (priv->model_name);
   g_clear_object (&priv->model_settings);
   g_clear_pointer (&priv->output_schema, json_object_unref);
@@ -362,10 +353,10 @@ agents_agent_real_clone (AgentsAgent *self)
   copy_store (copy_priv->handoffs, priv->handoffs);
   copy_store (copy_priv->input_guardrails, priv->input_guardrails);
   copy_store (copy_priv->output_guardrails, priv->output_guardrails);
-  callback_unref (copy_priv->instructions_func);
-  copy_priv->instructions_func = callback_ref (priv->instructions_func);
-  callback_unref (copy_priv->prompt_func);
-  copy_priv->prompt_func = callback_ref (priv->prompt_func);
+  agents_callback_unref (copy_priv->instructions_func);
+  copy_priv->instructions_func = agents_callback_ref (priv->instructions_func);
+  agents_callback_unref (copy_priv->prompt_func);
+  copy_priv->prompt_func = agents_callback_ref (priv->prompt_func);
   return copy;
 }
 
@@ -621,8 +612,8 @@ agents_agent_new (const char *name)
   return g_object_new (AGENTS_TYPE_AGENT, "name", name, NULL);
 }
 
-static gboolean
-set_string (char **field, const char *value)
+gboolean
+agents_agent_set_string (char **field, const char *value)
 {
   if (g_strcmp0 (*field, value) == 0)
     return FALSE;
@@ -634,7 +625,7 @@ set_string (char **field, const char *value)
 static void
 set_string_prop (AgentsAgent *self, char **field, const char *value, int prop)
 {
-  if (set_string (field, value))
+  if (agents_agent_set_string (field, value))
     g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
 }
 
@@ -731,8 +722,8 @@ agents_agent_set_instructions_func (AgentsAgent *self,
   g_return_if_fail (AGENTS_IS_AGENT (self));
 
   priv = PRIV (self);
-  callback_unref (priv->instructions_func);
-  priv->instructions_func = callback_new (func, user_data, destroy);
+  agents_callback_unref (priv->instructions_func);
+  priv->instructions_func = agents_callback_new (func, user_data, destroy);
 }
 
 /**
@@ -800,8 +791,8 @@ agents_agent_set_prompt_func (AgentsAgent *self,
   g_return_if_fail (AGENTS_IS_AGENT (self));
 
   priv = PRIV (self);
-  callback_unref (priv->prompt_func);
-  priv->prompt_func = callback_new (func, user_data, destroy);
+  agents_callback_unref (priv->prompt_func);
+  priv->prompt_func = agents_callback_new (func, user_data, destroy);
 }
 
 /**
@@ -1498,8 +1489,8 @@ agents_run_private_tool_get_agent (AgentsTool *tool)
 
 /* The reference's transform_string_function_style(): spaces and other
  * characters than ASCII letters, digits and `_` become `_`; lower case. */
-static char *
-function_style (const char *name)
+char *
+agents_agent_function_style (const char *name)
 {
   GString *out = g_string_new (NULL);
 
@@ -1629,701 +1620,11 @@ agents_agent_as_tool (AgentsAgent *self,
   g_return_val_if_fail (AGENTS_IS_AGENT (self), NULL);
 
   if (tool_name == NULL)
-    tool_name = default_name = function_style (
+    tool_name = default_name = agents_agent_function_style (
       agents_agent_get_name (self) ? agents_agent_get_name (self) : "");
   tool = agents_function_tool_new_async (
     tool_name, tool_description ? tool_description : "", schema, as_tool_invoke,
     g_object_ref (self), g_object_unref);
   g_object_set_qdata (G_OBJECT (tool), as_tool_quark (), self);
   return AGENTS_TOOL (tool);
-}
-
-/* AgentsHandoffInputData */
-
-/**
- * AgentsHandoffInputData:
- *
- * What the agent a run hands off to sees: the run's input history, the
- * items before the turn that handed off, and that turn's new items.
- */
-struct _AgentsHandoffInputData
-{
-  gatomicrefcount ref_count;
-  JsonNode *input_history;
-  GPtrArray *pre_handoff_items;
-  GPtrArray *new_items;
-  AgentsRunContext *ctx;
-};
-
-G_DEFINE_BOXED_TYPE (AgentsHandoffInputData,
-                     agents_handoff_input_data,
-                     agents_handoff_input_data_ref,
-                     agents_handoff_input_data_unref)
-
-static GPtrArray *
-copy_items (GPtrArray *items)
-{
-  GPtrArray *copy = g_ptr_array_new_with_free_func (g_object_unref);
-
-  for (guint i = 0; items != NULL && i < items->len; i++)
-    g_ptr_array_add (copy, g_object_ref (items->pdata[i]));
-  return copy;
-}
-
-/**
- * agents_handoff_input_data_new:
- * @input_history: (nullable): the run's input: a string or an array of
- *   input items
- * @pre_handoff_items: (nullable) (element-type AgentsRunItem): the items
- *   before the turn that handed off
- * @new_items: (nullable) (element-type AgentsRunItem): the new items of
- *   that turn
- * @ctx: (nullable): the run context
- *
- * Creates handoff input data.
- *
- * Returns: (transfer full): the data
- */
-AgentsHandoffInputData *
-agents_handoff_input_data_new (JsonNode *input_history,
-                               GPtrArray *pre_handoff_items,
-                               GPtrArray *new_items,
-                               AgentsRunContext *ctx)
-{
-  AgentsHandoffInputData *self = g_new0 (AgentsHandoffInputData, 1);
-
-  g_atomic_ref_count_init (&self->ref_count);
-  if (input_history != NULL)
-    self->input_history = json_node_copy (input_history);
-  else
-    {
-      self->input_history = json_node_new (JSON_NODE_ARRAY);
-      json_node_take_array (self->input_history, json_array_new ());
-    }
-  self->pre_handoff_items = copy_items (pre_handoff_items);
-  self->new_items = copy_items (new_items);
-  self->ctx = ctx ? g_object_ref (ctx) : NULL;
-  return self;
-}
-
-/**
- * agents_handoff_input_data_ref:
- * @self: handoff input data
- *
- * Takes a reference.
- *
- * Returns: (transfer full): @self
- */
-AgentsHandoffInputData *
-agents_handoff_input_data_ref (AgentsHandoffInputData *self)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-
-  g_atomic_ref_count_inc (&self->ref_count);
-  return self;
-}
-
-/**
- * agents_handoff_input_data_unref:
- * @self: (transfer full): handoff input data
- *
- * Drops a reference.
- */
-void
-agents_handoff_input_data_unref (AgentsHandoffInputData *self)
-{
-  g_return_if_fail (self != NULL);
-
-  if (!g_atomic_ref_count_dec (&self->ref_count))
-    return;
-  json_node_unref (self->input_history);
-  g_ptr_array_unref (self->pre_handoff_items);
-  g_ptr_array_unref (self->new_items);
-  g_clear_object (&self->ctx);
-  g_free (self);
-}
-
-/**
- * agents_handoff_input_data_get_input_history:
- * @self: handoff input data
- *
- * Gets the run's input history.
- *
- * Returns: (transfer none): a string or an array of input items
- */
-JsonNode *
-agents_handoff_input_data_get_input_history (AgentsHandoffInputData *self)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-  return self->input_history;
-}
-
-/**
- * agents_handoff_input_data_get_pre_handoff_items:
- * @self: handoff input data
- *
- * Gets the items before the turn that handed off.
- *
- * Returns: (transfer none) (element-type AgentsRunItem): the items
- */
-GPtrArray *
-agents_handoff_input_data_get_pre_handoff_items (AgentsHandoffInputData *self)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-  return self->pre_handoff_items;
-}
-
-/**
- * agents_handoff_input_data_get_new_items:
- * @self: handoff input data
- *
- * Gets the new items of the turn that handed off.
- *
- * Returns: (transfer none) (element-type AgentsRunItem): the items
- */
-GPtrArray *
-agents_handoff_input_data_get_new_items (AgentsHandoffInputData *self)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-  return self->new_items;
-}
-
-/**
- * agents_handoff_input_data_get_run_context:
- * @self: handoff input data
- *
- * Gets the run context.
- *
- * Returns: (transfer none) (nullable): the run context
- */
-AgentsRunContext *
-agents_handoff_input_data_get_run_context (AgentsHandoffInputData *self)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-  return self->ctx;
-}
-
-/* AgentsHandoff */
-
-/**
- * AgentsHandoff:
- *
- * A handoff to an agent, as the model sees it: a function tool, by
- * default `transfer_to_<agent name in function style>`, whose call makes
- * that agent the current one. An input filter may rewrite what the next
- * agent sees.
- */
-
-struct _AgentsHandoff
-{
-  GObject parent_instance;
-
-  AgentsAgent *agent;
-  char *tool_name;
-  char *tool_description;
-  JsonObject *input_json_schema;
-  gboolean strict;
-  Callback *input_filter;
-};
-
-G_DEFINE_FINAL_TYPE (AgentsHandoff, agents_handoff, G_TYPE_OBJECT)
-
-enum
-{
-  H_PROP_0,
-  H_PROP_AGENT,
-  H_PROP_TOOL_NAME,
-  H_PROP_TOOL_DESCRIPTION,
-  H_PROP_INPUT_JSON_SCHEMA,
-  H_PROP_STRICT,
-  H_N_PROPS
-};
-
-static GParamSpec *handoff_properties[H_N_PROPS];
-
-static void
-agents_handoff_finalize (GObject *object)
-{
-  AgentsHandoff *self = AGENTS_HANDOFF (object);
-
-  g_clear_object (&self->agent);
-  g_free (self->tool_name);
-  g_free (self->tool_description);
-  g_clear_pointer (&self->input_json_schema, json_object_unref);
-  callback_unref (self->input_filter);
-
-  G_OBJECT_CLASS (agents_handoff_parent_class)->finalize (object);
-}
-
-static void
-agents_handoff_get_property (GObject *object,
-                             guint prop_id,
-                             GValue *value,
-                             GParamSpec *pspec)
-{
-  AgentsHandoff *self = AGENTS_HANDOFF (object);
-
-  switch (prop_id)
-    {
-    case H_PROP_AGENT:
-      g_value_set_object (value, self->agent);
-      break;
-    case H_PROP_TOOL_NAME:
-      g_value_set_string (value, self->tool_name);
-      break;
-    case H_PROP_TOOL_DESCRIPTION:
-      g_value_set_string (value, self->tool_description);
-      break;
-    case H_PROP_INPUT_JSON_SCHEMA:
-      g_value_set_boxed (value, self->input_json_schema);
-      break;
-    case H_PROP_STRICT:
-      g_value_set_boolean (value, self->strict);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-agents_handoff_set_property (GObject *object,
-                             guint prop_id,
-                             const GValue *value,
-                             GParamSpec *pspec)
-{
-  AgentsHandoff *self = AGENTS_HANDOFF (object);
-
-  switch (prop_id)
-    {
-    case H_PROP_AGENT:
-      self->agent = g_value_dup_object (value);
-      break;
-    case H_PROP_TOOL_NAME:
-      agents_handoff_set_tool_name (self, g_value_get_string (value));
-      break;
-    case H_PROP_TOOL_DESCRIPTION:
-      agents_handoff_set_tool_description (self, g_value_get_string (value));
-      break;
-    case H_PROP_INPUT_JSON_SCHEMA:
-      agents_handoff_set_input_json_schema (self, g_value_get_boxed (value));
-      break;
-    case H_PROP_STRICT:
-      agents_handoff_set_strict (self, g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-agents_handoff_constructed (GObject *object)
-{
-  AgentsHandoff *self = AGENTS_HANDOFF (object);
-
-  G_OBJECT_CLASS (agents_handoff_parent_class)->constructed (object);
-
-  g_return_if_fail (AGENTS_IS_AGENT (self->agent));
-  if (self->tool_name == NULL)
-    self->tool_name = agents_handoff_default_tool_name (self->agent);
-  if (self->tool_description == NULL)
-    self->tool_description =
-      agents_handoff_default_tool_description (self->agent);
-}
-
-static void
-agents_handoff_class_init (AgentsHandoffClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->finalize = agents_handoff_finalize;
-  object_class->get_property = agents_handoff_get_property;
-  object_class->set_property = agents_handoff_set_property;
-  object_class->constructed = agents_handoff_constructed;
-
-  /**
-   * AgentsHandoff:agent:
-   *
-   * The agent handed off to.
-   */
-  handoff_properties[H_PROP_AGENT] = g_param_spec_object (
-    "agent", NULL, NULL, AGENTS_TYPE_AGENT,
-    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  /**
-   * AgentsHandoff:tool-name:
-   *
-   * The name of the handoff's tool.
-   */
-  handoff_properties[H_PROP_TOOL_NAME] =
-    g_param_spec_string ("tool-name", NULL, NULL, NULL, PARAM_FLAGS);
-  /**
-   * AgentsHandoff:tool-description:
-   *
-   * The description of the handoff's tool.
-   */
-  handoff_properties[H_PROP_TOOL_DESCRIPTION] =
-    g_param_spec_string ("tool-description", NULL, NULL, NULL, PARAM_FLAGS);
-  /**
-   * AgentsHandoff:input-json-schema:
-   *
-   * The JSON schema of the handoff tool's arguments; %NULL for none.
-   */
-  handoff_properties[H_PROP_INPUT_JSON_SCHEMA] = g_param_spec_boxed (
-    "input-json-schema", NULL, NULL, JSON_TYPE_OBJECT, PARAM_FLAGS);
-  /**
-   * AgentsHandoff:strict:
-   *
-   * Whether the model must follow the schema strictly.
-   */
-  handoff_properties[H_PROP_STRICT] = g_param_spec_boolean (
-    "strict", NULL, NULL, TRUE, PARAM_FLAGS | G_PARAM_CONSTRUCT);
-
-  g_object_class_install_properties (object_class, H_N_PROPS,
-                                     handoff_properties);
-}
-
-static void
-agents_handoff_init (AgentsHandoff *self)
-{
-  self->strict = TRUE;
-}
-
-/**
- * agents_handoff_new:
- * @agent: the agent to hand off to
- *
- * Creates a handoff with the default tool name and description.
- *
- * Returns: (transfer full): the handoff
- */
-AgentsHandoff *
-agents_handoff_new (AgentsAgent *agent)
-{
-  g_return_val_if_fail (AGENTS_IS_AGENT (agent), NULL);
-
-  return g_object_new (AGENTS_TYPE_HANDOFF, "agent", agent, NULL);
-}
-
-/**
- * agents_handoff_get_agent:
- * @self: a handoff
- *
- * Gets the agent handed off to.
- *
- * Returns: (transfer none): the agent
- */
-AgentsAgent *
-agents_handoff_get_agent (AgentsHandoff *self)
-{
-  g_return_val_if_fail (AGENTS_IS_HANDOFF (self), NULL);
-  return self->agent;
-}
-
-/**
- * agents_handoff_get_agent_name:
- * @self: a handoff
- *
- * Gets the name of the agent handed off to.
- *
- * Returns: the name
- */
-const char *
-agents_handoff_get_agent_name (AgentsHandoff *self)
-{
-  g_return_val_if_fail (AGENTS_IS_HANDOFF (self), NULL);
-  return agents_agent_get_name (self->agent);
-}
-
-/**
- * agents_handoff_get_tool_name:
- * @self: a handoff
- *
- * Gets the name of the handoff's tool.
- *
- * Returns: the tool name
- */
-const char *
-agents_handoff_get_tool_name (AgentsHandoff *self)
-{
-  g_return_val_if_fail (AGENTS_IS_HANDOFF (self), NULL);
-  return self->tool_name;
-}
-
-/**
- * agents_handoff_set_tool_name:
- * @self: a handoff
- * @tool_name: (nullable): the tool name, %NULL for the default
- *
- * Sets the name of the handoff's tool.
- */
-void
-agents_handoff_set_tool_name (AgentsHandoff *self, const char *tool_name)
-{
-  g_return_if_fail (AGENTS_IS_HANDOFF (self));
-
-  if (tool_name == NULL && self->agent == NULL)
-    return; /* construction: the default comes in constructed() */
-  if (tool_name == NULL)
-    {
-      g_autofree char *name = agents_handoff_default_tool_name (self->agent);
-
-      if (set_string (&self->tool_name, name))
-        g_object_notify_by_pspec (G_OBJECT (self),
-                                  handoff_properties[H_PROP_TOOL_NAME]);
-      return;
-    }
-  if (set_string (&self->tool_name, tool_name))
-    g_object_notify_by_pspec (G_OBJECT (self),
-                              handoff_properties[H_PROP_TOOL_NAME]);
-}
-
-/**
- * agents_handoff_get_tool_description:
- * @self: a handoff
- *
- * Gets the description of the handoff's tool.
- *
- * Returns: the description
- */
-const char *
-agents_handoff_get_tool_description (AgentsHandoff *self)
-{
-  g_return_val_if_fail (AGENTS_IS_HANDOFF (self), NULL);
-  return self->tool_description;
-}
-
-/**
- * agents_handoff_set_tool_description:
- * @self: a handoff
- * @description: the description
- *
- * Sets the description of the handoff's tool.
- */
-void
-agents_handoff_set_tool_description (AgentsHandoff *self,
-                                     const char *description)
-{
-  g_return_if_fail (AGENTS_IS_HANDOFF (self));
-
-  if (set_string (&self->tool_description, description))
-    g_object_notify_by_pspec (G_OBJECT (self),
-                              handoff_properties[H_PROP_TOOL_DESCRIPTION]);
-}
-
-/**
- * agents_handoff_get_input_json_schema:
- * @self: a handoff
- *
- * Gets the JSON schema of the handoff tool's arguments.
- *
- * Returns: (transfer none) (nullable): the schema
- */
-JsonObject *
-agents_handoff_get_input_json_schema (AgentsHandoff *self)
-{
-  g_return_val_if_fail (AGENTS_IS_HANDOFF (self), NULL);
-  return self->input_json_schema;
-}
-
-/**
- * agents_handoff_set_input_json_schema:
- * @self: a handoff
- * @schema: (nullable): the schema, %NULL for none
- *
- * Sets the JSON schema of the handoff tool's arguments. It is copied.
- */
-void
-agents_handoff_set_input_json_schema (AgentsHandoff *self, JsonObject *schema)
-{
-  g_return_if_fail (AGENTS_IS_HANDOFF (self));
-
-  if (self->input_json_schema == schema)
-    return;
-  g_clear_pointer (&self->input_json_schema, json_object_unref);
-  self->input_json_schema = agents_run_private_json_object_copy (schema);
-  g_object_notify_by_pspec (G_OBJECT (self),
-                            handoff_properties[H_PROP_INPUT_JSON_SCHEMA]);
-}
-
-/**
- * agents_handoff_get_strict:
- * @self: a handoff
- *
- * Gets whether the model must follow the schema strictly.
- *
- * Returns: the flag
- */
-gboolean
-agents_handoff_get_strict (AgentsHandoff *self)
-{
-  g_return_val_if_fail (AGENTS_IS_HANDOFF (self), TRUE);
-  return self->strict;
-}
-
-/**
- * agents_handoff_set_strict:
- * @self: a handoff
- * @strict: whether the model must follow the schema strictly
- *
- * Sets whether the model must follow the schema strictly.
- */
-void
-agents_handoff_set_strict (AgentsHandoff *self, gboolean strict)
-{
-  g_return_if_fail (AGENTS_IS_HANDOFF (self));
-
-  strict = !!strict;
-  if (self->strict == strict)
-    return;
-  self->strict = strict;
-  g_object_notify_by_pspec (G_OBJECT (self), handoff_properties[H_PROP_STRICT]);
-}
-
-/**
- * agents_handoff_set_input_filter:
- * @self: a handoff
- * @filter: (nullable) (scope notified) (closure user_data) (destroy destroy):
- *   rewrites what the next agent sees, or %NULL
- * @user_data: data for @filter
- * @destroy: (nullable): frees @user_data
- *
- * Sets the handoff's input filter.
- */
-void
-agents_handoff_set_input_filter (AgentsHandoff *self,
-                                 AgentsHandoffInputFilter filter,
-                                 gpointer user_data,
-                                 GDestroyNotify destroy)
-{
-  g_return_if_fail (AGENTS_IS_HANDOFF (self));
-
-  callback_unref (self->input_filter);
-  self->input_filter = callback_new (filter, user_data, destroy);
-}
-
-/**
- * agents_handoff_has_input_filter:
- * @self: a handoff
- *
- * Tells whether an input filter is set.
- *
- * Returns: %TRUE if an input filter is set
- */
-gboolean
-agents_handoff_has_input_filter (AgentsHandoff *self)
-{
-  g_return_val_if_fail (AGENTS_IS_HANDOFF (self), FALSE);
-  return self->input_filter != NULL;
-}
-
-/**
- * agents_handoff_apply_input_filter:
- * @self: a handoff
- * @data: what the next agent would see
- *
- * Applies the input filter, if any.
- *
- * Returns: (transfer full): what the next agent sees (@data itself when no
- *   filter is set)
- */
-AgentsHandoffInputData *
-agents_handoff_apply_input_filter (AgentsHandoff *self,
-                                   AgentsHandoffInputData *data)
-{
-  AgentsHandoffInputData *filtered;
-
-  g_return_val_if_fail (AGENTS_IS_HANDOFF (self), NULL);
-  g_return_val_if_fail (data != NULL, NULL);
-
-  if (self->input_filter == NULL)
-    return agents_handoff_input_data_ref (data);
-  filtered = ((AgentsHandoffInputFilter) self->input_filter->func) (
-    data, self->input_filter->user_data);
-  return filtered ? filtered : agents_handoff_input_data_ref (data);
-}
-
-/* The schema of a handoff without input, as the reference's strict schema
- * conversion makes it from `{}`. */
-static JsonObject *
-empty_schema (void)
-{
-  JsonObject *schema = json_object_new ();
-
-  json_object_set_boolean_member (schema, "additionalProperties", FALSE);
-  json_object_set_string_member (schema, "type", "object");
-  json_object_set_object_member (schema, "properties", json_object_new ());
-  json_object_set_array_member (schema, "required", json_array_new ());
-  return schema;
-}
-
-/**
- * agents_handoff_to_model_json:
- * @self: a handoff
- *
- * Gets the handoff's tool definition as the model receives it.
- *
- * Returns: (transfer full): the definition
- */
-JsonObject *
-agents_handoff_to_model_json (AgentsHandoff *self)
-{
-  JsonObject *json;
-
-  g_return_val_if_fail (AGENTS_IS_HANDOFF (self), NULL);
-
-  json = json_object_new ();
-  json_object_set_string_member (json, "type", "function");
-  json_object_set_string_member (json, "name", self->tool_name);
-  json_object_set_string_member (json, "description", self->tool_description);
-  json_object_set_object_member (
-    json, "parameters",
-    self->input_json_schema
-      ? agents_run_private_json_object_copy (self->input_json_schema)
-      : empty_schema ());
-  json_object_set_boolean_member (json, "strict", self->strict);
-  return json;
-}
-
-/**
- * agents_handoff_default_tool_name:
- * @agent: an agent
- *
- * Gets the default name of the tool handing off to @agent:
- * `transfer_to_` and the agent's name in function style (`Billing Agent`
- * → `transfer_to_billing_agent`).
- *
- * Returns: (transfer full): the tool name
- */
-char *
-agents_handoff_default_tool_name (AgentsAgent *agent)
-{
-  g_autofree char *name = NULL;
-
-  g_return_val_if_fail (AGENTS_IS_AGENT (agent), NULL);
-
-  name = function_style (
-    agents_agent_get_name (agent) ? agents_agent_get_name (agent) : "");
-  return g_strconcat ("transfer_to_", name, NULL);
-}
-
-/**
- * agents_handoff_default_tool_description:
- * @agent: an agent
- *
- * Gets the default description of the tool handing off to @agent, the
- * reference's text.
- *
- * Returns: (transfer full): the description
- */
-char *
-agents_handoff_default_tool_description (AgentsAgent *agent)
-{
-  const char *description;
-
-  g_return_val_if_fail (AGENTS_IS_AGENT (agent), NULL);
-
-  description = agents_agent_get_handoff_description (agent);
-  /* The model reads this text, so it is not translated. */
-  return g_strdup_printf ("Handoff to the %s agent to handle the request. %s",
-                          agents_agent_get_name (agent),
-                          description ? description : "");
 }

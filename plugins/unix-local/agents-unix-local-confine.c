@@ -39,14 +39,15 @@
 #include <glib/gstdio.h>
 
 #include "agents-sandbox-error-private.h"
-#include "agents-unix-local-confine.h"
+#include "agents-unix-local-confine-private.h"
 
 #define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
 
 /* Read-only system directories (or symlinks to them) shown to commands. */
-static const char *const system_dirs[] = {
-  "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
-};
+const char
+  *const agents_unix_local_system_dirs[AGENTS_UNIX_LOCAL_N_SYSTEM_DIRS] = {
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
+  };
 
 /* ---- names ---------------------------------------------------------- */
 
@@ -196,8 +197,8 @@ compare_strings (gconstpointer a, gconstpointer b)
 }
 
 /* Whether @path is @dir or lies beneath it (both normalized). */
-static gboolean
-path_is_at_or_under (const char *path, const char *dir)
+gboolean
+agents_unix_local_path_is_at_or_under (const char *path, const char *dir)
 {
   size_t len = strlen (dir);
 
@@ -205,6 +206,19 @@ path_is_at_or_under (const char *path, const char *dir)
     return TRUE;
   return strncmp (path, dir, len) == 0 &&
          (path[len] == '\0' || path[len] == '/');
+}
+
+gboolean
+agents_unix_local_set_errno_error (GError **error,
+                                   const char *what,
+                                   const char *path,
+                                   int saved_errno)
+{
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_FAILED,
+    g_variant_new_parsed ("{'path': <%s>}", path ? path : ""), "%s(%s): %s",
+    what, path ? path : "", g_strerror (saved_errno));
+  return FALSE;
 }
 
 /* ---- policy --------------------------------------------------------- */
@@ -616,184 +630,6 @@ agents_unix_local_confine_set_probe_override (
   probe_free (old);
 }
 
-/* ---- Landlock ------------------------------------------------------- */
-
-#ifdef __linux__
-
-/* Debian's headers know only ABI 1 and 2; the newer bits are defined
- * here and masked by the ABI the kernel reports. */
-#ifndef LANDLOCK_ACCESS_FS_REFER
-#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13)
-#endif
-#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
-#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
-#endif
-#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
-#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
-#endif
-#define AGENTS_LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0)
-#define AGENTS_LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
-#define AGENTS_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
-#define AGENTS_LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
-
-/* struct landlock_ruleset_attr as of ABI 6. */
-struct agents_landlock_ruleset_attr
-{
-  guint64 handled_access_fs;
-  guint64 handled_access_net;
-  guint64 scoped;
-};
-
-#define LL_READ                                                \
-  (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | \
-   LANDLOCK_ACCESS_FS_READ_DIR)
-#define LL_FILE_RIGHTS                                          \
-  (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
-   LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
-   LANDLOCK_ACCESS_FS_IOCTL_DEV)
-#define LL_DEVICE                                                 \
-  (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
-   LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
-
-static guint64
-landlock_fs_mask (int abi)
-{
-  guint64 mask = (1ULL << 13) - 1;
-
-  if (abi >= 2)
-    mask |= LANDLOCK_ACCESS_FS_REFER;
-  if (abi >= 3)
-    mask |= LANDLOCK_ACCESS_FS_TRUNCATE;
-  if (abi >= 5)
-    mask |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
-  return mask;
-}
-
-int
-agents_unix_local_landlock_abi (void)
-{
-  int abi = syscall (__NR_landlock_create_ruleset, NULL, 0,
-                     LANDLOCK_CREATE_RULESET_VERSION);
-
-  return abi < 0 ? 0 : abi;
-}
-
-static gboolean
-set_errno_error (GError **error,
-                 const char *what,
-                 const char *path,
-                 int saved_errno)
-{
-  agents_sandbox_error_set (
-    error, AGENTS_SANDBOX_ERROR_FAILED,
-    g_variant_new_parsed ("{'path': <%s>}", path ? path : ""), "%s(%s): %s",
-    what, path ? path : "", g_strerror (saved_errno));
-  return FALSE;
-}
-
-static gboolean
-landlock_allow (int ruleset,
-                const char *path,
-                guint64 access,
-                guint64 mask,
-                gboolean follow,
-                GError **error)
-{
-  struct landlock_path_beneath_attr attr = { 0 };
-  struct stat st;
-  int fd;
-
-  fd = open (path, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
-  if (fd < 0)
-    return errno == ENOENT || errno == ENOTDIR || errno == EACCES
-             ? TRUE
-             : set_errno_error (error, "open", path, errno);
-  if (fstat (fd, &st) < 0 || S_ISLNK (st.st_mode))
-    {
-      close (fd);
-      return TRUE;
-    }
-  if (!S_ISDIR (st.st_mode))
-    access &= LL_FILE_RIGHTS;
-  attr.allowed_access = access & mask;
-  attr.parent_fd = fd;
-  if (attr.allowed_access != 0 &&
-      syscall (__NR_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH,
-               &attr, 0) < 0)
-    {
-      int saved_errno = errno;
-
-      close (fd);
-      return set_errno_error (error, "landlock_add_rule", path, saved_errno);
-    }
-  close (fd);
-  return TRUE;
-}
-
-typedef struct
-{
-  int ruleset;
-  guint64 mask;
-  GPtrArray *holes;        /* paths that must not get @access */
-  guint64 ancestor_access; /* what the dirs above a hole get */
-  gboolean follow_children;
-} TreeRules;
-
-static gboolean
-hole_under (const TreeRules *rules, const char *path, gboolean *is_hole)
-{
-  gboolean found = FALSE;
-
-  *is_hole = FALSE;
-  for (guint i = 0; i < rules->holes->len; i++)
-    {
-      const char *hole = g_ptr_array_index (rules->holes, i);
-
-      if (g_str_equal (hole, path))
-        *is_hole = TRUE;
-      else if (path_is_at_or_under (hole, path))
-        found = TRUE;
-    }
-  return found;
-}
-
-/* Allows @access beneath @path except beneath the holes. Landlock rules
- * only add up, so a hole is carved by giving the directories above it
- * less and enumerating their other children. */
-static gboolean
-landlock_allow_tree (const TreeRules *rules,
-                     const char *path,
-                     guint64 access,
-                     gboolean follow,
-                     GError **error)
-{
-  g_autoptr (GDir) dir = NULL;
-  gboolean is_hole;
-  const char *name;
-
-  if (!hole_under (rules, path, &is_hole))
-    return is_hole || landlock_allow (rules->ruleset, path, access, rules->mask,
-                                      follow, error);
-  if (!landlock_allow (rules->ruleset, path, access & rules->ancestor_access,
-                       rules->mask, follow, error))
-    return FALSE;
-
-  dir = g_dir_open (path, 0, NULL);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      /* Symlinks are not followed: their targets are checked on use. */
-      if (g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        continue;
-      if (!landlock_allow_tree (rules, child, access, FALSE, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-#endif /* __linux__ */
-
 static gboolean
 is_etc_secret (const char *name)
 {
@@ -812,13 +648,14 @@ add_secret (GPtrArray *secrets, const char *path)
   if (!g_file_test (path, G_FILE_TEST_IS_SYMLINK))
     return;
   target = agents_unix_local_resolve_path (path);
-  if (path_is_at_or_under (target, "/etc") && !g_str_equal (target, "/etc"))
+  if (agents_unix_local_path_is_at_or_under (target, "/etc") &&
+      !g_str_equal (target, "/etc"))
     g_ptr_array_add (secrets, g_steal_pointer (&target));
 }
 
 /* The secrets of /etc that commands must not read. */
-static GPtrArray *
-etc_secrets (void)
+GPtrArray *
+agents_unix_local_etc_secrets (void)
 {
   GPtrArray *secrets = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GDir) dir = g_dir_open ("/etc", 0, NULL);
@@ -835,251 +672,6 @@ etc_secrets (void)
     add_secret (secrets, "/etc/ssl/private");
   return secrets;
 }
-
-#ifdef __linux__
-
-typedef struct
-{
-  const char *path;
-  guint64 access;
-} Region;
-
-static void
-collect_regions (const AgentsUnixLocalPolicy *policy,
-                 guint64 rw,
-                 GArray *regions)
-{
-  Region root = { policy->workspace_root, rw };
-
-  g_array_append_val (regions, root);
-  for (guint i = 0; i < policy->grants->len; i++)
-    {
-      AgentsUnixLocalGrant *grant = g_ptr_array_index (policy->grants, i);
-      Region region = { grant->path, grant->read_only ? LL_READ : rw };
-
-      g_array_append_val (regions, region);
-    }
-  if (policy->host_tmp_dir != NULL)
-    {
-      Region tmp = { policy->host_tmp_dir, rw };
-
-      g_array_append_val (regions, tmp);
-    }
-}
-
-/* *@reusable stays TRUE when the rules will hold for later commands
- * too: every region exists and none has holes, whose carving enumerates
- * what the directories above them contain now. */
-static gboolean
-landlock_add_regions (int ruleset,
-                      const AgentsUnixLocalPolicy *policy,
-                      guint64 mask,
-                      gboolean *reusable,
-                      GError **error)
-{
-  g_autoptr (GArray) regions = g_array_new (FALSE, FALSE, sizeof (Region));
-
-  collect_regions (policy, mask, regions);
-  for (guint i = 0; i < regions->len; i++)
-    {
-      Region *region = &g_array_index (regions, Region, i);
-      g_autoptr (GPtrArray) holes = g_ptr_array_new ();
-      TreeRules rules = { ruleset, mask, holes, LL_READ, FALSE };
-      struct stat st;
-
-      /* A region nested in this one with fewer rights is a hole. */
-      for (guint j = 0; j < regions->len; j++)
-        {
-          Region *other = &g_array_index (regions, Region, j);
-
-          if (!g_str_equal (other->path, region->path) &&
-              path_is_at_or_under (other->path, region->path) &&
-              (other->access & region->access) != region->access)
-            g_ptr_array_add (holes, (gpointer) other->path);
-        }
-      if (holes->len > 0 || stat (region->path, &st) < 0)
-        *reusable = FALSE;
-      if (!landlock_allow_tree (&rules, region->path, region->access, TRUE,
-                                error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-landlock_add_system (int ruleset, guint64 mask, GError **error)
-{
-  static const char *const devices[] = {
-    "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
-  };
-  g_autoptr (GPtrArray) secrets = etc_secrets ();
-  TreeRules etc = { ruleset, mask, secrets, LANDLOCK_ACCESS_FS_READ_DIR,
-                    FALSE };
-
-  for (guint i = 0; i < G_N_ELEMENTS (system_dirs); i++)
-    {
-      gboolean ok = g_str_equal (system_dirs[i], "/etc")
-                      ? landlock_allow_tree (&etc, "/etc", LL_READ, TRUE, error)
-                      : landlock_allow (ruleset, system_dirs[i], LL_READ, mask,
-                                        TRUE, error);
-      if (!ok)
-        return FALSE;
-    }
-  /* /proc of processes outside the domain is guarded by Landlock's
-   * ptrace restrictions. */
-  if (!landlock_allow (ruleset, "/proc",
-                       LANDLOCK_ACCESS_FS_READ_FILE |
-                         LANDLOCK_ACCESS_FS_READ_DIR,
-                       mask, TRUE, error))
-    return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (devices); i++)
-    if (!landlock_allow (ruleset, devices[i], LL_DEVICE, mask, TRUE, error))
-      return FALSE;
-  return TRUE;
-}
-
-static int
-landlock_ruleset (const AgentsUnixLocalPolicy *policy,
-                  int abi,
-                  gboolean *reusable,
-                  GError **error)
-{
-  struct agents_landlock_ruleset_attr attr = { 0 };
-  guint64 mask = landlock_fs_mask (abi);
-  int ruleset;
-
-  attr.handled_access_fs = mask;
-  if (abi >= 4 && !policy->network)
-    attr.handled_access_net = AGENTS_LANDLOCK_ACCESS_NET_BIND_TCP |
-                              AGENTS_LANDLOCK_ACCESS_NET_CONNECT_TCP;
-  if (abi >= 6)
-    attr.scoped =
-      AGENTS_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | AGENTS_LANDLOCK_SCOPE_SIGNAL;
-
-  ruleset = syscall (__NR_landlock_create_ruleset, &attr,
-                     abi >= 6   ? sizeof attr
-                     : abi >= 4 ? 2 * sizeof (guint64)
-                                : sizeof (guint64),
-                     0);
-  if (ruleset < 0)
-    {
-      set_errno_error (error, "landlock_create_ruleset", NULL, errno);
-      return -1;
-    }
-  *reusable = TRUE;
-  if (!landlock_add_system (ruleset, mask, error) ||
-      !landlock_add_regions (ruleset, policy, mask, reusable, error))
-    {
-      close (ruleset);
-      return -1;
-    }
-  return ruleset;
-}
-
-int
-agents_unix_local_landlock_ruleset (const AgentsUnixLocalPolicy *policy,
-                                    int abi,
-                                    GError **error)
-{
-  gboolean reusable;
-
-  return landlock_ruleset (policy, abi, &reusable, error);
-}
-
-/* ---- seccomp -------------------------------------------------------- */
-
-/* The BPF program that refuses sockets other than AF_UNIX (and io_uring,
- * which can open sockets behind the filter's back). */
-static GBytes *
-seccomp_no_network_program (GError **error)
-{
-#ifdef HAVE_SECCOMP
-  scmp_filter_ctx ctx = seccomp_init (SCMP_ACT_ALLOW);
-  g_autoptr (GByteArray) program = g_byte_array_new ();
-  guint8 buffer[4096];
-  ssize_t n;
-  int fd = -1;
-  int rc;
-
-  if (ctx == NULL)
-    {
-      set_errno_error (error, "seccomp_init", NULL, ENOMEM);
-      return NULL;
-    }
-  rc = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EAFNOSUPPORT), SCMP_SYS (socket),
-                         1, SCMP_A0 (SCMP_CMP_NE, AF_UNIX));
-  if (rc == 0)
-    rc = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EAFNOSUPPORT),
-                           SCMP_SYS (socketpair), 1,
-                           SCMP_A0 (SCMP_CMP_NE, AF_UNIX));
-  if (rc == 0)
-    rc = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (ENOSYS),
-                           SCMP_SYS (io_uring_setup), 0);
-  if (rc == 0)
-    rc = seccomp_attr_set (ctx, SCMP_FLTATR_CTL_NNP, 0);
-  if (rc == 0)
-    {
-      fd = memfd_create ("agents-seccomp", MFD_CLOEXEC);
-      rc = fd < 0 ? -errno : seccomp_export_bpf (ctx, fd);
-    }
-  seccomp_release (ctx);
-  if (rc == 0 && lseek (fd, 0, SEEK_SET) == 0)
-    while ((n = read (fd, buffer, sizeof buffer)) > 0)
-      g_byte_array_append (program, buffer, n);
-  if (fd >= 0)
-    close (fd);
-  if (rc != 0 || program->len == 0 ||
-      program->len % sizeof (struct sock_filter) != 0)
-    {
-      set_errno_error (error, "seccomp_export_bpf", NULL,
-                       rc < 0 ? -rc : EINVAL);
-      return NULL;
-    }
-  return g_byte_array_free_to_bytes (g_steal_pointer (&program));
-#else
-  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_NOT_SUPPORTED, NULL,
-                            "%s",
-                            _ ("network isolation needs seccomp, and this "
-                               "build has no libseccomp"));
-  return NULL;
-#endif
-}
-
-/* The program never changes: built once per process. */
-static GBytes *
-seccomp_no_network_program_cached (GError **error)
-{
-  static GMutex lock;
-  static GBytes *cached;
-  GBytes *program;
-
-  g_mutex_lock (&lock);
-  if (cached == NULL)
-    cached = seccomp_no_network_program (error);
-  program = cached != NULL ? g_bytes_ref (cached) : NULL;
-  g_mutex_unlock (&lock);
-  return program;
-}
-
-#else /* !__linux__ */
-
-int
-agents_unix_local_landlock_abi (void)
-{
-  return 0;
-}
-
-int
-agents_unix_local_landlock_ruleset (const AgentsUnixLocalPolicy *policy,
-                                    int abi,
-                                    GError **error)
-{
-  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_NOT_SUPPORTED, NULL,
-                            "%s", _ ("Landlock is only available on Linux"));
-  return -1;
-}
-
-#endif /* __linux__ */
 
 /* ---- bubblewrap ----------------------------------------------------- */
 
@@ -1115,14 +707,16 @@ bound_paths (const AgentsUnixLocalPolicy *policy)
 static gboolean
 is_related (const char *a, const char *b)
 {
-  return path_is_at_or_under (a, b) || path_is_at_or_under (b, a);
+  return agents_unix_local_path_is_at_or_under (a, b) ||
+         agents_unix_local_path_is_at_or_under (b, a);
 }
 
 static gboolean
 under_system_dir (const char *path)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (system_dirs); i++)
-    if (path_is_at_or_under (path, system_dirs[i]))
+  for (guint i = 0; i < G_N_ELEMENTS (agents_unix_local_system_dirs); i++)
+    if (agents_unix_local_path_is_at_or_under (
+          path, agents_unix_local_system_dirs[i]))
       return TRUE;
   return FALSE;
 }
@@ -1156,9 +750,9 @@ agents_unix_local_bwrap_tmp_dir (const AgentsUnixLocalPolicy *policy)
 static void
 add_system_binds (GPtrArray *args)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (system_dirs); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (agents_unix_local_system_dirs); i++)
     {
-      const char *dir = system_dirs[i];
+      const char *dir = agents_unix_local_system_dirs[i];
       GStatBuf st;
 
       if (g_lstat (dir, &st) != 0)
@@ -1178,7 +772,7 @@ add_system_binds (GPtrArray *args)
 static void
 add_etc_masks (GPtrArray *args)
 {
-  g_autoptr (GPtrArray) secrets = etc_secrets ();
+  g_autoptr (GPtrArray) secrets = agents_unix_local_etc_secrets ();
 
   for (guint i = 0; i < secrets->len; i++)
     {
@@ -1214,7 +808,8 @@ add_ancestors (GPtrArray *args, GPtrArray *bound)
           gboolean skip = under_system_dir (dir);
 
           for (guint j = 0; !skip && j < bound->len; j++)
-            skip = path_is_at_or_under (dir, g_ptr_array_index (bound, j));
+            skip = agents_unix_local_path_is_at_or_under (
+              dir, g_ptr_array_index (bound, j));
           if (!skip && !g_hash_table_contains (seen, dir))
             {
               g_hash_table_add (seen, g_strdup (dir));
@@ -1287,7 +882,7 @@ add_resolv_conf (GPtrArray *args)
 {
   g_autofree char *target = agents_unix_local_resolve_path ("/etc/resolv.conf");
 
-  if (!path_is_at_or_under (target, "/etc"))
+  if (!agents_unix_local_path_is_at_or_under (target, "/etc"))
     add_args (args, "--ro-bind-try", target, target, NULL);
 }
 
@@ -1373,224 +968,14 @@ set_transport_error (GError **error,
                             "%s: %s", base->message, detail);
 }
 
-static void
-set_unavailable (GError **error,
-                 const char *const *argv,
-                 const char *requested,
-                 const char *detail)
+void
+agents_unix_local_set_unavailable (GError **error,
+                                   const char *const *argv,
+                                   const char *requested,
+                                   const char *detail)
 {
   set_transport_error (error, argv, AGENTS_UNIX_LOCAL_CONFINEMENT_UNAVAILABLE,
                        requested, detail);
-}
-
-/* ---- cgroups -------------------------------------------------------- */
-
-struct _AgentsUnixLocalCgroup
-{
-  char **paths; /* one directory per controller */
-  int *procs;   /* their cgroup.procs, open for writing */
-};
-
-/* The directory of the calling process in the v1 hierarchy of
- * @controller, or NULL. */
-static char *
-own_cgroup_dir (const char *controller)
-{
-  g_autofree char *text = NULL;
-  g_auto (GStrv) lines = NULL;
-
-  if (!g_file_get_contents ("/proc/self/cgroup", &text, NULL, NULL))
-    return NULL;
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_auto (GStrv) fields = g_strsplit (lines[i], ":", 3);
-      g_auto (GStrv) names = NULL;
-
-      if (g_strv_length (fields) != 3)
-        continue;
-      names = g_strsplit (fields[1], ",", -1);
-      if (g_strv_contains ((const char *const *) names, controller))
-        return g_build_filename ("/sys/fs/cgroup", controller, fields[2], NULL);
-    }
-  return NULL;
-}
-
-static gboolean
-write_cgroup_file (const char *dir,
-                   const char *name,
-                   guint64 value,
-                   GError **error)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
-
-  return g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_NONE,
-                                   0644, error);
-}
-
-/* Removes the cgroups that processes gone since left under @base (a
- * process killed before it could remove them, or one whose commands'
- * orphans were not reaped yet then). */
-static void
-sweep_stale_cgroups (const char *base)
-{
-  g_autoptr (GDir) dir = g_dir_open (base, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = NULL;
-      int pid;
-
-      if (!g_str_has_prefix (name, "agents-") ||
-          (pid = atoi (name + strlen ("agents-"))) <= 0 ||
-          (kill (pid, 0) == 0 || errno != ESRCH))
-        continue;
-      path = g_build_filename (base, name, NULL);
-      if (g_rmdir (path) < 0)
-        g_debug ("cannot remove the stale cgroup %s: %s", path,
-                 g_strerror (errno));
-    }
-}
-
-static gboolean
-cgroup_add (GPtrArray *paths,
-            const char *controller,
-            const char *file,
-            guint64 value,
-            GError **error)
-{
-  static gint counter;
-  g_autofree char *base = own_cgroup_dir (controller);
-  g_autofree char *name = NULL;
-  g_autofree char *dir = NULL;
-
-  if (base == NULL || !g_file_test (base, G_FILE_TEST_IS_DIR))
-    {
-      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_NOT_SUPPORTED, NULL,
-                                _ ("no cgroup v1 “%s” hierarchy"), controller);
-      return FALSE;
-    }
-  name = g_strdup_printf ("agents-%d-%d-%08x", (int) getpid (),
-                          g_atomic_int_add (&counter, 1), g_random_int ());
-  dir = g_build_filename (base, name, NULL);
-  if (g_mkdir (dir, 0755) < 0)
-    return set_errno_error (error, "mkdir", dir, errno);
-  g_ptr_array_add (paths, g_steal_pointer (&dir));
-  return value == 0 ||
-         write_cgroup_file (g_ptr_array_index (paths, paths->len - 1), file,
-                            value, error);
-}
-
-AgentsUnixLocalCgroup *
-agents_unix_local_cgroup_new (const AgentsUnixLocalLimits *limits,
-                              GError **error)
-{
-  static gsize swept;
-  AgentsUnixLocalCgroup *cgroup;
-  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
-  gboolean ok;
-
-  if (g_once_init_enter (&swept))
-    {
-      const char *const controllers[] = { "pids", "memory" };
-
-      for (guint i = 0; i < G_N_ELEMENTS (controllers); i++)
-        {
-          g_autofree char *base = own_cgroup_dir (controllers[i]);
-
-          if (base != NULL)
-            sweep_stale_cgroups (base);
-        }
-      g_once_init_leave (&swept, 1);
-    }
-  cgroup = g_new0 (AgentsUnixLocalCgroup, 1);
-
-  ok = cgroup_add (paths, "pids", "pids.max", limits->processes, error) &&
-       cgroup_add (paths, "memory", "memory.limit_in_bytes", limits->memory,
-                   error);
-  cgroup->procs = g_new (int, paths->len + 1);
-  for (guint i = 0; i <= paths->len; i++)
-    cgroup->procs[i] = -1;
-  for (guint i = 0; ok && i < paths->len; i++)
-    {
-      g_autofree char *procs =
-        g_build_filename (g_ptr_array_index (paths, i), "cgroup.procs", NULL);
-
-      cgroup->procs[i] = open (procs, O_WRONLY | O_CLOEXEC);
-      if (cgroup->procs[i] < 0)
-        ok = set_errno_error (error, "open", procs, errno);
-    }
-  g_ptr_array_add (paths, NULL);
-  cgroup->paths = (char **) g_ptr_array_free (g_steal_pointer (&paths), FALSE);
-  if (!ok)
-    g_clear_pointer (&cgroup, agents_unix_local_cgroup_free);
-  return cgroup;
-}
-
-const char *const *
-agents_unix_local_cgroup_get_paths (AgentsUnixLocalCgroup *cgroup)
-{
-  return (const char *const *) cgroup->paths;
-}
-
-/* Sends SIGKILL to every process in @dir; returns how many there were. */
-static guint
-cgroup_kill (const char *dir)
-{
-  g_autofree char *path = g_build_filename (dir, "cgroup.procs", NULL);
-  g_autofree char *text = NULL;
-  g_auto (GStrv) pids = NULL;
-  guint n = 0;
-
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    return 0;
-  pids = g_strsplit (text, "\n", -1);
-  for (guint i = 0; pids[i] != NULL; i++)
-    if (*pids[i] != '\0')
-      {
-        kill ((pid_t) atoi (pids[i]), SIGKILL);
-        n++;
-      }
-  return n;
-}
-
-gboolean
-agents_unix_local_cgroup_kill (AgentsUnixLocalCgroup *cgroup)
-{
-  gboolean removed = TRUE;
-
-  for (guint i = 0; cgroup->paths[i] != NULL; i++)
-    {
-      cgroup_kill (cgroup->paths[i]);
-      /* Empty already (a bwrap sandbox is, once bwrap is gone)? */
-      if (g_rmdir (cgroup->paths[i]) < 0 && errno != ENOENT)
-        removed = FALSE;
-    }
-  return removed;
-}
-
-void
-agents_unix_local_cgroup_free (AgentsUnixLocalCgroup *cgroup)
-{
-  if (cgroup == NULL)
-    return;
-  for (guint i = 0; cgroup->procs != NULL && cgroup->procs[i] >= 0; i++)
-    close (cgroup->procs[i]);
-  for (guint i = 0; cgroup->paths != NULL && cgroup->paths[i] != NULL; i++)
-    {
-      /* A process forking meanwhile is caught in a later round. */
-      for (guint round = 0; round < 1000 && cgroup_kill (cgroup->paths[i]) > 0;
-           round++)
-        g_usleep (1000);
-      if (g_rmdir (cgroup->paths[i]) < 0 && errno != ENOENT)
-        g_debug ("cannot remove the cgroup %s: %s", cgroup->paths[i],
-                 g_strerror (errno));
-    }
-  g_strfreev (cgroup->paths);
-  g_free (cgroup->procs);
-  g_free (cgroup);
 }
 
 /* ---- spawning ------------------------------------------------------- */
@@ -1675,7 +1060,8 @@ plan_cover_dirs (GPtrArray *dirs, const char *cover, const char *path)
   g_autofree char *dir = g_path_get_dirname (path);
   g_autoptr (GPtrArray) chain = g_ptr_array_new_with_free_func (g_free);
 
-  while (path_is_at_or_under (dir, cover) && !g_str_equal (dir, cover))
+  while (agents_unix_local_path_is_at_or_under (dir, cover) &&
+         !g_str_equal (dir, cover))
     {
       char *parent = g_path_get_dirname (dir);
 
@@ -1713,7 +1099,8 @@ mount_plan_new (const AgentsUnixLocalPolicy *policy, GPtrArray *bound)
       if (cover == NULL)
         continue;
       for (guint j = 0; !covered && j < covers->len; j++)
-        covered = path_is_at_or_under (cover, g_ptr_array_index (covers, j));
+        covered = agents_unix_local_path_is_at_or_under (
+          cover, g_ptr_array_index (covers, j));
       if (!covered)
         g_ptr_array_add (covers, g_strdup (cover));
       plan_cover_dirs (dirs, cover, path);
@@ -2053,15 +1440,15 @@ spawn_landlock (const AgentsUnixLocalProbe *probe,
   GSubprocess *proc;
 
   if (!policy->network &&
-      (program = seccomp_no_network_program_cached (error)) == NULL)
+      (program = agents_unix_local_seccomp_no_network_program (error)) == NULL)
     return NULL;
   setup.restrict_self = TRUE;
   /* A ruleset may be enforced any number of times. */
   if (cache != NULL && cache->landlock_ruleset >= 0)
     setup.ruleset_fd = cache->landlock_ruleset;
   else
-    setup.ruleset_fd =
-      landlock_ruleset (policy, probe->landlock_abi, &reusable, error);
+    setup.ruleset_fd = agents_unix_local_landlock_ruleset_reusable (
+      policy, probe->landlock_abi, &reusable, error);
   if (setup.ruleset_fd < 0)
     return NULL;
   if (cache != NULL && reusable)
@@ -2313,7 +1700,7 @@ agents_unix_local_confine_spawn_cached (const AgentsUnixLocalProbe *probe,
 
   detail = g_strdup_printf ("%s: %s", name, local_error->message);
   if (local_error->domain == AGENTS_SANDBOX_ERROR)
-    set_unavailable (error, argv, name, detail);
+    agents_unix_local_set_unavailable (error, argv, name, detail);
   else
     set_transport_error (error, argv, "spawn_failed", name, detail);
   return NULL;
@@ -2592,161 +1979,7 @@ agents_unix_local_confine_select (const AgentsUnixLocalProbe *probe,
 
   if (detail == NULL)
     return TRUE;
-  set_unavailable (error, argv,
-                   agents_unix_local_confinement_to_string (requested), detail);
+  agents_unix_local_set_unavailable (
+    error, argv, agents_unix_local_confinement_to_string (requested), detail);
   return FALSE;
-}
-
-/* ---- macOS ---------------------------------------------------------- */
-
-/* Appends `(ACTION (subpath "PATH"))`. */
-static void
-profile_rule (GString *profile, const char *action, const char *path)
-{
-  g_string_append_printf (profile, "(%s (subpath \"", action);
-  /* Profile strings are double-quoted; escape what would end them. */
-  for (const char *p = path; *p != '\0'; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_c (profile, '\\');
-      g_string_append_c (profile, *p);
-    }
-  g_string_append (profile, "\"))\n");
-}
-
-char *
-agents_unix_local_darwin_exec_profile (const char *workspace_root,
-                                       GPtrArray *grants,
-                                       const char *const *read_roots,
-                                       gboolean network)
-{
-  static const char *const system_reads[] = {
-    "/usr",
-    "/bin",
-    "/sbin",
-    "/System",
-    "/Library",
-    "/private/etc",
-    "/private/var/db/timezone",
-    "/dev",
-    "/Applications/Xcode.app",
-  };
-  static const char *const write_denies[] = { "/opt", "/usr/local" };
-  GString *profile = g_string_new ("(version 1)\n"
-                                   "(deny default)\n"
-                                   "(allow process-exec)\n"
-                                   "(allow process-fork)\n"
-                                   "(allow signal (target same-sandbox))\n"
-                                   "(allow sysctl-read)\n"
-                                   "(allow mach-lookup)\n"
-                                   "(allow ipc-posix-shm-read-data)\n"
-                                   "(allow file-read-metadata)\n"
-                                   "(allow file-read-data (literal \"/\"))\n");
-  const char *read = "allow file-read-data file-read-metadata";
-
-  for (guint i = 0; i < G_N_ELEMENTS (system_reads); i++)
-    profile_rule (profile, read, system_reads[i]);
-  for (guint i = 0; read_roots != NULL && read_roots[i] != NULL; i++)
-    profile_rule (profile, read, read_roots[i]);
-  for (guint i = 0; i < G_N_ELEMENTS (write_denies); i++)
-    profile_rule (profile, "deny file-write*", write_denies[i]);
-  g_string_append (profile,
-                   "(allow file-write-data (literal \"/dev/null\") "
-                   "(literal \"/dev/zero\") (literal \"/dev/tty\"))\n");
-
-  profile_rule (profile, read, workspace_root);
-  profile_rule (profile, "allow file-write*", workspace_root);
-  /* Parents come first; a later rule wins, so a read-only grant nested
-   * in a writable one is denied after the parent is allowed. */
-  for (guint i = 0; grants != NULL && i < grants->len; i++)
-    {
-      AgentsUnixLocalGrant *grant = g_ptr_array_index (grants, i);
-
-      profile_rule (profile, read, grant->path);
-      profile_rule (profile,
-                    grant->read_only ? "deny file-write*" : "allow file-write*",
-                    grant->path);
-    }
-  g_string_append (profile,
-                   network ? "(allow network*)\n" : "(deny network*)\n");
-  return g_string_free (profile, FALSE);
-}
-
-char **
-agents_unix_local_darwin_interpreter_roots (const char *path_env,
-                                            const char *resolved_program)
-{
-  g_autofree char *home_local =
-    g_build_filename (g_get_home_dir (), ".local", NULL);
-  const char *roots[] = { "/opt/homebrew", "/usr/local", home_local };
-  g_auto (GStrv) entries =
-    g_strsplit (path_env ? path_env : "", G_SEARCHPATH_SEPARATOR_S, -1);
-  GPtrArray *found = g_ptr_array_new ();
-
-  for (guint r = 0; r < G_N_ELEMENTS (roots); r++)
-    {
-      gboolean used = resolved_program != NULL &&
-                      path_is_at_or_under (resolved_program, roots[r]);
-
-      for (guint i = 0; !used && entries[i] != NULL; i++)
-        used = *entries[i] == '/' && path_is_at_or_under (entries[i], roots[r]);
-      if (used)
-        g_ptr_array_add (found, g_strdup (roots[r]));
-    }
-  g_ptr_array_add (found, NULL);
-  return (char **) g_ptr_array_free (found, FALSE);
-}
-
-char **
-agents_unix_local_confined_exec_command (const char *platform,
-                                         AgentsUnixLocalWhichFunc which,
-                                         gpointer which_data,
-                                         const char *const *argv,
-                                         const char *workspace_root,
-                                         GPtrArray *grants,
-                                         const char *env_path,
-                                         gboolean network,
-                                         GError **error)
-{
-  g_autofree char *sandbox_exec = NULL;
-  g_autofree char *program = NULL;
-  g_autofree char *profile = NULL;
-  g_auto (GStrv) roots = NULL;
-  GPtrArray *command;
-
-  g_return_val_if_fail (argv != NULL && argv[0] != NULL, NULL);
-
-  if (which == NULL)
-    which = agents_unix_local_which;
-  if (g_strcmp0 (platform, "linux") == 0)
-    return g_strdupv ((char **) argv);
-  if (g_strcmp0 (platform, "darwin") != 0)
-    {
-      g_autofree char *detail = g_strdup_printf (
-        "no confinement on platform “%s”", platform ? platform : "");
-
-      set_unavailable (error, argv, "auto", detail);
-      return NULL;
-    }
-
-  sandbox_exec = which ("sandbox-exec", NULL, which_data);
-  if (sandbox_exec == NULL)
-    {
-      set_unavailable (error, argv, "sandbox-exec",
-                       "sandbox-exec: not found in PATH");
-      return NULL;
-    }
-  program = which (argv[0], env_path, which_data);
-  roots = agents_unix_local_darwin_interpreter_roots (env_path, program);
-  profile = agents_unix_local_darwin_exec_profile (
-    workspace_root, grants, (const char *const *) roots, network);
-
-  command = g_ptr_array_new ();
-  g_ptr_array_add (command, g_steal_pointer (&sandbox_exec));
-  g_ptr_array_add (command, g_strdup ("-p"));
-  g_ptr_array_add (command, g_steal_pointer (&profile));
-  for (guint i = 0; argv[i] != NULL; i++)
-    g_ptr_array_add (command, g_strdup (argv[i]));
-  g_ptr_array_add (command, NULL);
-  return (char **) g_ptr_array_free (command, FALSE);
 }
