@@ -368,6 +368,18 @@ lazy_catalog (AgentsSkillsCapability *self)
   return g_ptr_array_ref (self->lazy_catalog);
 }
 
+/* A sortable view of @skills that does not own them (g_ptr_array_copy()
+ * would carry the free function over). */
+static GPtrArray *
+catalog_view (GPtrArray *skills)
+{
+  GPtrArray *view = g_ptr_array_sized_new (skills->len);
+
+  for (guint i = 0; i < skills->len; i++)
+    g_ptr_array_add (view, skills->pdata[i]);
+  return view;
+}
+
 static int
 compare_skills (gconstpointer a, gconstpointer b)
 {
@@ -578,7 +590,7 @@ lazy_scanned (GObject *source, GAsyncResult *result, gpointer user_data)
     self->lazy_catalog = skills;
   else
     g_ptr_array_unref (skills);
-  copy = g_ptr_array_copy (self->lazy_catalog, NULL, NULL);
+  copy = catalog_view (self->lazy_catalog);
   g_task_return_pointer (task, render_instructions (self, copy), g_free);
 }
 
@@ -613,8 +625,7 @@ skills_instructions (AgentsCapability *capability,
     }
   else if (is_set (self->lazy_from))
     {
-      g_autoptr (GPtrArray) copy =
-        g_ptr_array_copy (self->lazy_catalog, NULL, NULL);
+      g_autoptr (GPtrArray) copy = catalog_view (self->lazy_catalog);
 
       g_task_return_pointer (task, render_instructions (self, copy), g_free);
     }
@@ -813,6 +824,7 @@ load_skill_invoke (AgentsRunContext *ctx,
   g_autoptr (GPtrArray) targets = NULL;
   g_autoptr (AgentsManifestEntry) entry = NULL;
   g_autofree char *path = NULL;
+  g_autofree char *target = NULL;
   Skill *skill;
 
   g_task_set_task_data (task, op, (GDestroyNotify) load_op_free);
@@ -839,12 +851,17 @@ load_skill_invoke (AgentsRunContext *ctx,
     }
   skill = find_lazy_skill (self->lazy_catalog, op->dir, NULL);
   entry = agents_local_dir_new (skill->host_path);
+  /* Targets are absolute paths in the workspace. */
+  target = g_build_filename (
+    agents_manifest_get_root (agents_sandbox_session_get_manifest (session)),
+    path, NULL);
   targets =
     g_ptr_array_new_with_free_func ((GDestroyNotify) agents_entry_target_free);
-  g_ptr_array_add (targets, agents_entry_target_new (path, entry));
+  g_ptr_array_add (targets, agents_entry_target_new (target, entry));
+  /* The configured folder is where the user allowed sources to be. */
   agents_sandbox_session_apply_entry_batch_async (
-    session, targets, NULL, g_task_get_cancellable (task), skill_copied,
-    g_object_ref (task));
+    session, targets, lazy_source_dir (self->lazy_from),
+    g_task_get_cancellable (task), skill_copied, g_object_ref (task));
 }
 
 static char *
