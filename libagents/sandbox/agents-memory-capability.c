@@ -351,6 +351,7 @@ static JsonNode *
 rollout_input (JsonNode *input)
 {
   JsonArray *kept = json_array_new ();
+  JsonNode *node;
 
   if (input != NULL && JSON_NODE_HOLDS_ARRAY (input))
     {
@@ -369,13 +370,16 @@ rollout_input (JsonNode *input)
       json_object_set_member (message, "content", json_node_copy (input));
       json_array_add_object_element (kept, message);
     }
-  return json_node_init_array (json_node_alloc (), kept);
+  node = json_node_new (JSON_NODE_ARRAY);
+  json_node_take_array (node, kept);
+  return node;
 }
 
 static JsonNode *
 rollout_items (GListModel *items)
 {
   JsonArray *kept = json_array_new ();
+  JsonNode *result;
 
   for (guint i = 0; i < g_list_model_get_n_items (items); i++)
     {
@@ -389,7 +393,9 @@ rollout_items (GListModel *items)
       if (is_kept_item (node))
         json_array_add_element (kept, json_node_copy (node));
     }
-  return json_node_init_array (json_node_alloc (), kept);
+  result = json_node_new (JSON_NODE_ARRAY);
+  json_node_take_array (result, kept);
+  return result;
 }
 
 static char *
@@ -468,6 +474,7 @@ rollout_read (GObject *source, GAsyncResult *result, gpointer user_data)
   RecordOp *op = g_task_get_task_data (task);
   g_autoptr (GBytes) old = agents_sandbox_session_read_bytes_finish (
     AGENTS_SANDBOX_SESSION (source), result, NULL);
+  g_autoptr (GBytes) bytes = NULL;
   GString *text = g_string_new (NULL);
 
   /* A missing file starts the rollout. */
@@ -477,9 +484,10 @@ rollout_read (GObject *source, GAsyncResult *result, gpointer user_data)
   if (text->len > 0 && text->str[text->len - 1] != '\n')
     g_string_append_c (text, '\n');
   g_string_append_printf (text, "%s\n", op->line);
+  bytes = g_string_free_to_bytes (text);
   agents_sandbox_session_write_bytes_async (
-    op->session, op->path, g_string_free_to_bytes (text), NULL,
-    g_task_get_cancellable (task), rollout_written, g_object_ref (task));
+    op->session, op->path, bytes, NULL, g_task_get_cancellable (task),
+    rollout_written, g_object_ref (task));
 }
 
 void
