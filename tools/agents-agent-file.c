@@ -354,12 +354,11 @@ load_capability (Loader *loader,
                           values, error))
       return NULL;
 
-  return init_capability (
-    loader,
-    g_object_new_with_properties (type, names->len,
-                                  (const char **) names->pdata,
-                                  (const GValue *) values->data),
-    where, error);
+  return init_capability (loader,
+                          g_object_new_with_properties (
+                            type, names->len, (const char **) names->pdata,
+                            (const GValue *) values->data),
+                          where, error);
 }
 
 static gboolean
