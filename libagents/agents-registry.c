@@ -577,6 +577,8 @@ agents_registry_ensure_builtins (void)
       agents_compaction_capability_get_type },
     { AGENTS_REGISTRY_KIND_CAPABILITY, "memory",
       agents_memory_capability_get_type },
+    { AGENTS_REGISTRY_KIND_CAPABILITY, "skills",
+      agents_skills_capability_get_type },
     { AGENTS_REGISTRY_KIND_MODEL_PROVIDER, "openai",
       agents_openai_responses_model_get_type },
     { AGENTS_REGISTRY_KIND_MODEL_PROVIDER, "chat",

@@ -238,6 +238,24 @@ else
   fail "a capability setting of the wrong type is an error"
 fi
 
+write_agent "$tmp/bad-policy.json" \
+  '["shell", {"type": "compaction", "policy": {"type": "unknown"}}]' \
+  empty-turns.json
+if run_agents 1 run "$tmp/bad-policy.json" "hi" &&
+  has "capabilities[1]: Unsupported compaction policy type: 'unknown'" "$tmp/err"; then
+  pass "a capability refusing its settings is an error naming the member"
+else
+  fail "a capability refusing its settings is an error naming the member"
+fi
+
+write_agent "$tmp/no-skills.json" '[{"type": "skills"}]' empty-turns.json
+if run_agents 1 run "$tmp/no-skills.json" "hi" &&
+  has 'capabilities[0]: skills capability requires `skills`' "$tmp/err"; then
+  pass "a skills capability without a source is an error"
+else
+  fail "a skills capability without a source is an error"
+fi
+
 cat >"$tmp/unknown-model.json" <<'EOF'
 {"name": "Tester", "model": "nosuch:model-1"}
 EOF

@@ -284,6 +284,26 @@ collect_setting (Loader *loader,
   return TRUE;
 }
 
+/* A capability that checks its settings (#GInitable) does it now, so a
+ * wrong setting is reported with the file and the member. */
+static AgentsCapability *
+init_capability (Loader *loader,
+                 GObject *object,
+                 const char *where,
+                 GError **error)
+{
+  g_autoptr (GError) init_error = NULL;
+
+  if (G_IS_INITABLE (object) &&
+      !g_initable_init (G_INITABLE (object), NULL, &init_error))
+    {
+      fail (loader, error, where, "%s", init_error->message);
+      g_object_unref (object);
+      return NULL;
+    }
+  return AGENTS_CAPABILITY (object);
+}
+
 /* A capability is its registered name, or an object with its `type` and
  * settings (its properties, `_` for `-`: the shape
  * agents_capability_to_json() writes). */
@@ -334,9 +354,11 @@ load_capability (Loader *loader,
                           values, error))
       return NULL;
 
-  return AGENTS_CAPABILITY (g_object_new_with_properties (
-    type, names->len, (const char **) names->pdata,
-    (const GValue *) values->data));
+  return init_capability (loader,
+                          g_object_new_with_properties (
+                            type, names->len, (const char **) names->pdata,
+                            (const GValue *) values->data),
+                          where, error);
 }
 
 static gboolean

@@ -1,4 +1,4 @@
-/* agents-builtin-capabilities.h - shell, filesystem, compaction, memory
+/* agents-builtin-capabilities.h - shell and filesystem
  *
  * Copyright 2026 The libagents authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -11,6 +11,9 @@
 #endif
 
 #include "agents-capability.h"
+#include "agents-compaction-capability.h"
+#include "agents-memory-capability.h"
+#include "agents-skills-capability.h"
 
 G_BEGIN_DECLS
 
@@ -51,40 +54,5 @@ AGENTS_AVAILABLE_IN_1_0
 void
 agents_filesystem_capability_set_file_tools (AgentsFilesystemCapability *self,
                                              gboolean file_tools);
-
-#define AGENTS_TYPE_COMPACTION_CAPABILITY \
-  (agents_compaction_capability_get_type ())
-
-AGENTS_AVAILABLE_IN_1_0
-G_DECLARE_FINAL_TYPE (AgentsCompactionCapability,
-                      agents_compaction_capability,
-                      AGENTS,
-                      COMPACTION_CAPABILITY,
-                      GObject)
-
-AGENTS_AVAILABLE_IN_1_0
-AgentsCapability *agents_compaction_capability_new (void);
-AGENTS_AVAILABLE_IN_1_0
-AgentsCapability *agents_compaction_capability_new_static (gint64 threshold);
-AGENTS_AVAILABLE_IN_1_0
-gint64
-agents_compaction_capability_get_threshold (AgentsCompactionCapability *self);
-
-#define AGENTS_TYPE_MEMORY_CAPABILITY (agents_memory_capability_get_type ())
-
-AGENTS_AVAILABLE_IN_1_0
-G_DECLARE_FINAL_TYPE (AgentsMemoryCapability,
-                      agents_memory_capability,
-                      AGENTS,
-                      MEMORY_CAPABILITY,
-                      GObject)
-
-AGENTS_AVAILABLE_IN_1_0
-AgentsCapability *agents_memory_capability_new (void);
-AGENTS_AVAILABLE_IN_1_0
-gboolean agents_memory_capability_get_generate (AgentsMemoryCapability *self);
-AGENTS_AVAILABLE_IN_1_0
-void agents_memory_capability_set_generate (AgentsMemoryCapability *self,
-                                            gboolean generate);
 
 G_END_DECLS

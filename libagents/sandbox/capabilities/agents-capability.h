@@ -59,7 +59,7 @@ G_DECLARE_INTERFACE (
  *   under); the default calls @sampling_params
  *
  * A capability of a sandbox agent. Built-in types are `shell`,
- * `filesystem`, `compaction` and `memory`; more are registered with
+ * `filesystem`, `compaction`, `memory` and `skills`; more are registered with
  * agents_registry_register_capability().
  */
 struct _AgentsCapabilityInterface

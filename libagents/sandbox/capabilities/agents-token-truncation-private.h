@@ -29,4 +29,11 @@ char *agents_truncate_to_tokens (const char *text,
                                  guint64 max_output_tokens,
                                  gint64 *original_token_count);
 
+/* The reference's truncate_text() with the tokens policy and no line
+ * prefix (the memory summary, rollouts): the same head, marker and tail
+ * as agents_truncate_to_tokens(), without "Total output lines". */
+char *agents_truncate_text_to_tokens (const char *text,
+                                      gsize length,
+                                      guint64 max_tokens);
+
 G_END_DECLS

@@ -59,6 +59,7 @@ static char *
 truncate_valid (const char *text,
                 gsize length,
                 gsize budget,
+                gboolean with_prefix,
                 gint64 *original_token_count)
 {
   g_autoptr (GPtrArray) lines = agents_py_splitlines (text);
@@ -79,7 +80,9 @@ truncate_valid (const char *text,
       g_free (marker);
       marker = g_strdup_printf (
         "\u2026%" G_GUINT64_FORMAT " tokens truncated\u2026", removed_tokens);
-      used_prefix = strlen (prefix) + strlen (marker) <= budget ? prefix : "";
+      used_prefix = with_prefix && strlen (prefix) + strlen (marker) <= budget
+                      ? prefix
+                      : "";
       if (strlen (marker) > budget)
         return cut_marker (marker, budget);
       content = budget - strlen (used_prefix) - strlen (marker);
@@ -109,5 +112,23 @@ agents_truncate_to_tokens (const char *text,
   *original_token_count = -1;
   if (valid_length <= budget)
     return g_steal_pointer (&valid);
-  return truncate_valid (valid, valid_length, budget, original_token_count);
+  return truncate_valid (valid, valid_length, budget, TRUE,
+                         original_token_count);
+}
+
+char *
+agents_truncate_text_to_tokens (const char *text,
+                                gsize length,
+                                guint64 max_tokens)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, length);
+  gsize valid_length = strlen (valid);
+  guint64 budget = max_tokens > G_MAXSIZE / AGENTS_APPROX_BYTES_PER_TOKEN
+                     ? G_MAXSIZE
+                     : max_tokens * AGENTS_APPROX_BYTES_PER_TOKEN;
+  gint64 original = -1;
+
+  if (valid_length <= budget)
+    return g_steal_pointer (&valid);
+  return truncate_valid (valid, valid_length, budget, FALSE, &original);
 }

@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agents-builtin-capabilities.h"
+#include "agents-memory-capability-private.h"
 #include "agents-sandbox-run-config.h"
 #include "agents-sandbox-runtime-private.h"
 
@@ -821,6 +822,66 @@ seam_cleaned (GObject *source, GAsyncResult *result, gpointer user_data)
     g_task_return_pointer (task, payload, (GDestroyNotify) json_object_unref);
 }
 
+/* Memory (agents-memory-capability.c): the run is recorded, and, when
+ * the runner owns the session it is about to close, turned into memory.
+ * Failures are logged, never returned. */
+static void
+memory_generated (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  g_autoptr (GError) error = NULL;
+
+  if (!agents_memory_capability_generate_finish (
+        AGENTS_MEMORY_CAPABILITY (source), result, &error))
+    g_warning ("memory: %s", error->message);
+  g_task_return_boolean (task, TRUE);
+}
+
+static AgentsModel *
+memory_model (AgentsSandboxRuntime *self, AgentsMemoryCapability *memory)
+{
+  AgentsModel *model = agents_memory_capability_get_model (memory);
+
+  if (model == NULL)
+    model = agents_run_config_get_model (self->run_config);
+  if (model == NULL && self->current_agent != NULL)
+    model = agents_agent_get_model (self->current_agent);
+  return model;
+}
+
+static void
+memory_recorded (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  AgentsSandboxRuntime *self = g_task_get_source_object (task);
+  AgentsMemoryCapability *memory = AGENTS_MEMORY_CAPABILITY (source);
+  GObject *sandbox = agents_run_config_get_sandbox (self->run_config);
+  g_autoptr (GError) error = NULL;
+
+  if (!agents_memory_capability_record_run_finish (memory, result, &error))
+    g_warning ("memory: cannot record the run: %s", error->message);
+  /* A session the caller owns is not closed here: its owner generates. */
+  if (!AGENTS_IS_SANDBOX_RUN_CONFIG (sandbox) ||
+      agents_sandbox_run_config_get_session (
+        AGENTS_SANDBOX_RUN_CONFIG (sandbox)) != NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  agents_memory_capability_generate_async (
+    memory, memory_model (self, memory), g_task_get_cancellable (task),
+    memory_generated, g_object_ref (task));
+}
+
+static void
+memory_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+
+  agents_sandbox_runtime_cleanup_async (AGENTS_SANDBOX_RUNTIME (source), NULL,
+                                        seam_cleaned, g_object_ref (task));
+}
+
 static void
 seam_cleanup (AgentsRunPreparer *preparer,
               AgentsRunPreparation *preparation,
@@ -828,11 +889,20 @@ seam_cleanup (AgentsRunPreparer *preparer,
 {
   AgentsSandboxRuntime *runtime = preparation_runtime (preparation);
   AgentsRunResult *run_result = agents_run_preparation_get_result (preparation);
+  GTask *memory_task;
 
   if (run_result != NULL)
     g_task_set_task_data (task, g_object_ref (run_result), g_object_unref);
-  agents_sandbox_runtime_cleanup_async (runtime, NULL, seam_cleaned,
-                                        g_object_ref (task));
+  if (runtime->memory == NULL || run_result == NULL)
+    {
+      agents_sandbox_runtime_cleanup_async (runtime, NULL, seam_cleaned,
+                                            g_object_ref (task));
+      return;
+    }
+  memory_task = g_task_new (runtime, NULL, memory_done, g_object_ref (task));
+  agents_memory_capability_record_run_async (
+    AGENTS_MEMORY_CAPABILITY (runtime->memory), run_result, NULL,
+    memory_recorded, memory_task);
 }
 
 void
