@@ -28,6 +28,7 @@
 #include "sandbox/agents-sandbox-session-state.h"
 #include "sandbox/agents-runtime-helper.h"
 #include "sandbox/agents-sandbox-session.h"
+#include "sandbox/agents-sandbox-process.h"
 #include "sandbox/agents-sandbox-client.h"
 #include "sandbox/agents-capability.h"
 #include "sandbox/agents-builtin-capabilities.h"
