@@ -15,7 +15,7 @@ void agents_sandbox_session_process_iface_init (
   AgentsSandboxSessionInterface *iface);
 
 /* The session's process table, for tests: the process of @process_id,
- * or NULL. */
+ * or NULL (without making it more recently used). */
 AgentsSandboxProcess *
 agents_sandbox_session_pty_lookup (AgentsSandboxSession *self,
                                    gint64 process_id);

@@ -566,20 +566,22 @@ written (GObject *source, GAsyncResult *result, gpointer user_data)
   collect (task);
 }
 
+static Entry *
+lookup_entry (AgentsSandboxSession *self, gint64 process_id)
+{
+  if (process_id <= 0 || process_id > G_MAXUINT)
+    return NULL;
+  return g_hash_table_lookup (get_table (self)->entries,
+                              GUINT_TO_POINTER ((guint) process_id));
+}
+
 AgentsSandboxProcess *
 agents_sandbox_session_pty_lookup (AgentsSandboxSession *self,
                                    gint64 process_id)
 {
-  Table *table = get_table (self);
-  Entry *entry = NULL;
+  Entry *entry = lookup_entry (self, process_id);
 
-  if (process_id > 0 && process_id <= G_MAXUINT)
-    entry = g_hash_table_lookup (table->entries,
-                                 GUINT_TO_POINTER ((guint) process_id));
-  if (entry == NULL)
-    return NULL;
-  entry->last_used = ++table->clock;
-  return entry->process;
+  return entry != NULL ? entry->process : NULL;
 }
 
 /**
@@ -614,20 +616,22 @@ agents_sandbox_session_pty_write_stdin_async (AgentsSandboxSession *self,
   g_autoptr (GTask) task = NULL;
   AgentsSandboxProcess *process;
   gboolean poll = chars == NULL || chars[0] == '\0';
+  Entry *entry;
   Call *call;
 
   g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, agents_sandbox_session_pty_write_stdin_async);
-  process = agents_sandbox_session_pty_lookup (self, process_id);
-  if (process == NULL)
+  entry = lookup_entry (self, process_id);
+  if (entry == NULL)
     {
       g_task_return_new_error (
         task, AGENTS_SANDBOX_ERROR, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
         "PTY session not found: %" G_GINT64_FORMAT, process_id);
       return;
     }
+  process = entry->process;
   if (!poll && !agents_sandbox_process_get_tty (process))
     {
       g_task_return_new_error (
@@ -636,6 +640,7 @@ agents_sandbox_session_pty_write_stdin_async (AgentsSandboxSession *self,
         "`tty=true` in `exec_command` before using `write_stdin`.");
       return;
     }
+  entry->last_used = ++get_table (self)->clock;
   call = g_new0 (Call, 1);
   call->id = (guint) process_id;
   call->process = g_object_ref (process);
