@@ -3,10 +3,11 @@
  * Copyright 2026 The libagents authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * A real unix_local session (confined as it is by default): a command on
- * a PTY is typed to, echoes, is interrupted with Ctrl-C; a command that
- * outlives exec_command is polled; the process table holds 64 processes;
- * nothing is left running once the session stopped.
+ * A real session: unix_local (confined as it is by default), or, built
+ * with PTY_DOCKER (test-docker-pty), docker against the real engine. A
+ * command on a PTY is typed to, echoes, is interrupted with Ctrl-C; a
+ * command that outlives exec_command is polled; the process table holds
+ * 64 processes; nothing is left running once the session stopped.
  */
 
 #include "config.h"
@@ -16,8 +17,15 @@
 
 #include "agents-sandbox-process-table-private.h"
 #include "agents-shell-tools-private.h"
-#include "agents-unix-local-client.h"
 #include "test-utils.h"
+#ifdef PTY_DOCKER
+#include "agents-docker-client.h"
+#include "docker-test-utils.h"
+#define BACKEND "docker"
+#else
+#include "agents-unix-local-client.h"
+#define BACKEND "unix-local"
+#endif
 
 static double fake_now;
 
@@ -45,9 +53,17 @@ fixture_set_up (Fixture *f, gconstpointer data)
   g_autoptr (GAsyncResult) result = NULL;
   g_autoptr (GError) error = NULL;
 
+#ifdef PTY_DOCKER
+  f->client = agents_docker_client_new ();
+  agents_sandbox_client_create_async (
+    f->client, manifest,
+    g_variant_new_parsed ("{'image': <%s>}", AGENTS_DOCKER_TEST_IMAGE), NULL,
+    NULL, agents_test_async_cb, &result);
+#else
   f->client = agents_unix_local_client_new ();
   agents_sandbox_client_create_async (f->client, manifest, NULL, NULL, NULL,
                                       agents_test_async_cb, &result);
+#endif
   f->session = agents_sandbox_client_create_finish (
     f->client, agents_test_wait_result (&result), &error);
   g_assert_no_error (error);
@@ -127,11 +143,13 @@ wait_until (GSourceFunc done, gpointer data)
   g_assert_true (done (data));
 }
 
+#ifndef PTY_DOCKER
 static gboolean
 has_exited (gpointer process)
 {
   return agents_sandbox_process_has_exited (process);
 }
+#endif
 
 static const char *
 body_of (const char *text)
@@ -207,7 +225,14 @@ test_interactive_shell (Fixture *f, gconstpointer data)
   g_autofree char *typed = NULL;
   g_autofree char *ended = NULL;
   g_autoptr (GString) seen = g_string_new (NULL);
+#ifdef PTY_DOCKER
+  /* busybox's ash, in the container's own pid namespace. */
+  const char *args = "{\"cmd\": \"sh -i\", \"tty\": true, "
+                     "\"yield_time_ms\": 300}";
+#else
   g_autofree char *bash = g_find_program_in_path ("bash");
+  const char *args = "{\"cmd\": \"bash --norc -i\", \"tty\": true, "
+                     "\"yield_time_ms\": 300}";
 
   /* dash, when it exits, gives the terminal back to a process group
    * that, under bubblewrap, lies outside the sandbox's pid namespace,
@@ -217,10 +242,9 @@ test_interactive_shell (Fixture *f, gconstpointer data)
       g_test_skip ("no bash to run interactively");
       return;
     }
+#endif
   agents_sandbox_session_pty_set_test_ids (test_ids);
-  started = call (
-    f, "exec_command",
-    "{\"cmd\": \"bash --norc -i\", \"tty\": true, \"yield_time_ms\": 300}");
+  started = call (f, "exec_command", args);
   g_assert_nonnull (strstr (started, "Process running with session ID 4242"));
   typed = call (f, "write_stdin",
                 "{\"session_id\": 4242, \"chars\": \"echo $((6*7))\\n\"}");
@@ -250,8 +274,8 @@ test_outlives_exec_command (Fixture *f, gconstpointer data)
 
   agents_sandbox_session_pty_set_test_ids (test_ids);
   started = call (f, "exec_command",
-                  "{\"cmd\": \"echo first; sleep 1; echo done\", "
-                  "\"yield_time_ms\": 250}");
+                  "{\"cmd\": \"echo first; sleep 4; echo done\", "
+                  "\"yield_time_ms\": 2000}");
   g_assert_cmpstr (started, ==,
                    FRAME "Process running with session ID 4242\nOutput:\n"
                          "first\n");
@@ -262,7 +286,7 @@ test_outlives_exec_command (Fixture *f, gconstpointer data)
                          "available for this process. Start the command with "
                          "`tty=true` in `exec_command` before using "
                          "`write_stdin`.");
-  /* An empty poll waits up to 5 s: the command ends well before. */
+  /* An empty poll waits up to 5 s: the command ends before. */
   polled = call (f, "write_stdin", "{\"session_id\": 4242}");
   g_assert_cmpstr (polled, ==,
                    FRAME "Process exited with code 0\nOutput:\ndone\n");
@@ -271,6 +295,8 @@ test_outlives_exec_command (Fixture *f, gconstpointer data)
                    FRAME "Process exited with code 1\nOutput:\nwrite_stdin "
                          "failed: PTY session not found: 4242");
 }
+
+#ifndef PTY_DOCKER
 
 typedef struct
 {
@@ -348,8 +374,44 @@ test_process_limit (Fixture *f, gconstpointer data)
   agents_sandbox_session_pty_set_test_ids (NULL);
 }
 
+#endif
+
+#ifdef PTY_DOCKER
+
+/* Whether a process of the container has @marker on its command line:
+ * asked inside the container, where its processes are. The pattern does
+ * not match grep's own command line. */
 static gboolean
-marker_running (const char *marker)
+marker_running_in (AgentsSandboxSession *session, const char *marker)
+{
+  g_autofree char *pattern = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsExecResult) exec = NULL;
+  g_autoptr (GString) regex = g_string_new (NULL);
+  const char *argv[] = { "sh",
+                         "-c",
+                         "cat /proc/[0-9]*/cmdline | tr '\\000' "
+                         "' ' | grep -c \"$1\"",
+                         "sh",
+                         NULL,
+                         NULL };
+
+  for (const char *p = marker; *p != '\0'; p++)
+    g_string_append_printf (regex, *p == '.' ? "[%c]" : "%c", *p);
+  argv[4] = regex->str;
+  agents_sandbox_session_exec_raw_async (session, argv, 30, NULL,
+                                         agents_test_async_cb, &result);
+  exec = agents_sandbox_session_exec_raw_finish (
+    session, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  return agents_exec_result_get_exit_code (exec) == 0;
+}
+
+#else
+
+static gboolean
+marker_running_in (AgentsSandboxSession *session, const char *marker)
 {
   g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
   const char *name;
@@ -372,18 +434,25 @@ marker_running (const char *marker)
   return FALSE;
 }
 
-static gboolean
-marker_gone (gpointer marker)
+#endif
+
+typedef struct
 {
-  return !marker_running (marker);
+  AgentsSandboxSession *session;
+  const char *marker;
+} Marker;
+
+static gboolean
+marker_gone (gpointer data)
+{
+  Marker *m = data;
+
+  return !marker_running_in (m->session, m->marker);
 }
 
-/* Stopping the session kills what still runs in its process table. */
 static void
-test_nothing_left_after_stop (Fixture *f, gconstpointer data)
+assert_marker_running (Fixture *f, const char *marker)
 {
-  g_autofree char *marker =
-    g_strdup_printf ("%u.%u", g_random_int_range (100, 999), getpid ());
   g_autofree char *args = g_strdup_printf (
     "{\"cmd\": \"sleep %s\", \"tty\": true, \"yield_time_ms\": 250}", marker);
   g_autofree char *piped_args =
@@ -393,13 +462,52 @@ test_nothing_left_after_stop (Fixture *f, gconstpointer data)
 
   g_assert_nonnull (strstr (on_tty, "Process running with session ID"));
   g_assert_nonnull (strstr (piped, "Process running with session ID"));
-  g_assert_true (marker_running (marker));
+  g_assert_cmpuint (agents_sandbox_session_pty_get_n_processes (f->session), ==,
+                    2);
+  g_assert_true (marker_running_in (f->session, marker));
+}
+
+static char *
+new_marker (void)
+{
+  return g_strdup_printf ("%u.%u", g_random_int_range (100, 999), getpid ());
+}
+
+#ifdef PTY_DOCKER
+
+/* Killing the table's processes (stopping does it first) leaves nothing
+ * running in the container: asked inside it, before the container
+ * itself stops. */
+static void
+test_nothing_left_after_stop (Fixture *f, gconstpointer data)
+{
+  g_autofree char *marker = new_marker ();
+  Marker m = { f->session, marker };
+
+  assert_marker_running (f, marker);
+  agents_sandbox_session_pty_terminate_all (f->session);
+  g_assert_cmpuint (agents_sandbox_session_pty_get_n_processes (f->session), ==,
+                    0);
+  wait_until (marker_gone, &m);
+}
+
+#else
+
+/* Stopping the session kills what still runs in its process table. */
+static void
+test_nothing_left_after_stop (Fixture *f, gconstpointer data)
+{
+  g_autofree char *marker = new_marker ();
+  Marker m = { f->session, marker };
+
+  assert_marker_running (f, marker);
   stop_session (f);
   g_assert_cmpuint (agents_sandbox_session_pty_get_n_processes (f->session), ==,
                     0);
-  wait_until (marker_gone, marker);
-  g_assert_false (marker_running (marker));
+  wait_until (marker_gone, &m);
 }
+
+#endif
 
 int
 main (int argc, char *argv[])
@@ -407,16 +515,35 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_unsetenv ("AGENTS_PLUGIN_PATH");
   agents_shell_set_test_hooks ("123456", fake_clock);
+#ifdef PTY_DOCKER
+  {
+    g_autofree char *why = NULL;
 
-#define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
-  ADD ("/sandbox/pty/unix-local/interactive-cat", test_interactive_cat);
-  ADD ("/sandbox/pty/unix-local/interactive-shell", test_interactive_shell);
-  ADD ("/sandbox/pty/unix-local/outlives-exec-command",
-       test_outlives_exec_command);
-  ADD ("/sandbox/pty/unix-local/process-limit", test_process_limit);
-  ADD ("/sandbox/pty/unix-local/nothing-left-after-stop",
-       test_nothing_left_after_stop);
+    agents_docker_register_types ();
+    why = agents_docker_test_unavailable ();
+    if (why != NULL)
+      {
+        g_test_add_data_func_full ("/docker/engine", g_strdup (why),
+                                   agents_docker_test_skip, g_free);
+        return g_test_run ();
+      }
+  }
+#endif
+
+#define ADD(name, func)                                                        \
+  g_test_add ("/sandbox/pty/" BACKEND "/" name, Fixture, NULL, fixture_set_up, \
+              func, fixture_tear_down)
+  ADD ("interactive-cat", test_interactive_cat);
+  ADD ("interactive-shell", test_interactive_shell);
+  ADD ("outlives-exec-command", test_outlives_exec_command);
+  ADD ("nothing-left-after-stop", test_nothing_left_after_stop);
+#ifdef PTY_DOCKER
+#undef ADD
+  return agents_docker_test_run_and_reap ();
+#else
+  /* The table is the library's, whatever the backend: once is enough. */
+  ADD ("process-limit", test_process_limit);
 #undef ADD
   return g_test_run ();
+#endif
 }
