@@ -300,6 +300,7 @@ agents_sandbox_process_push_output (AgentsSandboxProcess *self, GBytes *chunk)
   g_signal_emit (self, signals[SIGNAL_OUTPUT], 0, chunk);
 }
 
+/* Every waiting collector returns now; their deadlines are dropped. */
 static void
 complete_collectors (AgentsSandboxProcess *self)
 {
@@ -311,8 +312,8 @@ complete_collectors (AgentsSandboxProcess *self)
     {
       GTask *task = collectors->pdata[i];
 
-      if (!g_task_get_completed (task))
-        g_task_return_boolean (task, TRUE);
+      g_source_destroy (g_task_get_task_data (task));
+      g_task_return_boolean (task, TRUE);
     }
 }
 
@@ -445,9 +446,9 @@ collect_deadline (gpointer user_data)
   GTask *task = user_data;
   AgentsSandboxProcess *self = g_task_get_source_object (task);
 
-  if (!g_task_get_completed (task))
+  /* Still waiting, unless the process finished meanwhile. */
+  if (g_ptr_array_remove (PRIV (self)->collectors, task))
     g_task_return_boolean (task, TRUE);
-  g_ptr_array_remove (PRIV (self)->collectors, task);
   return G_SOURCE_REMOVE;
 }
 
@@ -484,6 +485,8 @@ agents_sandbox_process_collect_async (AgentsSandboxProcess *self,
     }
   g_ptr_array_add (PRIV (self)->collectors, g_object_ref (task));
   source = g_timeout_source_new (timeout_ms);
+  g_task_set_task_data (task, g_source_ref (source),
+                        (GDestroyNotify) g_source_unref);
   g_task_attach_source (task, source, collect_deadline);
 }
 
