@@ -102,6 +102,47 @@ one_shot_tear_down (Fixture *f, gconstpointer data)
   fixture_tear_down (f, data);
 }
 
+static void (*real_start_process) (AgentsSandboxSession *self,
+                                   const char *const *argv,
+                                   gboolean tty,
+                                   GTask *task);
+
+/* A PTY transport that fails before anything ran, as docker's does when
+ * the engine refuses the exec. */
+static void
+failing_start_process (AgentsSandboxSession *self,
+                       const char *const *argv,
+                       gboolean tty,
+                       GTask *task)
+{
+  g_task_return_error (task, agents_sandbox_error_new (
+                               AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT,
+                               g_variant_new_parsed ("{'retry_safe': <true>}"),
+                               "no PTY today"));
+}
+
+static void
+failing_pty_set_up (Fixture *f, gconstpointer data)
+{
+  AgentsSandboxSessionInterface *iface;
+
+  fixture_set_up (f, data);
+  iface = g_type_interface_peek (G_OBJECT_GET_CLASS (f->session),
+                                 AGENTS_TYPE_SANDBOX_SESSION);
+  real_start_process = iface->start_process;
+  iface->start_process = failing_start_process;
+}
+
+static void
+failing_pty_tear_down (Fixture *f, gconstpointer data)
+{
+  AgentsSandboxSessionInterface *iface = g_type_interface_peek (
+    G_OBJECT_GET_CLASS (f->session), AGENTS_TYPE_SANDBOX_SESSION);
+
+  iface->start_process = real_start_process;
+  fixture_tear_down (f, data);
+}
+
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
@@ -343,6 +384,28 @@ test_exec_byte_backstop (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (body, "a…262"));
   g_assert_nonnull (strstr (body, " tokens truncated…aaaa"));
   g_assert_true (g_str_has_suffix (body, "aaaa"));
+}
+
+/* When the PTY transport fails before anything ran, a command without a
+ * terminal runs one-shot, with the reference's notice first; one that
+ * asked for a terminal fails. */
+static void
+test_exec_pty_fallback (Fixture *f, gconstpointer data)
+{
+  g_autofree char *piped =
+    call (f, f->shell, "exec_command", "{\"cmd\": \"echo hi\"}");
+  g_autofree char *on_tty =
+    call (f, f->shell, "exec_command", "{\"cmd\": \"echo hi\", \"tty\": true}");
+
+  g_assert_cmpstr (piped, ==,
+                   FRAME ("Process exited with code 0\n") "PTY transport "
+                                                          "failed before the "
+                                                          "interactive "
+                                                          "session opened; "
+                                                          "fell back to "
+                                                          "one-shot exec.\n"
+                                                          "hi\n");
+  g_assert_cmpstr (on_tty, ==, TOOL_ERROR "no PTY today");
 }
 
 /* In one-shot mode (no PTYs) the yield time is the kill timeout. */
@@ -669,6 +732,9 @@ main (int argc, char *argv[])
   ADD_ONE_SHOT ("/sandbox/builtin-tools/exec-joins-streams",
                 test_exec_joins_streams);
   ADD_ONE_SHOT ("/sandbox/builtin-tools/exec-timeout", test_exec_timeout);
+  g_test_add ("/sandbox/builtin-tools/exec-pty-fallback", Fixture, NULL,
+              failing_pty_set_up, test_exec_pty_fallback,
+              failing_pty_tear_down);
   ADD ("/sandbox/builtin-tools/shell-tools-with-pty",
        test_shell_tools_with_pty);
   ADD ("/sandbox/builtin-tools/exec-max-output-tokens",
