@@ -250,6 +250,7 @@ unix_local_process_write_stdin (AgentsSandboxProcess *process,
   AgentsUnixLocalProcess *self = AGENTS_UNIX_LOCAL_PROCESS (process);
   gsize size;
   const void *bytes = g_bytes_get_data (data, &size);
+  gssize written;
 
   if (self->input == NULL)
     {
@@ -258,9 +259,28 @@ unix_local_process_write_stdin (AgentsSandboxProcess *process,
         _ ("the process was started without a terminal: it has no input"));
       return;
     }
+  /* Most input fits in the terminal's buffer: written at once, without
+   * a trip through the main loop. */
+  do
+    written = write (self->master, bytes, size);
+  while (written < 0 && errno == EINTR);
+  if (written < 0 && errno != EAGAIN)
+    {
+      /* As the reference: a terminal whose process is gone takes no
+       * input, which is not an error (the poll reports the exit). */
+      g_debug ("unix_local PTY write: %s", g_strerror (errno));
+      written = size;
+    }
+  if (written >= 0 && (gsize) written == size)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  written = MAX (written, 0);
   g_task_set_task_data (task, g_bytes_ref (data),
                         (GDestroyNotify) g_bytes_unref);
-  g_output_stream_write_all_async (self->input, bytes, size, G_PRIORITY_DEFAULT,
+  g_output_stream_write_all_async (self->input, (const char *) bytes + written,
+                                   size - written, G_PRIORITY_DEFAULT,
                                    g_task_get_cancellable (task), write_done,
                                    g_object_ref (task));
 }
