@@ -68,6 +68,81 @@ fixture_set_up (Fixture *f, gconstpointer data)
   f->ctx = agents_run_context_new (NULL);
 }
 
+static gboolean (*real_supports_pty) (AgentsSandboxSession *self);
+
+static gboolean
+no_pty (AgentsSandboxSession *self)
+{
+  return FALSE;
+}
+
+/* The one-shot path, as on a backend without PTYs: unix_local with its
+ * supports_pty answering no for the test's length. */
+static void
+one_shot_set_up (Fixture *f, gconstpointer data)
+{
+  AgentsSandboxSessionInterface *iface;
+
+  fixture_set_up (f, data);
+  iface = g_type_interface_peek (G_OBJECT_GET_CLASS (f->session),
+                                 AGENTS_TYPE_SANDBOX_SESSION);
+  real_supports_pty = iface->supports_pty;
+  iface->supports_pty = no_pty;
+}
+
+static void fixture_tear_down (Fixture *f, gconstpointer data);
+
+static void
+one_shot_tear_down (Fixture *f, gconstpointer data)
+{
+  AgentsSandboxSessionInterface *iface = g_type_interface_peek (
+    G_OBJECT_GET_CLASS (f->session), AGENTS_TYPE_SANDBOX_SESSION);
+
+  iface->supports_pty = real_supports_pty;
+  fixture_tear_down (f, data);
+}
+
+static void (*real_start_process) (AgentsSandboxSession *self,
+                                   const char *const *argv,
+                                   gboolean tty,
+                                   GTask *task);
+
+/* A PTY transport that fails before anything ran, as docker's does when
+ * the engine refuses the exec. */
+static void
+failing_start_process (AgentsSandboxSession *self,
+                       const char *const *argv,
+                       gboolean tty,
+                       GTask *task)
+{
+  g_task_return_error (task, agents_sandbox_error_new (
+                               AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT,
+                               g_variant_new_parsed ("{'retry_safe': <true>}"),
+                               "no PTY today"));
+}
+
+static void
+failing_pty_set_up (Fixture *f, gconstpointer data)
+{
+  AgentsSandboxSessionInterface *iface;
+
+  fixture_set_up (f, data);
+  iface = g_type_interface_peek (G_OBJECT_GET_CLASS (f->session),
+                                 AGENTS_TYPE_SANDBOX_SESSION);
+  real_start_process = iface->start_process;
+  iface->start_process = failing_start_process;
+}
+
+static void
+failing_pty_tear_down (Fixture *f, gconstpointer data)
+{
+  AgentsSandboxSessionInterface *iface = g_type_interface_peek (
+    G_OBJECT_GET_CLASS (f->session), AGENTS_TYPE_SANDBOX_SESSION);
+
+  iface->start_process = real_start_process;
+  fixture_tear_down (f, data);
+}
+
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
@@ -311,7 +386,29 @@ test_exec_byte_backstop (Fixture *f, gconstpointer data)
   g_assert_true (g_str_has_suffix (body, "aaaa"));
 }
 
-/* In one-shot mode the yield time is the kill timeout. */
+/* When the PTY transport fails before anything ran, a command without a
+ * terminal runs one-shot, with the reference's notice first; one that
+ * asked for a terminal fails. */
+static void
+test_exec_pty_fallback (Fixture *f, gconstpointer data)
+{
+  g_autofree char *piped =
+    call (f, f->shell, "exec_command", "{\"cmd\": \"echo hi\"}");
+  g_autofree char *on_tty =
+    call (f, f->shell, "exec_command", "{\"cmd\": \"echo hi\", \"tty\": true}");
+
+  g_assert_cmpstr (piped, ==,
+                   FRAME ("Process exited with code 0\n") "PTY transport "
+                                                          "failed before the "
+                                                          "interactive "
+                                                          "session opened; "
+                                                          "fell back to "
+                                                          "one-shot exec.\n"
+                                                          "hi\n");
+  g_assert_cmpstr (on_tty, ==, TOOL_ERROR "no PTY today");
+}
+
+/* In one-shot mode (no PTYs) the yield time is the kill timeout. */
 static void
 test_exec_timeout (Fixture *f, gconstpointer data)
 {
@@ -464,15 +561,41 @@ static const char exec_command_parameters[] =
   "\"required\": [\"cmd\"], \"title\": \"ExecCommandArgs\", \"type\": "
   "\"object\"}";
 
-static const char shell_instructions[] =
-  "When using the shell:\n"
-  "- Use `exec_command` for shell execution.\n"
-  "- If available, use `write_stdin` to interact with or poll running "
-  "sessions.\n"
-  "- To interrupt a long-running process via `write_stdin`, start it with "
-  "`tty=true` and send Ctrl-C (`\\u0003`).\n"
-  "- Prefer `rg` and `rg --files` for text/file discovery when available.\n"
-  "- Avoid using Python scripts just to print large file chunks.";
+/* Our own words; the points are the reference's: which tool runs
+ * commands, write_stdin to interact and poll, tty=true and Ctrl-C
+ * (written as the six characters \u0003) to interrupt, rg for search,
+ * no Python only to print files. */
+static void
+assert_shell_instructions (const char *text)
+{
+  const char *const points[] = {
+    "`exec_command`",     "`write_stdin`", "poll",         "`tty=true`",
+    "Ctrl-C (`\\u0003`)", "`rg`",          "`rg --files`", "Python",
+  };
+
+  g_assert_nonnull (text);
+  for (guint i = 0; i < G_N_ELEMENTS (points); i++)
+    g_assert_nonnull (strstr (text, points[i]));
+  g_assert_cmpstr (text, ==, agents_shell_instructions);
+}
+
+/* The reference's WriteStdinArgs, as pydantic dumps it. */
+static const char write_stdin_parameters[] =
+  "{\"properties\": {"
+  "\"session_id\": {\"description\": \"Identifier of the running unified "
+  "exec session.\", \"title\": \"Session Id\", \"type\": \"integer\"},"
+  "\"chars\": {\"default\": \"\", \"description\": \"Bytes to write to "
+  "stdin (may be empty to poll).\", \"title\": \"Chars\", \"type\": "
+  "\"string\"},"
+  "\"yield_time_ms\": {\"default\": 250, \"description\": \"How long to "
+  "wait (in milliseconds) for output before yielding.\", \"minimum\": 0, "
+  "\"title\": \"Yield Time Ms\", \"type\": \"integer\"},"
+  "\"max_output_tokens\": {\"anyOf\": [{\"minimum\": 1, \"type\": "
+  "\"integer\"}, {\"type\": \"null\"}], \"default\": null, "
+  "\"description\": \"Maximum number of tokens to return. Excess output "
+  "will be truncated.\", \"title\": \"Max Output Tokens\"}},"
+  "\"required\": [\"session_id\"], \"title\": \"WriteStdinArgs\", "
+  "\"type\": \"object\"}";
 
 static char **
 tool_names (AgentsCapability *capability)
@@ -499,7 +622,7 @@ test_shell_tool_definition (void)
     json_from_string (exec_command_parameters, NULL);
   g_autofree char *text = instructions (shell);
 
-  /* write_stdin only where the session has PTYs: none does yet. */
+  /* write_stdin only where the session has PTYs: unbound, none. */
   g_assert_cmpstrv (names, ((const char *const[]){ "exec_command", NULL }));
   g_assert_cmpstr (json_object_get_string_member (definition, "type"), ==,
                    "function");
@@ -507,7 +630,26 @@ test_shell_tool_definition (void)
   g_assert_true (json_node_equal (
     json_object_get_member (definition, "parameters"), expected));
   g_assert_false (agents_tool_get_needs_approval (exec));
-  g_assert_cmpstr (text, ==, shell_instructions);
+  assert_shell_instructions (text);
+}
+
+/* Bound to unix_local, which has PTYs, the shell offers write_stdin with
+ * the reference's schema. */
+static void
+test_shell_tools_with_pty (Fixture *f, gconstpointer data)
+{
+  g_auto (GStrv) names = tool_names (f->shell);
+  g_autoptr (AgentsTool) write_stdin = find_tool (f->shell, "write_stdin");
+  g_autoptr (JsonObject) definition = agents_tool_to_model_json (write_stdin);
+  g_autoptr (JsonNode) expected =
+    json_from_string (write_stdin_parameters, NULL);
+
+  g_assert_true (agents_sandbox_session_supports_pty (f->session));
+  g_assert_cmpstrv (
+    names, ((const char *const[]){ "exec_command", "write_stdin", NULL }));
+  g_assert_false (json_object_get_boolean_member (definition, "strict"));
+  g_assert_true (json_node_equal (
+    json_object_get_member (definition, "parameters"), expected));
 }
 
 static void
@@ -583,18 +725,28 @@ main (int argc, char *argv[])
        test_bad_arguments_are_an_error_text);
   ADD ("/sandbox/builtin-tools/binary-file-is-refused",
        test_binary_file_is_refused);
-  ADD ("/sandbox/builtin-tools/exec-pinned-output", test_exec_pinned_output);
-  ADD ("/sandbox/builtin-tools/exec-joins-streams", test_exec_joins_streams);
+#define ADD_ONE_SHOT(path, func) \
+  g_test_add (path, Fixture, NULL, one_shot_set_up, func, one_shot_tear_down)
+  ADD_ONE_SHOT ("/sandbox/builtin-tools/exec-pinned-output",
+                test_exec_pinned_output);
+  ADD_ONE_SHOT ("/sandbox/builtin-tools/exec-joins-streams",
+                test_exec_joins_streams);
+  ADD_ONE_SHOT ("/sandbox/builtin-tools/exec-timeout", test_exec_timeout);
+  g_test_add ("/sandbox/builtin-tools/exec-pty-fallback", Fixture, NULL,
+              failing_pty_set_up, test_exec_pty_fallback,
+              failing_pty_tear_down);
+  ADD ("/sandbox/builtin-tools/shell-tools-with-pty",
+       test_shell_tools_with_pty);
   ADD ("/sandbox/builtin-tools/exec-max-output-tokens",
        test_exec_max_output_tokens);
   ADD ("/sandbox/builtin-tools/exec-byte-backstop", test_exec_byte_backstop);
-  ADD ("/sandbox/builtin-tools/exec-timeout", test_exec_timeout);
   ADD ("/sandbox/builtin-tools/exec-workdir", test_exec_workdir);
   ADD ("/sandbox/builtin-tools/exec-shell-and-login",
        test_exec_shell_and_login);
   ADD ("/sandbox/builtin-tools/huge-file-is-truncated",
        test_huge_file_is_truncated);
 #undef ADD
+#undef ADD_ONE_SHOT
   g_test_add_func ("/sandbox/builtin-tools/unbound-capability-is-an-error-text",
                    test_unbound_capability_is_an_error_text);
   g_test_add_func ("/sandbox/builtin-tools/shell-tool-definition",

@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agents-docker-container.h"
+#include "agents-docker-pty.h"
 #include "agents-docker-pipe.h"
 #include "agents-docker-session.h"
 #include "agents-docker-tar.h"
@@ -320,6 +321,29 @@ take_run_as (const char *const *argv, char **user)
     return g_strdupv ((char **) argv);
   *user = g_strdup (argv[3]);
   return g_strdupv ((char **) argv + 5);
+}
+
+/* Processes that run on between calls (agents-docker-pty.c). */
+static void
+docker_start_process (AgentsSandboxSession *session,
+                      const char *const *argv,
+                      gboolean tty,
+                      GTask *task)
+{
+  AgentsDockerSession *self = AGENTS_DOCKER_SESSION (session);
+  GError *error = NULL;
+  const char *id =
+    require_container (self, AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT, &error);
+  g_autofree char *user = NULL;
+  g_auto (GStrv) command = take_run_as (argv, &user);
+
+  if (id == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  agents_docker_process_start (self->engine, id, session_root (self),
+                               (const char *const *) command, user, tty, task);
 }
 
 static void
@@ -820,6 +844,7 @@ session_iface_init (AgentsSandboxSessionInterface *iface)
   iface->shutdown = docker_shutdown;
   iface->running = docker_running;
   iface->exec = docker_exec;
+  iface->start_process = docker_start_process;
   iface->read = docker_read;
   iface->write = docker_write;
   iface->persist_workspace = docker_persist_workspace;

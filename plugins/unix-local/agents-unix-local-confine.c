@@ -24,6 +24,7 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -244,6 +245,7 @@ agents_unix_local_policy_new (const char *workspace_root,
   agents_unix_local_limits_init_default (&policy->limits);
   policy->binds =
     g_ptr_array_new_with_free_func ((GDestroyNotify) agents_host_bind_free);
+  policy->tty_fd = -1;
   return policy;
 }
 
@@ -920,13 +922,19 @@ bwrap_prefix (const AgentsUnixLocalPolicy *policy, const char *bwrap_path)
   return args;
 }
 
+/* A command on a PTY keeps bwrap's session, so that the PTY stays its
+ * controlling terminal (Ctrl-C, job control): --new-session guards the
+ * caller's terminal against TIOCSTI, and this PTY is the command's own. */
 static char **
-bwrap_argv_from_prefix (const char *const *prefix, const char *const *argv)
+bwrap_argv_from_prefix (const char *const *prefix,
+                        const char *const *argv,
+                        gboolean tty)
 {
   GPtrArray *args = g_ptr_array_new ();
 
   for (guint i = 0; prefix[i] != NULL; i++)
-    g_ptr_array_add (args, g_strdup (prefix[i]));
+    if (!tty || !g_str_equal (prefix[i], "--new-session"))
+      g_ptr_array_add (args, g_strdup (prefix[i]));
   for (guint i = 0; argv != NULL && argv[i] != NULL; i++)
     g_ptr_array_add (args, g_strdup (argv[i]));
   g_ptr_array_add (args, NULL);
@@ -941,7 +949,8 @@ agents_unix_local_bwrap_argv (const AgentsUnixLocalPolicy *policy,
   g_autoptr (GPtrArray) prefix = bwrap_prefix (policy, bwrap_path);
 
   g_ptr_array_add (prefix, NULL);
-  return bwrap_argv_from_prefix ((const char *const *) prefix->pdata, argv);
+  return bwrap_argv_from_prefix ((const char *const *) prefix->pdata, argv,
+                                 policy->tty_fd >= 0);
 }
 
 /* An EXEC_TRANSPORT error whose message also tells what failed. */
@@ -1135,6 +1144,7 @@ typedef struct
   struct rlimit nproc, data, cpu;
   gboolean has_nproc, has_data, has_cpu;
   const int *cgroup_procs; /* -1-terminated, or NULL */
+  gboolean tty; /* stdin is a PTY slave: make it the controlling tty */
 } ChildSetup;
 
 static void
@@ -1289,6 +1299,14 @@ child_setup (gpointer data)
 
   if (setsid () < 0)
     child_report (setup, "setsid");
+  if (setup->tty)
+    {
+      if (ioctl (0, TIOCSCTTY, 0) < 0)
+        child_report (setup, "ioctl(TIOCSCTTY)");
+      /* Ctrl-C on the terminal must reach the command. */
+      signal (SIGINT, SIG_DFL);
+      signal (SIGQUIT, SIG_DFL);
+    }
   if (prctl (PR_SET_PDEATHSIG, SIGKILL) < 0)
     child_report (setup, "prctl(PR_SET_PDEATHSIG)");
   if (getppid () != setup->parent_pid)
@@ -1363,9 +1381,20 @@ spawn_with_setup (const char *const *argv,
   setup->parent_pid = getpid ();
   setup->report_fd = report[1];
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_set_stdin_file_path (launcher, "/dev/null");
+  if (policy->tty_fd >= 0)
+    {
+      launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+      g_subprocess_launcher_take_stdin_fd (launcher, dup (policy->tty_fd));
+      g_subprocess_launcher_take_stdout_fd (launcher, dup (policy->tty_fd));
+      g_subprocess_launcher_take_stderr_fd (launcher, dup (policy->tty_fd));
+      setup->tty = TRUE;
+    }
+  else
+    {
+      launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                            G_SUBPROCESS_FLAGS_STDERR_PIPE);
+      g_subprocess_launcher_set_stdin_file_path (launcher, "/dev/null");
+    }
   g_subprocess_launcher_set_environ (launcher, envp);
   g_subprocess_launcher_set_cwd (launcher, policy->workspace_root);
   g_subprocess_launcher_set_child_setup (launcher, child_setup, setup, NULL);
@@ -1509,7 +1538,7 @@ cached_bwrap_argv (const AgentsUnixLocalProbe *probe,
       cache->bwrap_prefix = (char **) g_ptr_array_free (prefix, FALSE);
     }
   return bwrap_argv_from_prefix ((const char *const *) cache->bwrap_prefix,
-                                 argv);
+                                 argv, policy->tty_fd >= 0);
 }
 
 #endif

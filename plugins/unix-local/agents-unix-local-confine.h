@@ -116,6 +116,10 @@ typedef struct
   /* Where the command is put before it runs; not owned, may be NULL. */
   struct _AgentsUnixLocalCgroup *cgroup;
   GPtrArray *binds; /* AgentsHostBind: host dirs shown inside (bwrap) */
+  /* The slave of a PTY to run the command on (stdin, stdout and stderr,
+   * and its controlling terminal), or -1 for /dev/null and pipes. Not
+   * owned. */
+  int tty_fd;
 } AgentsUnixLocalPolicy;
 
 AgentsUnixLocalPolicy *agents_unix_local_policy_new (const char *workspace_root,
@@ -265,7 +269,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentsUnixLocalCgroup,
 /* ---- spawning ------------------------------------------------------- */
 
 /* Spawns @argv confined by @mechanism under @policy, in the workspace,
- * with stdin from /dev/null and stdout/stderr piped, in its own session
+ * with stdin from /dev/null and stdout/stderr piped (or all three on
+ * policy->tty_fd, its controlling terminal), in its own session
  * (so its process group id is its pid), dying with the calling thread.
  * Must be called on a long-lived thread. */
 GSubprocess *

@@ -29,6 +29,7 @@
 #include "agents-unix-local-confine.h"
 #include "agents-unix-local-fs.h"
 #include "agents-unix-local-owner.h"
+#include "agents-unix-local-pty.h"
 #include "agents-unix-local-session.h"
 
 #define DEFAULT_OUTPUT_LIMIT (64 * 1024 * 1024)
@@ -1280,6 +1281,8 @@ struct _ExecOp
   gboolean timed_out;
   gboolean cancelled;
   gboolean grace_over;
+  gboolean interactive; /* start_process: hand the process over */
+  gboolean tty;
 };
 
 static ExecOp *
@@ -1713,6 +1716,40 @@ exec_make_cgroup (ExecOp *op)
   op->policy->cgroup = op->cgroup;
 }
 
+/* start_process: the command, spawned as any other (on a new PTY when
+ * asked), is handed to an AgentsUnixLocalProcess with its cgroup. */
+static void
+exec_spawn_process (ExecOp *op)
+{
+  g_autoptr (GSubprocess) proc = NULL;
+  int master = -1, slave = -1;
+  GError *error = NULL;
+
+  if (op->tty && !agents_unix_local_pty_open (&master, &slave, &error))
+    {
+      exec_fail (op, error);
+      return;
+    }
+  op->policy->tty_fd = slave;
+  proc = exec_spawn (op, &error);
+  op->policy->tty_fd = -1;
+  op->policy->cgroup = NULL;
+  if (slave >= 0)
+    close (slave);
+  if (proc == NULL)
+    {
+      if (master >= 0)
+        close (master);
+      exec_fail (op, error);
+      return;
+    }
+  g_task_return_pointer (
+    op->task,
+    agents_unix_local_process_new (proc, master, g_steal_pointer (&op->cgroup)),
+    g_object_unref);
+  g_clear_object (&op->task);
+}
+
 static void
 exec_spawn_now (ExecOp *op)
 {
@@ -1724,6 +1761,11 @@ exec_spawn_now (ExecOp *op)
       return;
     }
   exec_make_cgroup (op);
+  if (op->interactive)
+    {
+      exec_spawn_process (op);
+      return;
+    }
   op->proc = exec_spawn (op, &error);
   if (op->proc == NULL)
     {
@@ -1841,6 +1883,41 @@ exec_probed (GObject *source, GAsyncResult *result, gpointer user_data)
   exec_with_probe (op, probe, error);
 }
 
+static ExecOp *
+exec_op_new (AgentsUnixLocalSession *self,
+             const char *const *argv,
+             double timeout,
+             GTask *task)
+{
+  ExecOp *op = g_new0 (ExecOp, 1);
+
+  g_atomic_ref_count_init (&op->ref);
+  op->session = g_object_ref (self);
+  op->task = g_object_ref (task);
+  op->argv = g_strdupv ((char **) argv);
+  op->timeout = timeout;
+  op->mechanism = self->confinement;
+  return op;
+}
+
+static void
+exec_op_run (ExecOp *op)
+{
+  const AgentsUnixLocalProbe *probe;
+
+  /* The probe runs once per process, in a worker thread; the spawn
+   * happens here, on the owner thread, which the command dies with. */
+  probe = agents_unix_local_confine_probe_peek ();
+  if (probe == NULL)
+    {
+      agents_unix_local_confine_probe_async (g_task_get_cancellable (op->task),
+                                             exec_probed, op);
+      return;
+    }
+  exec_with_probe (op, probe, NULL);
+  exec_op_unref (op);
+}
+
 static void
 unix_local_exec (AgentsSandboxSession *session,
                  const char *const *argv,
@@ -1848,31 +1925,27 @@ unix_local_exec (AgentsSandboxSession *session,
                  GTask *task)
 {
   AgentsUnixLocalSession *self = AGENTS_UNIX_LOCAL_SESSION (session);
-  const AgentsUnixLocalProbe *probe;
+
+  if (return_options_error (self, task))
+    return;
+  exec_op_run (exec_op_new (self, argv, timeout, task));
+}
+
+static void
+unix_local_start_process (AgentsSandboxSession *session,
+                          const char *const *argv,
+                          gboolean tty,
+                          GTask *task)
+{
+  AgentsUnixLocalSession *self = AGENTS_UNIX_LOCAL_SESSION (session);
   ExecOp *op;
 
   if (return_options_error (self, task))
     return;
-
-  op = g_new0 (ExecOp, 1);
-  g_atomic_ref_count_init (&op->ref);
-  op->session = g_object_ref (self);
-  op->task = g_object_ref (task);
-  op->argv = g_strdupv ((char **) argv);
-  op->timeout = timeout;
-  op->mechanism = self->confinement;
-
-  /* The probe runs once per process, in a worker thread; the spawn
-   * happens here, on the owner thread, which the command dies with. */
-  probe = agents_unix_local_confine_probe_peek ();
-  if (probe == NULL)
-    {
-      agents_unix_local_confine_probe_async (g_task_get_cancellable (task),
-                                             exec_probed, op);
-      return;
-    }
-  exec_with_probe (op, probe, NULL);
-  exec_op_unref (op);
+  op = exec_op_new (self, argv, 0, task);
+  op->interactive = TRUE;
+  op->tty = tty;
+  exec_op_run (op);
 }
 
 void
@@ -2136,6 +2209,7 @@ session_iface_init (AgentsSandboxSessionInterface *iface)
   iface->shutdown = unix_local_shutdown;
   iface->running = unix_local_running;
   iface->exec = unix_local_exec;
+  iface->start_process = unix_local_start_process;
   iface->read = unix_local_read;
   iface->write = unix_local_write;
   iface->persist_workspace = unix_local_persist_workspace;

@@ -13,6 +13,7 @@
 #include "agents-filesystem-tools-private.h"
 #include "agents-json-private.h"
 #include "agents-sandbox-error-private.h"
+#include "agents-sandbox-process.h"
 #include "agents-shell-tools-private.h"
 #include "run/agents-tool.h"
 
@@ -179,11 +180,16 @@ append_capped_text (GString *out, const char *data, gsize len, gsize max)
  * is the reference's: `Chunk ID`, `Wall time`, `Process exited with
  * code N`, `Output:` and the standard output and error joined.
  *
- * No backend offers PTYs yet, so the command runs to its end (one-shot):
- * `yield_time_ms` (10 s by default) is its kill timeout, `tty` is ignored
- * and there is no `write_stdin` tool. Output past `max_output_tokens` is
- * truncated as the reference does it; without `max_output_tokens`, output
- * past 1 MiB is truncated the same way (the reference has no such cap).
+ * On a session that supports PTYs (agents_sandbox_session_supports_pty(),
+ * unix_local and docker do) the command goes into the session's process
+ * table: `exec_command` returns after `yield_time_ms` (clamped to
+ * 0.25 … 30 s) with the output so far and, when the command still runs,
+ * `Process running with session ID N`; the `write_stdin` tool then types
+ * into it (with `tty: true`) or polls it. Elsewhere the command runs to
+ * its end (one-shot), `yield_time_ms` being its kill timeout, and there is
+ * no `write_stdin`. Output past `max_output_tokens` is truncated as the
+ * reference does it; without `max_output_tokens`, output past 1 MiB is
+ * truncated the same way (the reference has no such cap).
  */
 struct _AgentsShellCapability
 {
@@ -211,10 +217,17 @@ static GPtrArray *
 shell_get_tools (AgentsCapability *capability)
 {
   AgentsShellCapability *self = AGENTS_SHELL_CAPABILITY (capability);
+  AgentsSandboxSession *session = agents_capability_get_session (capability);
   AgentsTool *tool = agents_exec_command_tool_new (capability);
+  AgentsTool *write_stdin = NULL;
 
   agents_tool_set_needs_approval (tool, self->needs_approval);
-  return tool_array (tool, NULL);
+  if (session != NULL && agents_sandbox_session_supports_pty (session))
+    {
+      write_stdin = agents_write_stdin_tool_new (capability);
+      agents_tool_set_needs_approval (write_stdin, self->needs_approval);
+    }
+  return tool_array (tool, write_stdin, NULL);
 }
 
 static void

@@ -19,11 +19,17 @@ G_BEGIN_DECLS
 #define AGENTS_EXEC_COMMAND_MAX_OUTPUT_BYTES (1024 * 1024)
 
 /* The reference's `exec_command` function tool (wave2-reference §1.2),
- * non-strict schema, run one-shot over @capability's bound session as
- * its run-as user: `yield_time_ms` is the kill timeout. */
+ * non-strict schema, over @capability's bound session as its run-as
+ * user: in the session's process table when it supports PTYs, else
+ * one-shot with `yield_time_ms` as the kill timeout. */
 AgentsTool *agents_exec_command_tool_new (AgentsCapability *capability);
 
-/* The reference's Shell capability instructions, exactly. */
+/* The reference's `write_stdin` function tool (wave2-reference §1.3),
+ * non-strict schema, for sessions that support PTYs. */
+AgentsTool *agents_write_stdin_tool_new (AgentsCapability *capability);
+
+/* The Shell capability's instructions (our words, the reference's
+ * points). */
 extern const char agents_shell_instructions[];
 
 /* Test hook, as the reference's tests patch uuid4 and perf_counter:

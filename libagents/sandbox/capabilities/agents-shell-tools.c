@@ -3,11 +3,14 @@
  * Copyright 2026 The libagents authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The reference's shell tool (wave2-reference §1) in one-shot mode: no
- * backend offers PTYs yet, so `write_stdin` is not offered and
- * `yield_time_ms` is the command's kill timeout. The schema and output
- * text are wire format, kept exactly; the description is our own.
- * Outputs and errors are read by the model, so they are not translated.
+ * The reference's shell tools (wave2-reference §1): on a session with
+ * processes (agents_sandbox_session_supports_pty()) `exec_command` starts
+ * the command in the session's process table and returns after the
+ * yield time with the output so far and, while it runs, the id that
+ * `write_stdin` takes; elsewhere it runs one-shot and `yield_time_ms` is
+ * its kill timeout. Schemas and output text are wire format, kept
+ * exactly; descriptions and instructions are our own. Outputs and errors
+ * are read by the model, so they are not translated.
  */
 
 #include "config.h"
@@ -15,7 +18,9 @@
 #include <string.h>
 
 #include "agents-manifest-private.h"
+#include "agents-pty-rules-private.h"
 #include "agents-sandbox-error.h"
+#include "agents-sandbox-process.h"
 #include "agents-sandbox-session.h"
 #include "agents-shell-format-private.h"
 #include "agents-json-private.h"
@@ -23,14 +28,15 @@
 #include "agents-token-truncation-private.h"
 
 const char agents_shell_instructions[] =
-  "When using the shell:\n"
-  "- Use `exec_command` for shell execution.\n"
-  "- If available, use `write_stdin` to interact with or poll running "
-  "sessions.\n"
-  "- To interrupt a long-running process via `write_stdin`, start it with "
-  "`tty=true` and send Ctrl-C (`\\u0003`).\n"
-  "- Prefer `rg` and `rg --files` for text/file discovery when available.\n"
-  "- Avoid using Python scripts just to print large file chunks.";
+  "Shell use:\n"
+  "- Run commands with `exec_command`.\n"
+  "- When `write_stdin` is offered, use it to type into a command that is "
+  "still running, or to poll it with empty input.\n"
+  "- A command you may need to interrupt must be started with `tty=true`; "
+  "interrupt it by writing Ctrl-C (`\\u0003`) with `write_stdin`.\n"
+  "- To find text or files, prefer `rg` and `rg --files` where they "
+  "exist.\n"
+  "- Do not write Python scripts only to print large parts of files.";
 
 /* The reference's ExecCommandArgs schema, byte for byte. */
 static const char exec_command_schema[] =
@@ -96,6 +102,7 @@ typedef struct
   char *workdir;
   char *shell;
   gboolean login;
+  gboolean tty;
   gint64 yield_time_ms;
   gint64 max_output_tokens; /* -1: none */
 } ExecArgs;
@@ -111,12 +118,22 @@ exec_args_free (ExecArgs *args)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ExecArgs, exec_args_free)
 
+/* The tool whose arguments are being read, for the error text. */
+typedef struct
+{
+  const char *tool;
+  JsonObject *object;
+} Arguments;
+
 static gboolean
-bad_argument (GError **error, const char *name, const char *expected)
+bad_argument (GError **error,
+              const Arguments *args,
+              const char *name,
+              const char *expected)
 {
   g_set_error (error, AGENTS_SANDBOX_ERROR,
                AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
-               "exec_command argument `%s` must be %s", name, expected);
+               "%s argument `%s` must be %s", args->tool, name, expected);
   return FALSE;
 }
 
@@ -129,33 +146,33 @@ value_type (JsonNode *node)
 
 /* A string, or NULL when absent or null. */
 static gboolean
-get_optional_string (JsonObject *object,
+get_optional_string (const Arguments *args,
                      const char *name,
                      char **value,
                      GError **error)
 {
-  JsonNode *node = json_object_get_member (object, name);
+  JsonNode *node = json_object_get_member (args->object, name);
 
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return TRUE;
   if (value_type (node) != G_TYPE_STRING)
-    return bad_argument (error, name, "a string or null");
+    return bad_argument (error, args, name, "a string or null");
   *value = g_strdup (json_node_get_string (node));
   return TRUE;
 }
 
 static gboolean
-get_boolean (JsonObject *object,
+get_boolean (const Arguments *args,
              const char *name,
              gboolean *value,
              GError **error)
 {
-  JsonNode *node = json_object_get_member (object, name);
+  JsonNode *node = json_object_get_member (args->object, name);
 
   if (node == NULL)
     return TRUE;
   if (value_type (node) != G_TYPE_BOOLEAN)
-    return bad_argument (error, name, "a boolean");
+    return bad_argument (error, args, name, "a boolean");
   *value = json_node_get_boolean (node);
   return TRUE;
 }
@@ -166,7 +183,7 @@ get_boolean (JsonObject *object,
 /* An integer of at least @minimum (a number with no fraction counts, as
  * pydantic accepts 10.0); null only when @nullable, leaving @value. */
 static gboolean
-get_integer (JsonObject *object,
+get_integer (const Arguments *args,
              const char *name,
              gint64 minimum,
              gboolean nullable,
@@ -174,7 +191,7 @@ get_integer (JsonObject *object,
              gint64 *value,
              GError **error)
 {
-  JsonNode *node = json_object_get_member (object, name);
+  JsonNode *node = json_object_get_member (args->object, name);
   double number;
 
   if (node == NULL || (nullable && JSON_NODE_HOLDS_NULL (node)))
@@ -184,10 +201,10 @@ get_integer (JsonObject *object,
   else if (value_type (node) == G_TYPE_DOUBLE)
     number = json_node_get_double (node);
   else
-    return bad_argument (error, name, expected);
+    return bad_argument (error, args, name, expected);
   if (!(number >= minimum && number <= MAX_INTEGER_ARGUMENT) ||
       number != (double) (gint64) number)
-    return bad_argument (error, name, expected);
+    return bad_argument (error, args, name, expected);
   *value = (gint64) number;
   return TRUE;
 }
@@ -198,6 +215,7 @@ parse_exec_args (const char *arguments, GError **error)
   g_autoptr (JsonNode) node =
     agents_json_parse_bounded (arguments, -1, "arguments", NULL);
   g_autoptr (ExecArgs) args = g_new0 (ExecArgs, 1);
+  Arguments reader = { "exec_command", NULL };
   JsonObject *object;
   JsonNode *cmd;
 
@@ -212,26 +230,27 @@ parse_exec_args (const char *arguments, GError **error)
       return NULL;
     }
   object = json_node_get_object (node);
+  reader.object = object;
   cmd = json_object_get_member (object, "cmd");
   if (cmd == NULL || value_type (cmd) != G_TYPE_STRING ||
       json_node_get_string (cmd)[0] == '\0')
     {
-      bad_argument (error, "cmd", "a non-empty string");
+      bad_argument (error, &reader, "cmd", "a non-empty string");
       return NULL;
     }
   args->cmd = g_strdup (json_node_get_string (cmd));
-  if (!get_optional_string (object, "workdir", &args->workdir, error) ||
-      !get_optional_string (object, "shell", &args->shell, error) ||
-      !get_boolean (object, "login", &args->login, error) ||
-      !get_boolean (object, "tty", &(gboolean){ FALSE }, error) ||
-      !get_integer (object, "yield_time_ms", 0, FALSE, "an integer >= 0",
+  if (!get_optional_string (&reader, "workdir", &args->workdir, error) ||
+      !get_optional_string (&reader, "shell", &args->shell, error) ||
+      !get_boolean (&reader, "login", &args->login, error) ||
+      !get_boolean (&reader, "tty", &args->tty, error) ||
+      !get_integer (&reader, "yield_time_ms", 0, FALSE, "an integer >= 0",
                     &args->yield_time_ms, error) ||
-      !get_integer (object, "max_output_tokens", 1, TRUE, "a positive integer",
+      !get_integer (&reader, "max_output_tokens", 1, TRUE, "a positive integer",
                     &args->max_output_tokens, error))
     return NULL;
   if (args->shell != NULL && args->shell[0] == '\0')
     {
-      bad_argument (error, "shell", "a non-empty string or null");
+      bad_argument (error, &reader, "shell", "a non-empty string or null");
       return NULL;
     }
   return g_steal_pointer (&args);
@@ -275,7 +294,21 @@ typedef struct
   double started;
   double timeout;
   gint64 max_output_tokens;
+  const char *notice; /* put before the output, or NULL */
+  char *script;
+  char **command;
+  gboolean session_shell;
+  char *user;
 } ExecCall;
+
+static void
+exec_call_free (ExecCall *call)
+{
+  g_free (call->script);
+  g_strfreev (call->command);
+  g_free (call->user);
+  g_free (call);
+}
 
 /* The output the model reads: token-truncated as it asked, else cut at
  * the byte backstop. */
@@ -294,6 +327,14 @@ truncate_output (const char *output, gint64 max_tokens, gint64 *original)
 }
 
 static char *
+with_notice (ExecCall *call, const char *output)
+{
+  if (call->notice == NULL)
+    return g_strdup (output);
+  return g_strconcat (call->notice, "\n", output, NULL);
+}
+
+static char *
 format_result (ExecCall *call, AgentsExecResult *result)
 {
   gsize out_len = 0, err_len = 0;
@@ -306,21 +347,41 @@ format_result (ExecCall *call, AgentsExecResult *result)
   gint64 original = -1;
   g_autofree char *output =
     truncate_output (joined, call->max_output_tokens, &original);
+  g_autofree char *shown = with_notice (call, output);
   g_autofree char *chunk_id = new_chunk_id ();
 
   return agents_shell_format_response (
     chunk_id, clock_seconds () - call->started,
-    agents_exec_result_get_exit_code (result), -1, original, output);
+    agents_exec_result_get_exit_code (result), -1, original, shown);
 }
 
 static char *
 format_timeout (ExecCall *call)
 {
   g_autofree char *output = agents_shell_timeout_message (call->timeout);
+  g_autofree char *shown = with_notice (call, output);
   g_autofree char *chunk_id = new_chunk_id ();
 
   return agents_shell_format_response (
-    chunk_id, clock_seconds () - call->started, -1, -1, -1, output);
+    chunk_id, clock_seconds () - call->started, -1, -1, -1, shown);
+}
+
+/* What a process of the session's table answered; its output is already
+ * valid UTF-8 and truncated. */
+static char *
+format_update (double started, AgentsPtyExecUpdate *update)
+{
+  GBytes *bytes = agents_pty_exec_update_get_output (update);
+  gsize length;
+  const char *data = g_bytes_get_data (bytes, &length);
+  g_autofree char *output = g_strndup (data ? data : "", length);
+  g_autofree char *chunk_id = new_chunk_id ();
+
+  return agents_shell_format_response (
+    chunk_id, clock_seconds () - started,
+    agents_pty_exec_update_get_exit_code (update),
+    agents_pty_exec_update_get_process_id (update),
+    agents_pty_exec_update_get_original_token_count (update), output);
 }
 
 static void
@@ -357,31 +418,109 @@ run_as_of (AgentsCapability *capability)
   return user != NULL ? agents_user_get_name (user) : NULL;
 }
 
-/* Runs @script as the reference picks the shell: no shell and a login
- * shell → the session's own `sh -c`; otherwise `<shell> -lc|-c`. */
+/* One-shot: the yield time is the kill timeout. */
 static void
-run_script (AgentsCapability *capability,
-            AgentsSandboxSession *session,
-            const ExecArgs *args,
-            const char *script,
-            GTask *task)
+run_one_shot (AgentsSandboxSession *session, GTask *task)
 {
   ExecCall *call = g_task_get_task_data (task);
-  gboolean session_shell = args->shell == NULL && args->login;
-  const char *own_shell[] = { script, NULL };
-  const char *chosen_shell[] = { args->shell ? args->shell : "sh",
-                                 args->login ? "-lc" : "-c", script, NULL };
 
-  call->timeout = args->yield_time_ms / 1000.0;
-  call->started = clock_seconds ();
   /* A zero yield times the command out at once, as asyncio's wait_for()
    * with no time left does (the session reads 0 as "no timeout"); a
    * yield past MAX_KILL_TIMEOUT waits that long, which is long enough. */
   agents_sandbox_session_exec_async (
-    session, session_shell ? own_shell : chosen_shell,
-    CLAMP (call->timeout, 0.001, MAX_KILL_TIMEOUT), session_shell,
-    run_as_of (capability), g_task_get_cancellable (task), exec_done,
-    g_object_ref (task));
+    session, (const char *const *) call->command,
+    CLAMP (call->timeout, 0.001, MAX_KILL_TIMEOUT), call->session_shell,
+    call->user, g_task_get_cancellable (task), exec_done, g_object_ref (task));
+}
+
+/* The reference falls back to one-shot only when the transport failed
+ * before anything ran and says a retry is safe. */
+static gboolean
+is_retry_safe (const GError *error)
+{
+  g_autoptr (GVariant) context = NULL;
+  gboolean retry_safe = FALSE;
+
+  if (!g_error_matches (error, AGENTS_SANDBOX_ERROR,
+                        AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT))
+    return FALSE;
+  context = agents_sandbox_error_get_context (error);
+  return g_variant_lookup (context, "retry_safe", "b", &retry_safe) &&
+         retry_safe;
+}
+
+static void
+pty_started (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  AgentsSandboxSession *session = AGENTS_SANDBOX_SESSION (source);
+  ExecCall *call = g_task_get_task_data (task);
+  GError *error = NULL;
+  g_autoptr (AgentsPtyExecUpdate) update =
+    agents_sandbox_session_pty_exec_start_finish (session, result, &error);
+  g_autofree char *text = NULL;
+
+  if (update != NULL)
+    {
+      text = format_update (call->started, update);
+      agents_tool_return_text (task, text);
+      return;
+    }
+  if (!GPOINTER_TO_INT (g_object_get_data (G_OBJECT (task), "tty")) &&
+      is_retry_safe (error))
+    {
+      g_debug ("exec_command: %s; running it one-shot", error->message);
+      g_clear_error (&error);
+      call->notice = "PTY transport failed before the interactive session "
+                     "opened; fell back to one-shot exec.";
+      run_one_shot (session, task);
+      return;
+    }
+  g_task_return_error (task, error);
+}
+
+/* Runs @script as the reference picks the shell: no shell and a login
+ * shell → the session's own `sh -c`; otherwise `<shell> -lc|-c`. On a
+ * session with processes the command goes into its process table. */
+static void
+run_script (AgentsCapability *capability,
+            AgentsSandboxSession *session,
+            const ExecArgs *args,
+            GTask *task)
+{
+  ExecCall *call = g_task_get_task_data (task);
+  const char *chosen_shell[] = { args->shell ? args->shell : "sh",
+                                 args->login ? "-lc" : "-c", call->script,
+                                 NULL };
+  const char *own_shell[] = { call->script, NULL };
+
+  call->session_shell = args->shell == NULL && args->login;
+  call->command =
+    g_strdupv ((char **) (call->session_shell ? own_shell : chosen_shell));
+  call->user = g_strdup (run_as_of (capability));
+  call->timeout = args->yield_time_ms / 1000.0;
+  call->started = clock_seconds ();
+  if (!agents_sandbox_session_supports_pty (session))
+    {
+      run_one_shot (session, task);
+      return;
+    }
+  g_object_set_data (G_OBJECT (task), "tty", GINT_TO_POINTER (args->tty));
+  agents_sandbox_session_pty_exec_start_async (
+    session, (const char *const *) call->command, call->session_shell,
+    args->tty, call->user, args->yield_time_ms, args->max_output_tokens,
+    g_task_get_cancellable (task), pty_started, g_object_ref (task));
+}
+
+static gboolean
+check_bound (AgentsSandboxSession *session, GError **error)
+{
+  if (session != NULL)
+    return TRUE;
+  g_set_error_literal (error, AGENTS_SANDBOX_ERROR,
+                       AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                       "Shell capability is not bound to a SandboxSession");
+  return FALSE;
 }
 
 static void
@@ -397,11 +536,7 @@ exec_command_invoke (AgentsRunContext *ctx,
   g_autofree char *script = NULL;
   ExecCall *call;
 
-  if (args != NULL && session == NULL)
-    g_set_error_literal (&error, AGENTS_SANDBOX_ERROR,
-                         AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
-                         "Shell capability is not bound to a SandboxSession");
-  else if (args != NULL)
+  if (args != NULL && check_bound (session, &error))
     script = script_in_workdir (session, args, &error);
   if (script == NULL)
     {
@@ -410,8 +545,9 @@ exec_command_invoke (AgentsRunContext *ctx,
     }
   call = g_new0 (ExecCall, 1);
   call->max_output_tokens = args->max_output_tokens;
-  g_task_set_task_data (task, call, g_free);
-  run_script (capability, session, args, script, task);
+  call->script = g_steal_pointer (&script);
+  g_task_set_task_data (task, call, (GDestroyNotify) exec_call_free);
+  run_script (capability, session, args, task);
 }
 
 AgentsTool *
@@ -420,10 +556,161 @@ agents_exec_command_tool_new (AgentsCapability *capability)
   g_autoptr (JsonNode) schema = json_from_string (exec_command_schema, NULL);
   AgentsFunctionTool *tool = agents_function_tool_new_async (
     "exec_command",
-    "Runs a shell command in the sandbox and returns its output, exit code "
-    "and wall time, or the ID of a session that is still running for "
-    "further interaction.",
+    "Runs a shell command in the sandbox. Returns its output and exit code "
+    "once it ends, or, when it is still running after the yield time, the "
+    "output so far and a session ID to continue with.",
     json_node_get_object (schema), exec_command_invoke,
+    g_object_ref (capability), g_object_unref);
+
+  agents_tool_set_strict (AGENTS_TOOL (tool), FALSE);
+  return AGENTS_TOOL (tool);
+}
+
+/* ---- write_stdin ------------------------------------------------------ */
+
+/* The reference's WriteStdinArgs schema, byte for byte. */
+static const char write_stdin_schema[] =
+  "{\"properties\": {"
+  "\"session_id\": {\"description\": \"Identifier of the running unified "
+  "exec session.\", \"title\": \"Session Id\", \"type\": \"integer\"}, "
+  "\"chars\": {\"default\": \"\", \"description\": \"Bytes to write to "
+  "stdin (may be empty to poll).\", \"title\": \"Chars\", \"type\": "
+  "\"string\"}, "
+  "\"yield_time_ms\": {\"default\": 250, \"description\": \"How long to "
+  "wait (in milliseconds) for output before yielding.\", \"minimum\": 0, "
+  "\"title\": \"Yield Time Ms\", \"type\": \"integer\"}, "
+  "\"max_output_tokens\": {\"anyOf\": [{\"minimum\": 1, \"type\": "
+  "\"integer\"}, {\"type\": \"null\"}], \"default\": null, \"description\": "
+  "\"Maximum number of tokens to return. Excess output will be "
+  "truncated.\", \"title\": \"Max Output Tokens\"}}, "
+  "\"required\": [\"session_id\"], \"title\": \"WriteStdinArgs\", "
+  "\"type\": \"object\"}";
+
+typedef struct
+{
+  gint64 session_id;
+  char *chars;
+  gint64 yield_time_ms;
+  gint64 max_output_tokens; /* -1: none */
+} WriteArgs;
+
+static void
+write_args_free (WriteArgs *args)
+{
+  g_free (args->chars);
+  g_free (args);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WriteArgs, write_args_free)
+
+static WriteArgs *
+parse_write_args (const char *arguments, GError **error)
+{
+  g_autoptr (JsonNode) node =
+    agents_json_parse_bounded (arguments, -1, "arguments", NULL);
+  g_autoptr (WriteArgs) args = g_new0 (WriteArgs, 1);
+  Arguments reader = { "write_stdin", NULL };
+
+  args->session_id = G_MININT64;
+  args->yield_time_ms = AGENTS_PTY_WRITE_YIELD_TIME_MS;
+  args->max_output_tokens = -1;
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error_literal (error, AGENTS_SANDBOX_ERROR,
+                           AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                           "write_stdin arguments must be a JSON object");
+      return NULL;
+    }
+  reader.object = json_node_get_object (node);
+  if (!get_integer (&reader, "session_id", -MAX_INTEGER_ARGUMENT, FALSE,
+                    "an integer", &args->session_id, error) ||
+      !get_optional_string (&reader, "chars", &args->chars, error) ||
+      !get_integer (&reader, "yield_time_ms", 0, FALSE, "an integer >= 0",
+                    &args->yield_time_ms, error) ||
+      !get_integer (&reader, "max_output_tokens", 1, TRUE, "a positive integer",
+                    &args->max_output_tokens, error))
+    return NULL;
+  if (args->session_id == G_MININT64)
+    {
+      bad_argument (error, &reader, "session_id", "an integer");
+      return NULL;
+    }
+  return g_steal_pointer (&args);
+}
+
+static void
+written (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  double *started = g_task_get_task_data (task);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsPtyExecUpdate) update =
+    agents_sandbox_session_pty_write_stdin_finish (
+      AGENTS_SANDBOX_SESSION (source), result, &error);
+  g_autofree char *text = NULL;
+  g_autofree char *chunk_id = NULL;
+  g_autofree char *output = NULL;
+
+  if (update != NULL)
+    {
+      text = format_update (*started, update);
+      agents_tool_return_text (task, text);
+      return;
+    }
+  /* The reference answers these as a process that exited with 1. */
+  if (g_error_matches (error, AGENTS_SANDBOX_ERROR,
+                       AGENTS_SANDBOX_ERROR_NOT_SUPPORTED))
+    output = g_strdup (error->message);
+  else
+    output = g_strconcat ("write_stdin failed: ", error->message, NULL);
+  chunk_id = new_chunk_id ();
+  text = agents_shell_format_response (chunk_id, clock_seconds () - *started, 1,
+                                       -1, -1, output);
+  agents_tool_return_text (task, text);
+}
+
+static void
+write_stdin_invoke (AgentsRunContext *ctx,
+                    const char *arguments,
+                    GTask *task,
+                    gpointer user_data)
+{
+  AgentsCapability *capability = user_data;
+  AgentsSandboxSession *session = agents_capability_get_session (capability);
+  GError *error = NULL;
+  g_autoptr (WriteArgs) args = parse_write_args (arguments, &error);
+  double *started;
+
+  if (args == NULL || !check_bound (session, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (!agents_sandbox_session_supports_pty (session))
+    {
+      g_task_return_new_error (
+        task, AGENTS_SANDBOX_ERROR, AGENTS_SANDBOX_ERROR_NOT_SUPPORTED,
+        "write_stdin is not available for non-PTY sandboxes");
+      return;
+    }
+  started = g_new (double, 1);
+  *started = clock_seconds ();
+  g_task_set_task_data (task, started, g_free);
+  agents_sandbox_session_pty_write_stdin_async (
+    session, args->session_id, args->chars, args->yield_time_ms,
+    args->max_output_tokens, g_task_get_cancellable (task), written,
+    g_object_ref (task));
+}
+
+AgentsTool *
+agents_write_stdin_tool_new (AgentsCapability *capability)
+{
+  g_autoptr (JsonNode) schema = json_from_string (write_stdin_schema, NULL);
+  AgentsFunctionTool *tool = agents_function_tool_new_async (
+    "write_stdin",
+    "Types characters into a command that `exec_command` left running and "
+    "returns what it printed since; empty characters only poll it.",
+    json_node_get_object (schema), write_stdin_invoke,
     g_object_ref (capability), g_object_unref);
 
   agents_tool_set_strict (AGENTS_TOOL (tool), FALSE);

@@ -35,5 +35,15 @@ char *agents_truncate_to_tokens (const char *text,
 char *agents_truncate_text_to_tokens (const char *text,
                                       gsize length,
                                       guint64 max_tokens);
+/* The same for a text of which @gap bytes, holding @gap_lines line ends,
+ * were dropped from the middle (see AgentsSandboxProcess): counts and
+ * marker are those of the whole text. The kept head and tail must each be
+ * at least half the budget. */
+char *agents_truncate_gapped_to_tokens (const char *text,
+                                        gsize length,
+                                        guint64 gap,
+                                        guint64 gap_lines,
+                                        guint64 max_output_tokens,
+                                        gint64 *original_token_count);
 
 G_END_DECLS

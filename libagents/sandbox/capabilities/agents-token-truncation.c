@@ -55,22 +55,27 @@ cut_marker (const char *marker, gsize budget)
   return g_strndup (marker, head_length (marker, strlen (marker), budget));
 }
 
+/* @text is the whole output but for @gap bytes holding @gap_lines line
+ * ends that were dropped from its middle (never within the budget's head
+ * or tail). */
 static char *
 truncate_valid (const char *text,
                 gsize length,
+                guint64 gap,
+                guint64 gap_lines,
                 gsize budget,
                 gboolean with_prefix,
                 gint64 *original_token_count)
 {
   g_autoptr (GPtrArray) lines = agents_py_splitlines (text);
-  g_autofree char *prefix =
-    g_strdup_printf ("Total output lines: %u\n\n", lines->len);
+  g_autofree char *prefix = g_strdup_printf (
+    "Total output lines: %" G_GUINT64_FORMAT "\n\n", lines->len + gap_lines);
   g_autofree char *marker = NULL;
-  guint64 removed_tokens = agents_approx_token_count (length - budget);
+  guint64 removed_tokens = agents_approx_token_count (length + gap - budget);
   gsize head = 0, tail = length, content;
   const char *used_prefix = prefix;
 
-  *original_token_count = (gint64) agents_approx_token_count (length);
+  *original_token_count = (gint64) agents_approx_token_count (length + gap);
   /* More removed means a longer marker and less content: from the lower
    * bound, the count only grows, so this settles in a few rounds. */
   for (guint round = 0; round < 32; round++)
@@ -88,7 +93,7 @@ truncate_valid (const char *text,
       content = budget - strlen (used_prefix) - strlen (marker);
       head = head_length (text, length, content / 2);
       tail = tail_start (text, length, content - content / 2, head);
-      count = agents_approx_token_count (length - head - (length - tail));
+      count = agents_approx_token_count (gap + length - head - (length - tail));
       if (count == removed_tokens)
         break;
       removed_tokens = count;
@@ -103,6 +108,18 @@ agents_truncate_to_tokens (const char *text,
                            guint64 max_output_tokens,
                            gint64 *original_token_count)
 {
+  return agents_truncate_gapped_to_tokens (
+    text, length, 0, 0, max_output_tokens, original_token_count);
+}
+
+char *
+agents_truncate_gapped_to_tokens (const char *text,
+                                  gsize length,
+                                  guint64 gap,
+                                  guint64 gap_lines,
+                                  guint64 max_output_tokens,
+                                  gint64 *original_token_count)
+{
   g_autofree char *valid = g_utf8_make_valid (text, length);
   gsize valid_length = strlen (valid);
   guint64 budget = max_output_tokens > G_MAXSIZE / AGENTS_APPROX_BYTES_PER_TOKEN
@@ -110,7 +127,7 @@ agents_truncate_to_tokens (const char *text,
                      : max_output_tokens * AGENTS_APPROX_BYTES_PER_TOKEN;
 
   *original_token_count = -1;
-  if (valid_length <= budget)
+  if (gap == 0 && valid_length <= budget)
     return g_steal_pointer (&valid);
   return truncate_valid (valid, valid_length, budget, TRUE,
                          original_token_count);
@@ -131,4 +148,6 @@ agents_truncate_text_to_tokens (const char *text,
   if (valid_length <= budget)
     return g_steal_pointer (&valid);
   return truncate_valid (valid, valid_length, budget, FALSE, &original);
+  return truncate_valid (valid, valid_length, gap, gap_lines, budget,
+                         original_token_count);
 }

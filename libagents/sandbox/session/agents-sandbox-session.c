@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agents-sandbox-error-private.h"
+#include "agents-sandbox-process-table-private.h"
 #include "agents-sandbox-session-generic-private.h"
 #include "agents-sandbox-session-private.h"
 
@@ -217,6 +218,7 @@ agents_sandbox_session_default_init (AgentsSandboxSessionInterface *iface)
     agents_sandbox_session_real_clear_workspace_root_on_resume;
   iface->set_concurrency_limits = default_set_concurrency_limits;
   iface->set_archive_limits = default_set_archive_limits;
+  agents_sandbox_session_process_iface_init (iface);
 }
 
 #define IFACE(self) AGENTS_SANDBOX_SESSION_GET_IFACE (self)
@@ -398,8 +400,9 @@ agents_sandbox_session_start_finish (AgentsSandboxSession *self,
  * @callback: (scope async): called when the session has stopped
  * @user_data: data for @callback
  *
- * Stops the session. By default this persists the workspace into the
- * state's snapshot.
+ * Stops the session. Processes still running in the session's process
+ * table are killed first. By default this persists the workspace into
+ * the state's snapshot.
  */
 void
 agents_sandbox_session_stop_async (AgentsSandboxSession *self,
@@ -413,6 +416,7 @@ agents_sandbox_session_stop_async (AgentsSandboxSession *self,
 
   task = new_task (self, cancellable, callback, user_data,
                    agents_sandbox_session_stop_async);
+  agents_sandbox_session_pty_terminate_all (self);
   IFACE (self)->stop (self, task);
 }
 
@@ -456,6 +460,7 @@ agents_sandbox_session_shutdown_async (AgentsSandboxSession *self,
 
   task = new_task (self, cancellable, callback, user_data,
                    agents_sandbox_session_shutdown_async);
+  agents_sandbox_session_pty_terminate_all (self);
   IFACE (self)->shutdown (self, task);
 }
 

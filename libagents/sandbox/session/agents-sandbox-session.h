@@ -70,6 +70,12 @@ G_DECLARE_INTERFACE (AgentsSandboxSession,
  *   hydrated, keeping mounts; the task returns a boolean
  * @set_concurrency_limits: receives the run's concurrency limits
  * @set_archive_limits: receives the run's archive limits (%NULL for none)
+ * @supports_pty: whether @start_process is implemented; the default says
+ *   whether the implementation overrides it
+ * @start_process: starts @argv (run as is) in the sandbox, on a new PTY
+ *   when @tty is set, else with its output piped, and returns at once; the
+ *   task returns an #AgentsSandboxProcess. The default fails with
+ *   %AGENTS_SANDBOX_ERROR_NOT_SUPPORTED
  *
  * The contract of a sandbox backend's session. A backend implements the
  * primitives (@get_state, @exec, @read, @write, @running,
@@ -146,9 +152,14 @@ struct _AgentsSandboxSessionInterface
                                   const AgentsConcurrencyLimits *limits);
   void (*set_archive_limits) (AgentsSandboxSession *self,
                               const AgentsArchiveLimits *limits);
+  gboolean (*supports_pty) (AgentsSandboxSession *self);
+  void (*start_process) (AgentsSandboxSession *self,
+                         const char *const *argv,
+                         gboolean tty,
+                         GTask *task);
 
   /*< private >*/
-  gpointer padding[16];
+  gpointer padding[14];
 };
 
 AGENTS_AVAILABLE_IN_1_0

@@ -1,0 +1,340 @@
+/* agents-unix-local-pty.c - unix_local processes that run on between calls
+ *
+ * Copyright 2026 The libagents authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The session spawns the command exactly as it spawns any command (same
+ * confinement, identity, limits and cgroup), on the slave of a PTY made
+ * here when it asked for one; this object then pumps the PTY master (or
+ * the stdout and stderr pipes) into the process base class, writes to
+ * the master, and kills the process group.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <gio/gunixinputstream.h>
+#include <gio/gunixoutputstream.h>
+#include <glib-unix.h>
+#include <glib/gi18n-lib.h>
+
+#include "agents-sandbox-error-private.h"
+#include "agents-unix-local-pty.h"
+
+/* The reference reads 16 KiB at a time. */
+#define READ_CHUNK 16384
+/* How long output may still come after the command exited, from what
+ * it left behind, before the reading stops. */
+#define DRAIN_GRACE_MS 500
+
+struct _AgentsUnixLocalProcess
+{
+  AgentsSandboxProcess parent_instance;
+
+  GSubprocess *proc;
+  pid_t pid;
+  int master; /* -1 without a PTY */
+  GOutputStream *input;
+  AgentsUnixLocalCgroup *cgroup;
+  GCancellable *io_cancel;
+  guint n_open;
+  GSource *grace;
+};
+
+G_DEFINE_FINAL_TYPE (AgentsUnixLocalProcess,
+                     agents_unix_local_process,
+                     AGENTS_TYPE_SANDBOX_PROCESS)
+
+gboolean
+agents_unix_local_pty_open (int *master, int *slave, GError **error)
+{
+  struct winsize size = { .ws_row = 24, .ws_col = 80 };
+
+  if (openpty (master, slave, NULL, NULL, &size) < 0)
+    {
+      int err = errno;
+
+      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT,
+                                NULL, _ ("could not open a PTY: %s"),
+                                g_strerror (err));
+      return FALSE;
+    }
+  if (!g_unix_set_fd_nonblocking (*master, TRUE, error) ||
+      fcntl (*master, F_SETFD, FD_CLOEXEC) < 0 ||
+      fcntl (*slave, F_SETFD, FD_CLOEXEC) < 0)
+    {
+      close (*master);
+      close (*slave);
+      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT,
+                                NULL, "%s", _ ("could not set up a PTY"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+kill_group (AgentsUnixLocalProcess *self)
+{
+  if (self->pid <= 0)
+    return;
+  kill (-self->pid, SIGKILL);
+  if (!agents_sandbox_process_has_exited (AGENTS_SANDBOX_PROCESS (self)))
+    kill (self->pid, SIGKILL);
+}
+
+static void
+cgroup_free_thread (GTask *task,
+                    gpointer source_object,
+                    gpointer task_data,
+                    GCancellable *cancellable)
+{
+  agents_unix_local_cgroup_free (task_data);
+}
+
+/* Kills what is left in the cgroup; waiting for it to empty and removing
+ * it happen in a worker. */
+static void
+release_cgroup (AgentsUnixLocalProcess *self)
+{
+  g_autoptr (GTask) task = NULL;
+
+  if (self->cgroup == NULL)
+    return;
+  if (agents_unix_local_cgroup_kill (self->cgroup))
+    {
+      g_clear_pointer (&self->cgroup, agents_unix_local_cgroup_free);
+      return;
+    }
+  task = g_task_new (NULL, NULL, NULL, NULL);
+  g_task_set_task_data (task, g_steal_pointer (&self->cgroup), NULL);
+  g_task_run_in_thread (task, cgroup_free_thread);
+}
+
+static void
+stream_ended (AgentsUnixLocalProcess *self)
+{
+  if (self->n_open == 0 || --self->n_open > 0)
+    return;
+  if (self->grace != NULL)
+    {
+      g_source_destroy (self->grace);
+      g_clear_pointer (&self->grace, g_source_unref);
+    }
+  agents_sandbox_process_close_output (AGENTS_SANDBOX_PROCESS (self));
+}
+
+static void read_next (AgentsUnixLocalProcess *self, GInputStream *stream);
+
+static void
+read_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (AgentsUnixLocalProcess) self = user_data;
+  GInputStream *stream = G_INPUT_STREAM (source);
+  g_autoptr (GBytes) bytes =
+    g_input_stream_read_bytes_finish (stream, result, NULL);
+
+  /* A PTY master reads EIO once the last slave is closed: that is its
+   * end of file. */
+  if (bytes == NULL || g_bytes_get_size (bytes) == 0)
+    {
+      stream_ended (self);
+      return;
+    }
+  agents_sandbox_process_push_output (AGENTS_SANDBOX_PROCESS (self), bytes);
+  read_next (self, stream);
+}
+
+static void
+read_next (AgentsUnixLocalProcess *self, GInputStream *stream)
+{
+  g_input_stream_read_bytes_async (stream, READ_CHUNK, G_PRIORITY_DEFAULT,
+                                   self->io_cancel, read_done,
+                                   g_object_ref (self));
+}
+
+static gboolean
+grace_over (gpointer user_data)
+{
+  AgentsUnixLocalProcess *self = user_data;
+
+  g_clear_pointer (&self->grace, g_source_unref);
+  g_cancellable_cancel (self->io_cancel);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+waited (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (AgentsUnixLocalProcess) self = user_data;
+  GSubprocess *proc = G_SUBPROCESS (source);
+  int status;
+
+  g_subprocess_wait_finish (proc, result, NULL);
+  if (g_subprocess_get_if_signaled (proc))
+    status = 128 + g_subprocess_get_term_sig (proc);
+  else
+    status = g_subprocess_get_exit_status (proc);
+  /* Nothing the command started may outlive it. */
+  kill_group (self);
+  release_cgroup (self);
+  if (self->n_open > 0 && self->grace == NULL)
+    {
+      self->grace = g_timeout_source_new (DRAIN_GRACE_MS);
+      g_source_set_callback (self->grace, grace_over, g_object_ref (self),
+                             g_object_unref);
+      g_source_attach (self->grace, g_main_context_get_thread_default ());
+    }
+  agents_sandbox_process_set_exit_status (AGENTS_SANDBOX_PROCESS (self),
+                                          status);
+}
+
+AgentsSandboxProcess *
+agents_unix_local_process_new (GSubprocess *proc,
+                               int master,
+                               AgentsUnixLocalCgroup *cgroup)
+{
+  AgentsUnixLocalProcess *self =
+    g_object_new (AGENTS_TYPE_UNIX_LOCAL_PROCESS, "tty", master >= 0, NULL);
+  const char *ident = g_subprocess_get_identifier (proc);
+
+  self->proc = g_object_ref (proc);
+  self->pid = ident ? atoi (ident) : 0;
+  self->master = master;
+  self->cgroup = cgroup;
+  self->io_cancel = g_cancellable_new ();
+  if (master >= 0)
+    {
+      g_autoptr (GInputStream) output = g_unix_input_stream_new (master, FALSE);
+
+      self->input = g_unix_output_stream_new (master, FALSE);
+      self->n_open = 1;
+      read_next (self, output);
+    }
+  else
+    {
+      self->n_open = 2;
+      read_next (self, g_subprocess_get_stdout_pipe (proc));
+      read_next (self, g_subprocess_get_stderr_pipe (proc));
+    }
+  g_subprocess_wait_async (proc, NULL, waited, g_object_ref (self));
+  return AGENTS_SANDBOX_PROCESS (self);
+}
+
+static void
+write_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  g_autoptr (GError) error = NULL;
+
+  /* A terminal whose process is gone takes no input: as the reference,
+   * that is not an error (the poll reports the exit). */
+  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL,
+                                         &error))
+    g_debug ("unix_local PTY write: %s", error->message);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+unix_local_process_write_stdin (AgentsSandboxProcess *process,
+                                GBytes *data,
+                                GTask *task)
+{
+  AgentsUnixLocalProcess *self = AGENTS_UNIX_LOCAL_PROCESS (process);
+  gsize size;
+  const void *bytes = g_bytes_get_data (data, &size);
+  gssize written;
+
+  if (self->input == NULL)
+    {
+      g_task_return_new_error (
+        task, AGENTS_SANDBOX_ERROR, AGENTS_SANDBOX_ERROR_NOT_SUPPORTED, "%s",
+        _ ("the process was started without a terminal: it has no input"));
+      return;
+    }
+  /* Most input fits in the terminal's buffer: written at once, without
+   * a trip through the main loop. */
+  do
+    written = write (self->master, bytes, size);
+  while (written < 0 && errno == EINTR);
+  if (written < 0 && errno != EAGAIN)
+    {
+      /* As the reference: a terminal whose process is gone takes no
+       * input, which is not an error (the poll reports the exit). */
+      g_debug ("unix_local PTY write: %s", g_strerror (errno));
+      written = size;
+    }
+  if (written >= 0 && (gsize) written == size)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  written = MAX (written, 0);
+  g_task_set_task_data (task, g_bytes_ref (data),
+                        (GDestroyNotify) g_bytes_unref);
+  g_output_stream_write_all_async (self->input, (const char *) bytes + written,
+                                   size - written, G_PRIORITY_DEFAULT,
+                                   g_task_get_cancellable (task), write_done,
+                                   g_object_ref (task));
+}
+
+static void
+unix_local_process_terminate (AgentsSandboxProcess *process)
+{
+  AgentsUnixLocalProcess *self = AGENTS_UNIX_LOCAL_PROCESS (process);
+
+  kill_group (self);
+  if (self->cgroup != NULL)
+    agents_unix_local_cgroup_kill (self->cgroup);
+}
+
+static void
+agents_unix_local_process_dispose (GObject *object)
+{
+  AgentsUnixLocalProcess *self = AGENTS_UNIX_LOCAL_PROCESS (object);
+
+  /* Only reached once the process exited and its output ended (the
+   * readers and the wait hold references). */
+  g_cancellable_cancel (self->io_cancel);
+  G_OBJECT_CLASS (agents_unix_local_process_parent_class)->dispose (object);
+}
+
+static void
+agents_unix_local_process_finalize (GObject *object)
+{
+  AgentsUnixLocalProcess *self = AGENTS_UNIX_LOCAL_PROCESS (object);
+
+  g_clear_object (&self->input);
+  if (self->master >= 0)
+    close (self->master);
+  release_cgroup (self);
+  g_clear_object (&self->io_cancel);
+  g_clear_object (&self->proc);
+  G_OBJECT_CLASS (agents_unix_local_process_parent_class)->finalize (object);
+}
+
+static void
+agents_unix_local_process_class_init (AgentsUnixLocalProcessClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  AgentsSandboxProcessClass *process_class =
+    AGENTS_SANDBOX_PROCESS_CLASS (klass);
+
+  object_class->dispose = agents_unix_local_process_dispose;
+  object_class->finalize = agents_unix_local_process_finalize;
+  process_class->write_stdin = unix_local_process_write_stdin;
+  process_class->terminate = unix_local_process_terminate;
+}
+
+static void
+agents_unix_local_process_init (AgentsUnixLocalProcess *self)
+{
+  self->master = -1;
+}
