@@ -129,7 +129,7 @@ agents_truncate_gapped_to_tokens (const char *text,
   *original_token_count = -1;
   if (gap == 0 && valid_length <= budget)
     return g_steal_pointer (&valid);
-  return truncate_valid (valid, valid_length, budget, TRUE,
+  return truncate_valid (valid, valid_length, gap, gap_lines, budget, TRUE,
                          original_token_count);
 }
 
@@ -147,7 +147,5 @@ agents_truncate_text_to_tokens (const char *text,
 
   if (valid_length <= budget)
     return g_steal_pointer (&valid);
-  return truncate_valid (valid, valid_length, budget, FALSE, &original);
-  return truncate_valid (valid, valid_length, gap, gap_lines, budget,
-                         original_token_count);
+  return truncate_valid (valid, valid_length, 0, 0, budget, FALSE, &original);
 }
