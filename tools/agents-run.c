@@ -722,7 +722,7 @@ client_options (AgentsSandboxClient *client, const Options *options)
 static AgentsRunConfig *
 build_run_config (const Options *options, const char *backend, GError **error)
 {
-  g_autoptr (GObject) client = agents_registry_new_sandbox_client (
+  g_autoptr (AgentsSandboxClient) client = agents_registry_new_sandbox_client (
     backend ? backend : "unix_local", error);
   g_autoptr (AgentsSandboxRunConfig) sandbox = NULL;
   g_autoptr (AgentsRunConfig) config = NULL;
@@ -1237,7 +1237,7 @@ agents_cli_reap (int argc, char **argv)
 {
   g_auto (Options) options = { 0 };
   g_autoptr (GError) error = NULL;
-  g_autoptr (GObject) client = NULL;
+  g_autoptr (AgentsSandboxClient) client = NULL;
   g_autoptr (GAsyncResult) result = NULL;
   gssize removed;
 
