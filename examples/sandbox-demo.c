@@ -169,7 +169,7 @@ main (int argc, char *argv[])
   g_autofree char *snapshots = NULL;
   g_autofree char *state_json = NULL;
   g_autoptr (AgentsManifest) manifest = NULL;
-  g_autoptr (GObject) client = NULL;
+  g_autoptr (AgentsSandboxClient) client = NULL;
   g_autoptr (AgentsLocalSnapshotSpec) spec = NULL;
   g_autoptr (AgentsSandboxSession) session = NULL;
   g_autoptr (AgentsSandboxSession) resumed = NULL;

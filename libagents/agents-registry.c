@@ -526,12 +526,15 @@ new_instance (AgentsRegistryKind kind, const char *name, GError **error)
  * Creates a client of the backend registered as @backend_id, with its
  * default settings.
  *
- * Returns: (transfer full) (type AgentsSandboxClient): the client
+ * Returns: (transfer full): the client
  */
-GObject *
+AgentsSandboxClient *
 agents_registry_new_sandbox_client (const char *backend_id, GError **error)
 {
-  return new_instance (AGENTS_REGISTRY_KIND_SANDBOX_CLIENT, backend_id, error);
+  GObject *client =
+    new_instance (AGENTS_REGISTRY_KIND_SANDBOX_CLIENT, backend_id, error);
+
+  return client ? AGENTS_SANDBOX_CLIENT (client) : NULL;
 }
 
 /**
@@ -542,12 +545,15 @@ agents_registry_new_sandbox_client (const char *backend_id, GError **error)
  * Creates a capability of the type registered as @name, with its default
  * settings.
  *
- * Returns: (transfer full) (type AgentsCapability): the capability
+ * Returns: (transfer full): the capability
  */
-GObject *
+AgentsCapability *
 agents_registry_new_capability (const char *name, GError **error)
 {
-  return new_instance (AGENTS_REGISTRY_KIND_CAPABILITY, name, error);
+  GObject *capability =
+    new_instance (AGENTS_REGISTRY_KIND_CAPABILITY, name, error);
+
+  return capability ? AGENTS_CAPABILITY (capability) : NULL;
 }
 
 void

@@ -16,6 +16,10 @@
 
 G_BEGIN_DECLS
 
+/* Declared in agents-sandbox-client.h and agents-capability.h. */
+typedef struct _AgentsSandboxClient AgentsSandboxClient;
+typedef struct _AgentsCapability AgentsCapability;
+
 /**
  * AgentsRegistryKind:
  * @AGENTS_REGISTRY_KIND_SANDBOX_CLIENT: sandbox backends, by backend id;
@@ -80,9 +84,12 @@ gboolean agents_registry_register_session_state (const char *backend_id,
                                                  GError **error);
 
 AGENTS_AVAILABLE_IN_1_0
-GObject *agents_registry_new_sandbox_client (const char *backend_id,
-                                             GError **error);
+AgentsSandboxClient *
+agents_registry_new_sandbox_client (const char *backend_id,
+                                    GError **error) G_GNUC_WARN_UNUSED_RESULT;
 AGENTS_AVAILABLE_IN_1_0
-GObject *agents_registry_new_capability (const char *name, GError **error);
+AgentsCapability *
+agents_registry_new_capability (const char *name,
+                                GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

@@ -15,6 +15,7 @@
 #include "agents-version-macros.h"
 
 #include "agents-enums.h"
+#include "agents-error.h"
 #include "agents-registry.h"
 
 #include "sandbox/common/agents-sandbox-error.h"

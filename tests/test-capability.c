@@ -364,13 +364,12 @@ test_builtins_are_registered (void)
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       g_autoptr (GError) error = NULL;
-      g_autoptr (GObject) capability =
+      g_autoptr (AgentsCapability) capability =
         agents_registry_new_capability (names[i], &error);
 
       g_assert_no_error (error);
-      g_assert_cmpstr (
-        agents_capability_get_capability_type (AGENTS_CAPABILITY (capability)),
-        ==, names[i]);
+      g_assert_cmpstr (agents_capability_get_capability_type (capability), ==,
+                       names[i]);
     }
 }
 
@@ -378,7 +377,7 @@ static void
 test_unknown_capability_lists_known_names (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GObject) capability =
+  g_autoptr (AgentsCapability) capability =
     agents_registry_new_capability ("telepathy", &error);
 
   g_assert_null (capability);

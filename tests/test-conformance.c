@@ -14,10 +14,11 @@ static AgentsSandboxClient *
 new_unix_local_client (void)
 {
   g_autoptr (GError) error = NULL;
-  GObject *client = agents_registry_new_sandbox_client ("unix_local", &error);
+  AgentsSandboxClient *client =
+    agents_registry_new_sandbox_client ("unix_local", &error);
 
   g_assert_no_error (error);
-  return AGENTS_SANDBOX_CLIENT (client);
+  return client;
 }
 
 static GVariant *

@@ -285,8 +285,8 @@ test_add_empty_and_invalid (Fixture *fixture, gconstpointer user_data)
   g_assert_true (add_items (fixture->session, empty, &error));
   g_assert_no_error (error);
   g_assert_false (add_items (fixture->session, invalid, &error));
-  g_assert_error (error, AGENTS_SANDBOX_ERROR,
-                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  g_assert_error (error, AGENTS_CONVERSATION_SESSION_ERROR,
+                  AGENTS_CONVERSATION_SESSION_ERROR_INVALID_ITEM);
   g_assert_cmpstr (error->message, ==,
                    "Conversation item 1 is not a JSON object");
   /* Nothing of the failed batch was stored. */
@@ -432,8 +432,8 @@ check_corrupt (Fixture *fixture, const char *sql_value, const char *reason)
 
   items = get_items (fixture->session, 0, &error);
   g_assert_null (items);
-  g_assert_error (error, AGENTS_SANDBOX_ERROR,
-                  AGENTS_SANDBOX_ERROR_INVALID_JSON);
+  g_assert_error (error, AGENTS_CONVERSATION_SESSION_ERROR,
+                  AGENTS_CONVERSATION_SESSION_ERROR_CORRUPT_ITEM);
   g_assert_true (g_str_has_prefix (error->message,
                                    "Conversation session conversation-1 has "
                                    "a corrupt item (message "));
@@ -448,17 +448,17 @@ check_corrupt (Fixture *fixture, const char *sql_value, const char *reason)
   /* The latest items are corrupt too: limit and pop fail the same way,
    * and the failed pop leaves the row in place. */
   items = get_items (fixture->session, 1, &error);
-  g_assert_error (error, AGENTS_SANDBOX_ERROR,
-                  AGENTS_SANDBOX_ERROR_INVALID_JSON);
+  g_assert_error (error, AGENTS_CONVERSATION_SESSION_ERROR,
+                  AGENTS_CONVERSATION_SESSION_ERROR_CORRUPT_ITEM);
   g_clear_error (&error);
   popped = pop_item (fixture->session, &error);
   g_assert_null (popped);
-  g_assert_error (error, AGENTS_SANDBOX_ERROR,
-                  AGENTS_SANDBOX_ERROR_INVALID_JSON);
+  g_assert_error (error, AGENTS_CONVERSATION_SESSION_ERROR,
+                  AGENTS_CONVERSATION_SESSION_ERROR_CORRUPT_ITEM);
   g_clear_error (&error);
   items = get_items (fixture->session, 1, &error);
-  g_assert_error (error, AGENTS_SANDBOX_ERROR,
-                  AGENTS_SANDBOX_ERROR_INVALID_JSON);
+  g_assert_error (error, AGENTS_CONVERSATION_SESSION_ERROR,
+                  AGENTS_CONVERSATION_SESSION_ERROR_CORRUPT_ITEM);
   g_clear_error (&error);
 
   /* clear() still recovers the conversation. */
@@ -501,13 +501,15 @@ test_sqlite_not_a_database (Fixture *fixture, gconstpointer data)
   agents_test_write_file (fixture->db_path, garbage);
   items = get_items (fixture->session, 0, &error);
   g_assert_null (items);
-  g_assert_error (error, AGENTS_SANDBOX_ERROR, AGENTS_SANDBOX_ERROR_FAILED);
+  g_assert_error (error, AGENTS_CONVERSATION_SESSION_ERROR,
+                  AGENTS_CONVERSATION_SESSION_ERROR_FAILED);
   g_assert_true (g_str_has_prefix (error->message, "SQLite session database "));
   agents_test_assert_context_str (error, "db_path", fixture->db_path);
   g_clear_error (&error);
 
   g_assert_false (add_items (fixture->session, items_one, &error));
-  g_assert_error (error, AGENTS_SANDBOX_ERROR, AGENTS_SANDBOX_ERROR_FAILED);
+  g_assert_error (error, AGENTS_CONVERSATION_SESSION_ERROR,
+                  AGENTS_CONVERSATION_SESSION_ERROR_FAILED);
   /* The file was not touched. */
   after = agents_test_read_file (fixture->db_path);
   g_assert_cmpstr (after, ==, garbage);
@@ -537,7 +539,8 @@ test_sqlite_fifo_refused (Fixture *fixture, gconstpointer data)
   items = get_items (fixture->session, 0, &error);
   alarm (0);
   g_assert_null (items);
-  g_assert_error (error, AGENTS_SANDBOX_ERROR, AGENTS_SANDBOX_ERROR_FAILED);
+  g_assert_error (error, AGENTS_CONVERSATION_SESSION_ERROR,
+                  AGENTS_CONVERSATION_SESSION_ERROR_FAILED);
   g_assert_nonnull (strstr (error->message, fixture->db_path));
   g_assert_nonnull (strstr (error->message, "not a regular file"));
 }

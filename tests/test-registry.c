@@ -28,16 +28,16 @@ static void
 test_backends_and_entry_types_by_name (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GObject) client =
+  g_autoptr (AgentsSandboxClient) client =
     agents_registry_new_sandbox_client ("unix_local", &error);
   g_auto (GStrv) entry_types =
     agents_registry_list (AGENTS_REGISTRY_KIND_ENTRY_TYPE);
 
   g_assert_no_error (error);
   g_assert_true (AGENTS_IS_SANDBOX_CLIENT (client));
-  g_assert_cmpstr (
-    agents_sandbox_client_get_backend_id (AGENTS_SANDBOX_CLIENT (client)), ==,
-    "unix_local");
+  /* The registry returns the client's real type: no cast. */
+  g_assert_cmpstr (agents_sandbox_client_get_backend_id (client), ==,
+                   "unix_local");
   g_assert_true (
     g_strv_contains ((const char *const *) entry_types, "s3_mount"));
   g_assert_true (g_strv_contains ((const char *const *) entry_types, "file"));
@@ -49,7 +49,7 @@ static void
 test_unknown_backend_lists_known_ones (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GObject) client =
+  g_autoptr (AgentsSandboxClient) client =
     agents_registry_new_sandbox_client ("kubernetes", &error);
   g_autoptr (GVariant) context = NULL;
   g_autofree const char **known = NULL;

@@ -1339,7 +1339,7 @@ test_state_json_round_trip (void)
 static void
 test_client_basics (void)
 {
-  g_autoptr (GObject) client = NULL;
+  g_autoptr (AgentsSandboxClient) client = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GVariant) bad = confinement_options ("chroot", FALSE);
   g_autoptr (AgentsManifest) manifest = manifest_with_root ("/srv/ws");

@@ -261,7 +261,7 @@ on_reaped (GObject *source, GAsyncResult *result, gpointer user_data)
 static gssize
 gc_workspaces (gboolean dry_run, gboolean all, GError **error)
 {
-  g_autoptr (GObject) client =
+  g_autoptr (AgentsSandboxClient) client =
     agents_registry_new_sandbox_client ("unix_local", error);
   g_autoptr (GAsyncResult) result = NULL;
   g_auto (GVariantDict) dict = G_VARIANT_DICT_INIT (NULL);

@@ -695,7 +695,7 @@ agents_cli_build_run_config (const Options *options,
                              const char *backend,
                              GError **error)
 {
-  g_autoptr (GObject) client = agents_registry_new_sandbox_client (
+  g_autoptr (AgentsSandboxClient) client = agents_registry_new_sandbox_client (
     backend ? backend : "unix_local", error);
   g_autoptr (AgentsSandboxRunConfig) sandbox = NULL;
   g_autoptr (AgentsRunConfig) config = NULL;
@@ -1231,7 +1231,7 @@ agents_cli_reap (int argc, char **argv)
 {
   g_auto (AgentsCliOptions) options = { 0 };
   g_autoptr (GError) error = NULL;
-  g_autoptr (GObject) client = NULL;
+  g_autoptr (AgentsSandboxClient) client = NULL;
   g_autoptr (GAsyncResult) result = NULL;
   gssize removed;
 

@@ -9,7 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agents-conversation-session.h"
-#include "agents-sandbox-error-private.h"
+#include "agents-error.h"
 
 /**
  * AgentsConversationSession:
@@ -28,6 +28,23 @@
  * and complete their tasks with agents_conversation_session_return_items()
  * and agents_conversation_session_return_item().
  */
+
+/**
+ * AGENTS_CONVERSATION_SESSION_ERROR:
+ *
+ * The error domain of conversation sessions. Codes are
+ * #AgentsConversationSessionError.
+ */
+
+/**
+ * agents_conversation_session_error_quark:
+ *
+ * Gets the quark of the %AGENTS_CONVERSATION_SESSION_ERROR domain.
+ *
+ * Returns: the quark
+ */
+AGENTS_DEFINE_ERROR_QUARK (agents_conversation_session_error,
+                           "agents-conversation-session-error-quark")
 
 G_DEFINE_INTERFACE (AgentsConversationSession,
                     agents_conversation_session,
@@ -53,9 +70,10 @@ return_not_supported (AgentsConversationSession *self,
                       const char *operation)
 {
   g_task_return_error (
-    task, agents_sandbox_error_new (AGENTS_SANDBOX_ERROR_NOT_SUPPORTED, NULL,
-                                    _ ("%s does not support %s"),
-                                    G_OBJECT_TYPE_NAME (self), operation));
+    task, agents_error_new (AGENTS_CONVERSATION_SESSION_ERROR,
+                            AGENTS_CONVERSATION_SESSION_ERROR_NOT_SUPPORTED,
+                            NULL, _ ("%s does not support %s"),
+                            G_OBJECT_TYPE_NAME (self), operation));
 }
 
 static void
@@ -201,10 +219,10 @@ check_items (JsonArray *items, GError **error)
           g_autoptr (GVariantDict) ctx = g_variant_dict_new (NULL);
 
           g_variant_dict_insert (ctx, "index", "u", i);
-          agents_sandbox_error_set (
-            error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
-            g_variant_dict_end (ctx),
-            _ ("Conversation item %u is not a JSON object"), i);
+          agents_error_set (error, AGENTS_CONVERSATION_SESSION_ERROR,
+                            AGENTS_CONVERSATION_SESSION_ERROR_INVALID_ITEM,
+                            g_variant_dict_end (ctx),
+                            _ ("Conversation item %u is not a JSON object"), i);
           return FALSE;
         }
     }
@@ -221,7 +239,8 @@ check_items (JsonArray *items, GError **error)
  *
  * Appends copies of @items to the conversation, in order. An element of
  * @items that is not a JSON object fails the whole operation with
- * %AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT before anything is stored.
+ * %AGENTS_CONVERSATION_SESSION_ERROR_INVALID_ITEM before anything is
+ * stored.
  */
 void
 agents_conversation_session_add_items_async (AgentsConversationSession *self,

@@ -17,6 +17,37 @@
 
 G_BEGIN_DECLS
 
+#define AGENTS_CONVERSATION_SESSION_ERROR \
+  (agents_conversation_session_error_quark ())
+
+/**
+ * AgentsConversationSessionError:
+ * @AGENTS_CONVERSATION_SESSION_ERROR_FAILED: the storage failed (the
+ *   SQLite session's database, for one); the context has `session_id`,
+ *   `db_path` and, from SQLite, `sqlite_code`
+ * @AGENTS_CONVERSATION_SESSION_ERROR_NOT_SUPPORTED: the session does not
+ *   implement the operation
+ * @AGENTS_CONVERSATION_SESSION_ERROR_INVALID_ITEM: an item to add is not a
+ *   JSON object; the context has `index`
+ * @AGENTS_CONVERSATION_SESSION_ERROR_CORRUPT_ITEM: a stored item is not a
+ *   JSON object; the context has `message_id`
+ *
+ * Error codes of the %AGENTS_CONVERSATION_SESSION_ERROR domain. Its errors
+ * carry a context dictionary, see agents_error_get_context().
+ *
+ * Codes are only ever appended.
+ */
+typedef enum
+{
+  AGENTS_CONVERSATION_SESSION_ERROR_FAILED,
+  AGENTS_CONVERSATION_SESSION_ERROR_NOT_SUPPORTED,
+  AGENTS_CONVERSATION_SESSION_ERROR_INVALID_ITEM,
+  AGENTS_CONVERSATION_SESSION_ERROR_CORRUPT_ITEM,
+} AgentsConversationSessionError;
+
+AGENTS_AVAILABLE_IN_1_0
+GQuark agents_conversation_session_error_quark (void);
+
 #define AGENTS_TYPE_CONVERSATION_SESSION \
   (agents_conversation_session_get_type ())
 
@@ -48,7 +79,7 @@ G_DECLARE_INTERFACE (AgentsConversationSession,
  * Vfuncs take the #GTask that the public `_async` function created and
  * must complete it; they are called on the thread of the task's main
  * context. The default implementations fail with
- * %AGENTS_SANDBOX_ERROR_NOT_SUPPORTED.
+ * %AGENTS_CONVERSATION_SESSION_ERROR_NOT_SUPPORTED.
  */
 struct _AgentsConversationSessionInterface
 {

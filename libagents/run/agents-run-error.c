@@ -10,37 +10,13 @@
 
 #include "agents-run-error.h"
 #include "agents-run-private.h"
-#include "agents-sandbox-error-private.h"
+#include "agents-error.h"
 
 /**
  * AGENTS_RUN_ERROR:
  *
  * The error domain of runs. Codes are #AgentsRunError.
  */
-
-typedef struct
-{
-  GVariant *context;
-} AgentsRunErrorPrivate;
-
-static void
-agents_run_error_private_init (AgentsRunErrorPrivate *priv)
-{
-  priv->context = NULL;
-}
-
-static void
-agents_run_error_private_copy (const AgentsRunErrorPrivate *src,
-                               AgentsRunErrorPrivate *dest)
-{
-  dest->context = src->context ? g_variant_ref (src->context) : NULL;
-}
-
-static void
-agents_run_error_private_clear (AgentsRunErrorPrivate *priv)
-{
-  g_clear_pointer (&priv->context, g_variant_unref);
-}
 
 /**
  * agents_run_error_quark:
@@ -49,15 +25,7 @@ agents_run_error_private_clear (AgentsRunErrorPrivate *priv)
  *
  * Returns: the quark
  */
-AGENTS_DEFINE_EXTENDED_ERROR (AgentsRunError,
-                              agents_run_error,
-                              "agents-run-error-quark")
-
-static GVariant *
-empty_context (void)
-{
-  return g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0);
-}
+AGENTS_DEFINE_ERROR_QUARK (agents_run_error, "agents-run-error-quark")
 
 /**
  * agents_run_error_set_context:
@@ -69,19 +37,10 @@ empty_context (void)
 void
 agents_run_error_set_context (GError *error, GVariant *context)
 {
-  AgentsRunErrorPrivate *priv;
-
   g_return_if_fail (error != NULL);
   g_return_if_fail (error->domain == AGENTS_RUN_ERROR);
 
-  if (context == NULL)
-    context = empty_context ();
-  g_return_if_fail (g_variant_is_of_type (context, G_VARIANT_TYPE_VARDICT));
-
-  priv = agents_run_error_get_private (error);
-  g_clear_pointer (&priv->context, g_variant_unref);
-  priv->context = g_variant_ref_sink (context);
-  agents_error_remember_context (error, priv->context);
+  agents_error_set_context (error, context);
 }
 
 /**
@@ -98,10 +57,7 @@ agents_run_error_set_context (GError *error, GVariant *context)
 GError *
 agents_run_error_new_literal (int code, GVariant *context, const char *message)
 {
-  GError *error = g_error_new_literal (AGENTS_RUN_ERROR, code, message);
-
-  agents_run_error_set_context (error, context);
-  return error;
+  return agents_error_new_literal (AGENTS_RUN_ERROR, code, context, message);
 }
 
 /**
@@ -122,10 +78,9 @@ agents_run_error_new (int code, GVariant *context, const char *format, ...)
   va_list args;
 
   va_start (args, format);
-  error = g_error_new_valist (AGENTS_RUN_ERROR, code, format, args);
+  error =
+    agents_error_new_valist (AGENTS_RUN_ERROR, code, context, format, args);
   va_end (args);
-
-  agents_run_error_set_context (error, context);
   return error;
 }
 
@@ -144,22 +99,12 @@ void
 agents_run_error_set (
   GError **error, int code, GVariant *context, const char *format, ...)
 {
-  GError *new_error;
   va_list args;
 
-  if (error == NULL)
-    {
-      if (context != NULL)
-        g_variant_unref (g_variant_ref_sink (context));
-      return;
-    }
-
   va_start (args, format);
-  new_error = g_error_new_valist (AGENTS_RUN_ERROR, code, format, args);
+  agents_error_set_valist (error, AGENTS_RUN_ERROR, code, context, format,
+                           args);
   va_end (args);
-
-  agents_run_error_set_context (new_error, context);
-  g_propagate_error (error, new_error);
 }
 
 /**
@@ -171,7 +116,7 @@ agents_run_error_set (
  * info as JSON text).
  *
  * Errors that crossed a language binding lose their extended data; for
- * those the context is looked up from the recent errors of this thread,
+ * those the context is looked up from the recent errors of the process,
  * see agents_run_error_lookup_context().
  *
  * Returns: (transfer full): an `a{sv}` dictionary, empty when @error is not
@@ -180,19 +125,12 @@ agents_run_error_set (
 GVariant *
 agents_run_error_get_context (const GError *error)
 {
-  AgentsRunErrorPrivate *priv;
-
   g_return_val_if_fail (error != NULL, NULL);
 
   if (error->domain != AGENTS_RUN_ERROR)
-    return g_variant_ref_sink (empty_context ());
-
-  priv = agents_run_error_get_private (error);
-  if (priv != NULL && priv->context != NULL)
-    return g_variant_ref (priv->context);
-
-  return agents_run_error_lookup_context (error->domain, error->code,
-                                          error->message);
+    return g_variant_ref_sink (
+      g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0));
+  return agents_error_get_context (error);
 }
 
 /**
@@ -201,7 +139,7 @@ agents_run_error_get_context (const GError *error)
  * @code: the error code
  * @message: the error message
  *
- * Looks up the context of a recent error raised on this thread by its
+ * Looks up the context of a recent error of the process by its
  * domain, code and message; works for run and sandbox errors alike. This
  * is how Python and JavaScript code reads the context of an exception it
  * caught:
@@ -217,7 +155,7 @@ agents_run_error_get_context (const GError *error)
 GVariant *
 agents_run_error_lookup_context (GQuark domain, int code, const char *message)
 {
-  return agents_sandbox_error_lookup_context (domain, code, message);
+  return agents_error_lookup_context_by_quark (domain, code, message);
 }
 
 void

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "agents-agent.h"
+#include "agents-json-private.h"
 #include "agents-guardrail.h"
 #include "models/agents-model.h"
 #include "agents-run-config.h"
@@ -95,13 +96,11 @@ char *agents_run_private_output_to_text (JsonNode *output);
  * else a string (agents_run_private_output_to_text()). */
 JsonNode *agents_run_private_tool_output_to_wire (JsonNode *output);
 
-/* JSON from models is hostile: these never warn on a wrong type. The
- * string getter returns NULL unless @member is a string. */
-const char *agents_run_private_json_string (JsonObject *object,
-                                            const char *member);
-/* A deep copy of @object (json_node_copy() shares objects). */
-JsonObject *agents_run_private_json_object_copy (JsonObject *object);
-JsonArray *agents_run_private_json_array_copy (JsonArray *array);
+/* The run's JSON helpers are those of agents-json-private.h; the names
+ * stay for the run's many callers. */
+#define agents_run_private_json_string agents_json_get_string
+#define agents_run_private_json_object_copy agents_json_object_copy
+#define agents_run_private_json_array_copy agents_json_array_copy
 
 /* ======================================================================
  * Runner, results and run states (agents-runner.c, agents-run-result.c,

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "agents-json-private.h"
-#include "agents-sandbox-error-private.h"
+#include "agents-error.h"
 #include "agents-sqlite-session.h"
 
 /**
@@ -34,7 +34,7 @@
  * session's connection; file databases use write-ahead logging and wait
  * for each other's locks, so concurrent runs neither block the main loop
  * nor lose items. A row whose JSON is not an object fails the operation
- * with %AGENTS_SANDBOX_ERROR_INVALID_JSON.
+ * with %AGENTS_CONVERSATION_SESSION_ERROR_CORRUPT_ITEM.
  */
 
 /* How long an operation waits for another connection's lock. */
@@ -130,8 +130,9 @@ set_sqlite_error (AgentsSqliteSession *self,
 
   self->last_rc = rc;
   g_variant_dict_insert (ctx, "sqlite_code", "i", rc);
-  agents_sandbox_error_set (
-    error, AGENTS_SANDBOX_ERROR_FAILED, g_variant_dict_end (ctx),
+  agents_error_set (
+    error, AGENTS_CONVERSATION_SESSION_ERROR,
+    AGENTS_CONVERSATION_SESSION_ERROR_FAILED, g_variant_dict_end (ctx),
     _ ("SQLite session database %s failed: %s"), self->db_path, detail);
 }
 
@@ -144,8 +145,9 @@ set_corrupt_error (AgentsSqliteSession *self,
   g_autoptr (GVariantDict) ctx = error_context (self);
 
   g_variant_dict_insert (ctx, "message_id", "x", row_id);
-  agents_sandbox_error_set (
-    error, AGENTS_SANDBOX_ERROR_INVALID_JSON, g_variant_dict_end (ctx),
+  agents_error_set (
+    error, AGENTS_CONVERSATION_SESSION_ERROR,
+    AGENTS_CONVERSATION_SESSION_ERROR_CORRUPT_ITEM, g_variant_dict_end (ctx),
     _ ("Conversation session %s has a corrupt item (message %" PRId64 "): %s"),
     self->session_id, (int64_t) row_id, reason);
 }
@@ -218,10 +220,11 @@ check_regular_file (AgentsSqliteSession *self, GError **error)
   if (g_stat (self->db_path, &st) != 0 || S_ISREG (st.st_mode))
     return TRUE;
   ctx = error_context (self);
-  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_FAILED,
-                            g_variant_dict_end (ctx),
-                            _ ("SQLite session database %s failed: %s"),
-                            self->db_path, _ ("not a regular file"));
+  agents_error_set (error, AGENTS_CONVERSATION_SESSION_ERROR,
+                    AGENTS_CONVERSATION_SESSION_ERROR_FAILED,
+                    g_variant_dict_end (ctx),
+                    _ ("SQLite session database %s failed: %s"), self->db_path,
+                    _ ("not a regular file"));
   return FALSE;
 }
 

@@ -29,32 +29,9 @@
 #define FRAME_HEADER_SIZE 8
 #define FRAME_CHUNK (256 * 1024)
 
-/* The error domain: an extended GError whose context
- * agents_sandbox_error_get_context() reads. */
-
-typedef struct
-{
-  GVariant *context;
-} AgentsDockerErrorPrivate;
-
-static void
-agents_docker_error_private_init (AgentsDockerErrorPrivate *priv)
-{
-  priv->context = NULL;
-}
-
-static void
-agents_docker_error_private_copy (const AgentsDockerErrorPrivate *src,
-                                  AgentsDockerErrorPrivate *dest)
-{
-  dest->context = src->context ? g_variant_ref (src->context) : NULL;
-}
-
-static void
-agents_docker_error_private_clear (AgentsDockerErrorPrivate *priv)
-{
-  g_clear_pointer (&priv->context, g_variant_unref);
-}
+/* The error domain: its errors carry a context, which
+ * agents_error_get_context() (and agents_sandbox_error_get_context())
+ * read. */
 
 /**
  * agents_docker_error_quark:
@@ -63,30 +40,7 @@ agents_docker_error_private_clear (AgentsDockerErrorPrivate *priv)
  *
  * Returns: the quark
  */
-AGENTS_DEFINE_EXTENDED_ERROR (AgentsDockerError,
-                              agents_docker_error,
-                              "agents-docker-error-quark")
-
-static GVariant *
-docker_error_context (const GError *error)
-{
-  AgentsDockerErrorPrivate *priv = agents_docker_error_get_private (error);
-
-  return priv->context ? g_variant_ref (priv->context) : NULL;
-}
-
-static void
-register_context_func (void)
-{
-  static gsize registered = 0;
-
-  if (g_once_init_enter (&registered))
-    {
-      agents_error_register_context_func (AGENTS_DOCKER_ERROR,
-                                          docker_error_context);
-      g_once_init_leave (&registered, 1);
-    }
-}
+AGENTS_DEFINE_ERROR_QUARK (agents_docker_error, "agents-docker-error-quark")
 
 /* Sets @error to a docker error carrying @context (floating, consumed). */
 static void docker_error_set (GError **error,
@@ -99,21 +53,12 @@ static void
 docker_error_set (
   GError **error, int code, GVariant *context, const char *format, ...)
 {
-  g_autoptr (GVariant) owned = g_variant_ref_sink (context);
-  GError *new_error;
   va_list args;
 
-  register_context_func ();
-  if (error == NULL)
-    return;
-
   va_start (args, format);
-  new_error = g_error_new_valist (AGENTS_DOCKER_ERROR, code, format, args);
+  agents_error_set_valist (error, AGENTS_DOCKER_ERROR, code, context, format,
+                           args);
   va_end (args);
-
-  agents_docker_error_get_private (new_error)->context = g_variant_ref (owned);
-  agents_error_remember_context (new_error, owned);
-  g_propagate_error (error, new_error);
 }
 
 /* The engine */

@@ -203,9 +203,9 @@ agents_mount_pattern_to_json (AgentsMountPattern *self)
   extra_args = agents_mount_pattern_get_extra_args (self);
 
   json_builder_begin_object (builder);
-  s3mount_builder_add_string (builder, "type", klass->type_name);
-  s3mount_builder_add_string (builder, "cache_dir",
-                              agents_mount_pattern_get_cache_dir (self));
+  agents_json_add_nullable_string (builder, "type", klass->type_name);
+  agents_json_add_nullable_string (builder, "cache_dir",
+                                   agents_mount_pattern_get_cache_dir (self));
   json_builder_set_member_name (builder, "extra_args");
   json_builder_begin_array (builder);
   for (guint i = 0; extra_args[i] != NULL; i++)
@@ -272,19 +272,19 @@ s3mount_pattern_parse (JsonNode *node, GError **error)
   JsonObject *object;
   GType type;
 
-  object = s3mount_json_get_object (node, "mount pattern", error);
-  if (object == NULL || !s3mount_json_get_string (object, "mount pattern",
-                                                  "type", &type_name, error))
+  object = agents_json_typed_require_object (node, "mount pattern", error);
+  if (object == NULL || !agents_json_typed_dup_string (
+                          object, "mount pattern", "type", &type_name, error))
     return NULL;
   type = lookup_pattern_type (type_name, error);
   if (type == G_TYPE_INVALID)
     return NULL;
 
   self = g_object_new (type, NULL);
-  if (!s3mount_json_get_string (object, type_name, "cache_dir", &cache_dir,
-                                error) ||
-      !s3mount_json_get_strv (object, type_name, "extra_args", &extra_args,
-                              error))
+  if (!agents_json_typed_dup_string (object, type_name, "cache_dir", &cache_dir,
+                                     error) ||
+      !agents_json_typed_dup_strv (object, type_name, "extra_args", &extra_args,
+                                   error))
     return NULL;
   agents_mount_pattern_set_cache_dir (self, cache_dir);
   agents_mount_pattern_set_extra_args (self, (const char *const *) extra_args);
@@ -712,7 +712,8 @@ rclone_serialize_fields (AgentsMountPattern *pattern, JsonBuilder *builder)
 {
   AgentsRcloneMountPattern *self = AGENTS_RCLONE_MOUNT_PATTERN (pattern);
 
-  s3mount_builder_add_string (builder, "vfs_cache_mode", self->vfs_cache_mode);
+  agents_json_add_nullable_string (builder, "vfs_cache_mode",
+                                   self->vfs_cache_mode);
 }
 
 static gboolean
@@ -724,8 +725,8 @@ rclone_deserialize_fields (AgentsMountPattern *pattern,
   g_autofree char *mode = NULL;
   const char *type_name = agents_mount_pattern_get_type_name (pattern);
 
-  if (!s3mount_json_get_string (object, type_name, "vfs_cache_mode", &mode,
-                                error))
+  if (!agents_json_typed_dup_string (object, type_name, "vfs_cache_mode", &mode,
+                                     error))
     return FALSE;
   agents_rclone_mount_pattern_set_vfs_cache_mode (self, mode);
   return TRUE;

@@ -51,7 +51,7 @@ agents_mount_strategy_to_json (AgentsMountStrategy *self)
 
   klass = AGENTS_MOUNT_STRATEGY_GET_CLASS (self);
   json_builder_begin_object (builder);
-  s3mount_builder_add_string (builder, "type", klass->type_name);
+  agents_json_add_nullable_string (builder, "type", klass->type_name);
   if (klass->serialize_fields != NULL)
     klass->serialize_fields (self, builder);
   json_builder_end_object (builder);
@@ -109,9 +109,9 @@ parse_strategy (JsonNode *node, GError **error)
   JsonObject *object;
   GType type;
 
-  object = s3mount_json_get_object (node, "mount strategy", error);
-  if (object == NULL || !s3mount_json_get_string (object, "mount strategy",
-                                                  "type", &type_name, error))
+  object = agents_json_typed_require_object (node, "mount strategy", error);
+  if (object == NULL || !agents_json_typed_dup_string (
+                          object, "mount strategy", "type", &type_name, error))
     return NULL;
   type = lookup_strategy_type (type_name, error);
   if (type == G_TYPE_INVALID)

@@ -6,28 +6,14 @@
 
 #pragma once
 
+#include "agents-json-private.h"
+
 #include "agents-s3-mount.h"
 
 G_BEGIN_DECLS
 
-/* JSON members of hostile documents: an absent or null member reads as
- * NULL (or the default); a member of the wrong JSON type is an
- * AGENTS_SANDBOX_ERROR_INVALID_JSON error naming @owner and @member. */
-gboolean s3mount_json_get_string (JsonObject *object,
-                                  const char *owner,
-                                  const char *member,
-                                  char **out,
-                                  GError **error);
-gboolean s3mount_json_get_strv (JsonObject *object,
-                                const char *owner,
-                                const char *member,
-                                char ***out,
-                                GError **error);
-JsonObject *
-s3mount_json_get_object (JsonNode *node, const char *owner, GError **error);
-void s3mount_builder_add_string (JsonBuilder *builder,
-                                 const char *member,
-                                 const char *value);
+/* The JSON helpers (agents_json_typed_dup_string() and the others) are
+ * those of agents-json-private.h. */
 
 /* AGENTS_SANDBOX_ERROR_MOUNT_CONFIG about @member of @owner. The message
  * never contains the member's value: it may be a secret. */

@@ -141,8 +141,8 @@ agents_s3_mount_serialize_fields (AgentsManifestEntry *entry,
     parent_class->serialize_fields (entry, builder);
 
   for (guint i = 0; i < G_N_ELEMENTS (string_members); i++)
-    s3mount_builder_add_string (builder, string_members[i].member,
-                                *string_field (self, i));
+    agents_json_add_nullable_string (builder, string_members[i].member,
+                                     *string_field (self, i));
 
   json_builder_set_member_name (builder, "mount_strategy");
   if (self->mount_strategy != NULL)
@@ -209,8 +209,8 @@ agents_s3_mount_deserialize_fields (AgentsManifestEntry *entry,
     {
       g_autofree char *value = NULL;
 
-      if (!s3mount_json_get_string (object, TYPE_NAME, string_members[i].member,
-                                    &value, error))
+      if (!agents_json_typed_dup_string (
+            object, TYPE_NAME, string_members[i].member, &value, error))
         return FALSE;
       if (value == NULL && string_members[i].prop_id == PROP_S3_PROVIDER)
         value = g_strdup (DEFAULT_S3_PROVIDER);

@@ -360,12 +360,41 @@ def test_python_session():
     check(not os.path.exists(base), "delete removed the session's directory")
 
 
+def test_third_party_error_domain():
+    """A plugin written in Python registers its own error domain; its
+    errors carry a context through a GTask and back into Python."""
+    domain = "python-plugin-error-quark"
+    quark = Agents.error_register_domain(domain)
+    check(Agents.error_domain_is_registered(quark), "the domain is registered")
+    check_equal(Agents.error_register_domain(domain), quark, "registering again")
+
+    context = GLib.Variant("a{sv}", {"bucket": GLib.Variant("s", "logs"),
+                                     "attempts": GLib.Variant("i", 3)})
+    error = Agents.error_new_literal(quark, 4, context, "bucket logs is gone")
+    check_equal(error.domain, domain, "error domain")
+    check_equal(Agents.error_get_context(error).unpack(),
+                {"bucket": "logs", "attempts": 3}, "context of the new error")
+
+    task = Gio.Task.new(None, None, None, None)
+    task.return_error(error)
+    try:
+        task.propagate_boolean()
+    except GLib.Error as e:
+        check_equal((e.domain, e.code, e.message), (domain, 4, "bucket logs is gone"),
+                    "the caught error")
+        check_equal(error_context(e), {"bucket": "logs", "attempts": 3},
+                    "context of the caught error")
+    else:
+        raise AssertionError("the task did not fail")
+
+
 TESTS = [
     ("unix_local session: write, exec, persist, resume, read back", test_unix_local_roundtrip),
     ("unix_local session: path escape error carries its context", test_error_context),
     ("manifest: lexical path escape error carries its context", test_error_context_lexical),
     ("sandbox error domain is named %s" % DOCUMENTED_ERROR_DOMAIN, test_error_domain_name),
     ("Python session: generic operations over Python primitives", test_python_session),
+    ("a Python plugin's own error domain carries contexts", test_third_party_error_domain),
 ]
 
 

@@ -8,15 +8,18 @@
 # custom_tool_call; a Python function tool returns an image part. Checks
 # the exact items the model sees on the next turn. Prints TAP.
 
+import gc
 import json
+import shutil
 import sys
+import tempfile
 import traceback
 
 import gi
 
 gi.require_version("Agents", "1.0")
 gi.require_version("Json", "1.0")
-from gi.repository import Agents, GLib, Json  # noqa: E402
+from gi.repository import Agents, GLib, GObject, Json  # noqa: E402
 
 CALL_TIMEOUT = 60
 
@@ -132,9 +135,60 @@ def test_image_output():
                 "function_call_output with parts")
 
 
+PINGS = []
+
+
+def ping(ctx, arguments):
+    PINGS.append(arguments)
+    return "pong"
+
+
+class PingCapability(GObject.Object, Agents.Capability):
+    """A capability written in Python whose tools exist only in the list
+    do_get_tools() returns: C must hold its own references to them."""
+
+    def do_get_capability_type(self):
+        return "py_ping"
+
+    def do_get_tools(self):
+        return [Agents.FunctionTool.new("ping", "Answers pong.", None, ping)]
+
+
+def test_python_capability_tools():
+    del PINGS[:]
+    model = Agents.ScriptedModel.new()
+    model.add_multiple_turn_outputs([
+        items(Agents.testing_function_tool_call("ping", "{}", "call_ping")),
+        items(Agents.testing_final_output_message("done"))])
+    agent = Agents.SandboxAgent.new("pinger")
+    agent.set_model(model)
+    agent.set_default_manifest(Agents.Manifest.new())
+    agent.set_capabilities([PingCapability()])
+
+    snapshots = tempfile.mkdtemp(prefix="python-capability-snapshots-")
+    try:
+        sandbox = Agents.SandboxRunConfig.new()
+        sandbox.set_client(Agents.registry_new_sandbox_client("unix_local"))
+        sandbox.set_snapshot(Agents.LocalSnapshotSpec.new(snapshots))
+        config = Agents.RunConfig.new()
+        config.set_sandbox(sandbox)
+        gc.collect()
+        result = call(Agents.Runner.new(), "run", agent, text_node("ping"), config,
+                      None, None)
+    finally:
+        shutil.rmtree(snapshots, ignore_errors=True)
+
+    check_equal(PINGS, ["{}"], "the Python capability's tool ran once")
+    check_equal(result.get_final_output().get_string(), "done", "final output")
+    outputs = [i for i in seen_input(model) if i.get("type") == "function_call_output"]
+    check_equal(outputs, [{"call_id": "call_ping", "type": "function_call_output",
+                           "output": "pong"}], "the model saw the tool's output")
+
+
 TESTS = [
     ("custom tool", test_custom_tool),
     ("image output", test_image_output),
+    ("Python capability: do_get_tools returns new tools", test_python_capability_tools),
 ]
 
 

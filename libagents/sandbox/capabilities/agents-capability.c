@@ -320,14 +320,24 @@ agents_capability_get_run_as (AgentsCapability *self)
  *
  * Gets the tools.
  *
- * Returns: (transfer container) (element-type GObject): the tools
+ * The caller owns the array and a reference on each tool: an
+ * implementation returns new references (language bindings do so for
+ * a list they return), and the array frees them.
+ *
+ * Returns: (transfer full) (element-type GObject): the tools
  */
 GPtrArray *
 agents_capability_get_tools (AgentsCapability *self)
 {
+  GPtrArray *tools;
+
   g_return_val_if_fail (AGENTS_IS_CAPABILITY (self), NULL);
 
-  return IFACE (self)->get_tools (self);
+  tools = IFACE (self)->get_tools (self);
+  /* Bindings hand back an array without a free function. */
+  if (tools != NULL)
+    g_ptr_array_set_free_func (tools, g_object_unref);
+  return tools;
 }
 
 /**

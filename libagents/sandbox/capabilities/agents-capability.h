@@ -44,7 +44,8 @@ G_DECLARE_INTERFACE (
  *   for agents_capability_get_session()
  * @bind_run_as: binds the user commands run as; the default remembers it
  * @get_tools: returns the tools the capability gives the model, a
- *   #GPtrArray of #GObject
+ *   #GPtrArray of #GObject; the caller owns the array and a reference on
+ *   each tool
  * @instructions: returns text for the system prompt, or %NULL; the task
  *   returns a string
  * @process_manifest: may change the manifest a session is created from;

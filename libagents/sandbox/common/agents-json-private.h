@@ -88,8 +88,8 @@ gboolean agents_json_lookup (JsonObject *object,
                              GType type,
                              JsonNode **out);
 
-/* The string value of @member, or NULL when it is absent or not a
- * string. */
+/* The string value of @member, or NULL when it or @object is absent or
+ * it is not a string. Never warns: JSON from models is hostile. */
 const char *agents_json_get_string (JsonObject *object, const char *member);
 
 /* Reads a string member into *out (borrowed from @object); *out is left
@@ -116,12 +116,40 @@ gboolean agents_json_read_container (JsonObject *object,
                                      JsonNode **out,
                                      GError **error);
 
+/* Members of a typed object that names its type @owner in its errors:
+ * "OWNER: “MEMBER” must be a string" (INVALID_JSON, context {type,
+ * member}). A null or absent member reads as NULL. Exported (not public
+ * API) for the plugins. */
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_json_typed_dup_string (JsonObject *object,
+                                       const char *owner,
+                                       const char *member,
+                                       char **out,
+                                       GError **error);
+/* The context {type: @owner, member: @member} of such errors
+ * (floating). */
+AGENTS_AVAILABLE_IN_1_0
+GVariant *agents_json_typed_context (const char *owner, const char *member);
+/* The same for a list of at most 64 strings. */
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_json_typed_dup_strv (JsonObject *object,
+                                     const char *owner,
+                                     const char *member,
+                                     char ***out,
+                                     GError **error);
+/* The object held by @node; "OWNER must be a JSON object" otherwise. */
+AGENTS_AVAILABLE_IN_1_0
+JsonObject *agents_json_typed_require_object (JsonNode *node,
+                                              const char *owner,
+                                              GError **error);
+
 /* ---- writing ----------------------------------------------------------- */
 
 void agents_json_add_string (JsonBuilder *builder,
                              const char *member,
                              const char *value);
 /* Adds @value, or a JSON null when it is NULL. */
+AGENTS_AVAILABLE_IN_1_0
 void agents_json_add_nullable_string (JsonBuilder *builder,
                                       const char *member,
                                       const char *value);
@@ -134,5 +162,13 @@ agents_json_add_int (JsonBuilder *builder, const char *member, gint64 value);
 void agents_json_add_node (JsonBuilder *builder,
                            const char *member,
                            JsonNode *value);
+
+/* ---- copying ----------------------------------------------------------- */
+
+/* Deep copies of @object and @array (NULL for NULL): nothing is shared
+ * (json_node_copy() shares objects), and values keep their exact
+ * types. */
+JsonObject *agents_json_object_copy (JsonObject *object);
+JsonArray *agents_json_array_copy (JsonArray *array);
 
 G_END_DECLS

@@ -324,7 +324,8 @@ agents_json_get_string (JsonObject *object, const char *member)
 {
   JsonNode *node;
 
-  if (!agents_json_lookup (object, member, G_TYPE_STRING, &node) ||
+  if (object == NULL ||
+      !agents_json_lookup (object, member, G_TYPE_STRING, &node) ||
       node == NULL)
     return NULL;
   return json_node_get_string (node);
@@ -449,4 +450,233 @@ agents_json_add_node (JsonBuilder *builder, const char *member, JsonNode *value)
     json_builder_add_value (builder, value);
   else
     json_builder_add_null_value (builder);
+}
+
+/* ---- copying ----------------------------------------------------------- */
+
+static JsonNode *deep_copy_node (JsonNode *node);
+
+static void
+copy_member (JsonObject *object,
+             const char *name,
+             JsonNode *member,
+             gpointer user_data)
+{
+  json_object_set_member (user_data, name, deep_copy_node (member));
+}
+
+static void
+copy_element (JsonArray *array,
+              guint index,
+              JsonNode *element,
+              gpointer user_data)
+{
+  json_array_add_element (user_data, deep_copy_node (element));
+}
+
+/* A structural copy: nothing is shared with @node, and values keep their
+ * exact types (no text round trip). */
+static JsonNode *
+deep_copy_node (JsonNode *node)
+{
+  JsonNode *copy;
+
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_object_new ();
+        JsonNode *result;
+
+        json_object_foreach_member (json_node_get_object (node), copy_member,
+                                    object);
+        result = json_node_init_object (json_node_alloc (), object);
+        json_object_unref (object);
+        return result;
+      }
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_array_new ();
+        JsonNode *result;
+
+        json_array_foreach_element (json_node_get_array (node), copy_element,
+                                    array);
+        result = json_node_init_array (json_node_alloc (), array);
+        json_array_unref (array);
+        return result;
+      }
+    case JSON_NODE_NULL:
+      return json_node_init_null (json_node_alloc ());
+    default:
+      break;
+    }
+  /* Values are copied, not shared: setters on a node may reuse its value. */
+  copy = json_node_alloc ();
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_INT64:
+      return json_node_init_int (copy, json_node_get_int (node));
+    case G_TYPE_DOUBLE:
+      return json_node_init_double (copy, json_node_get_double (node));
+    case G_TYPE_BOOLEAN:
+      return json_node_init_boolean (copy, json_node_get_boolean (node));
+    case G_TYPE_STRING:
+      return json_node_init_string (copy, json_node_get_string (node));
+    default:
+      return json_node_init_null (copy);
+    }
+}
+
+JsonObject *
+agents_json_object_copy (JsonObject *object)
+{
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (JsonNode) copy = NULL;
+
+  if (object == NULL)
+    return NULL;
+  node = json_node_init_object (json_node_alloc (), object);
+  copy = deep_copy_node (node);
+  return json_object_ref (json_node_get_object (copy));
+}
+
+JsonArray *
+agents_json_array_copy (JsonArray *array)
+{
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (JsonNode) copy = NULL;
+
+  if (array == NULL)
+    return NULL;
+  node = json_node_init_array (json_node_alloc (), array);
+  copy = deep_copy_node (node);
+  return json_array_ref (json_node_get_array (copy));
+}
+
+/* ---- members of typed objects --------------------------------------- */
+
+/* Mount patterns and strategies (plugins/s3mount) name the object's type
+ * in their errors: "TYPE: “MEMBER” must be …", context {type, member}. */
+#define AGENTS_JSON_MAX_TYPED_STRV 64
+
+GVariant *
+agents_json_typed_context (const char *owner, const char *member)
+{
+  g_auto (GVariantBuilder) builder =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+
+  g_variant_builder_add (&builder, "{sv}", "type",
+                         g_variant_new_string (owner));
+  g_variant_builder_add (&builder, "{sv}", "member",
+                         g_variant_new_string (member));
+  return g_variant_builder_end (&builder);
+}
+
+static void
+set_typed_type_error (GError **error,
+                      const char *owner,
+                      const char *member,
+                      const char *expected)
+{
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_JSON,
+                            agents_json_typed_context (owner, member),
+                            _ ("%s: “%s” must be %s"), owner, member, expected);
+}
+
+static gboolean
+typed_node_is_null (JsonNode *node)
+{
+  return node == NULL || JSON_NODE_HOLDS_NULL (node);
+}
+
+gboolean
+agents_json_typed_dup_string (JsonObject *object,
+                              const char *owner,
+                              const char *member,
+                              char **out,
+                              GError **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (typed_node_is_null (node))
+    {
+      *out = NULL;
+      return TRUE;
+    }
+  if (!JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      set_typed_type_error (error, owner, member, _ ("a string"));
+      return FALSE;
+    }
+  *out = json_node_dup_string (node);
+  return TRUE;
+}
+
+static gboolean
+typed_element_is_string (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_STRING;
+}
+
+gboolean
+agents_json_typed_dup_strv (JsonObject *object,
+                            const char *owner,
+                            const char *member,
+                            char ***out,
+                            GError **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+  g_autoptr (GStrvBuilder) builder = NULL;
+  JsonArray *array;
+  guint n;
+
+  *out = NULL;
+  if (typed_node_is_null (node))
+    return TRUE;
+  array = JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  n = array != NULL ? json_array_get_length (array) : 0;
+  if (array == NULL || n > AGENTS_JSON_MAX_TYPED_STRV)
+    {
+      set_typed_type_error (error, owner, member,
+                            _ ("a short list of strings"));
+      return FALSE;
+    }
+
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (!typed_element_is_string (element))
+        {
+          set_typed_type_error (error, owner, member,
+                                _ ("a short list of strings"));
+          return FALSE;
+        }
+      g_strv_builder_add (builder, json_node_get_string (element));
+    }
+  *out = g_strv_builder_end (builder);
+  return TRUE;
+}
+
+JsonObject *
+agents_json_typed_require_object (JsonNode *node,
+                                  const char *owner,
+                                  GError **error)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_auto (GVariantBuilder) builder =
+        G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+
+      g_variant_builder_add (&builder, "{sv}", "type",
+                             g_variant_new_string (owner));
+      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_JSON,
+                                g_variant_builder_end (&builder),
+                                _ ("%s must be a JSON object"), owner);
+      return NULL;
+    }
+  return json_node_get_object (node);
 }

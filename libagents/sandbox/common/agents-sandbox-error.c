@@ -16,30 +16,6 @@
  * The error domain of sandbox operations. Codes are #AgentsSandboxError.
  */
 
-typedef struct
-{
-  GVariant *context;
-} AgentsSandboxErrorPrivate;
-
-static void
-agents_sandbox_error_private_init (AgentsSandboxErrorPrivate *priv)
-{
-  priv->context = NULL;
-}
-
-static void
-agents_sandbox_error_private_copy (const AgentsSandboxErrorPrivate *src,
-                                   AgentsSandboxErrorPrivate *dest)
-{
-  dest->context = src->context ? g_variant_ref (src->context) : NULL;
-}
-
-static void
-agents_sandbox_error_private_clear (AgentsSandboxErrorPrivate *priv)
-{
-  g_clear_pointer (&priv->context, g_variant_unref);
-}
-
 /**
  * agents_sandbox_error_quark:
  *
@@ -47,95 +23,7 @@ agents_sandbox_error_private_clear (AgentsSandboxErrorPrivate *priv)
  *
  * Returns: the quark
  */
-AGENTS_DEFINE_EXTENDED_ERROR (AgentsSandboxError,
-                              agents_sandbox_error,
-                              "agents-sandbox-error-quark")
-
-/*
- * Language bindings turn a GError into their own exception type and keep
- * only domain, code and message; the extended private data is lost on the
- * way back in. So the contexts of recent errors are also remembered,
- * keyed by what survives that trip.
- */
-#define RECENT_CONTEXTS 32
-
-typedef struct
-{
-  GQuark domain;
-  int code;
-  char *message;
-  GVariant *context;
-} RecentContext;
-
-typedef struct
-{
-  RecentContext slots[RECENT_CONTEXTS];
-  guint next;
-} RecentContexts;
-
-/* Process-wide: errors are often made in g_task_run_in_thread() workers
- * and caught on the main thread. */
-static RecentContexts recent_contexts;
-static GMutex recent_lock;
-
-/* Also used by the run error domain (agents-run-error.c). */
-void
-agents_error_remember_context (const GError *error, GVariant *context)
-{
-  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&recent_lock);
-  RecentContexts *recent = &recent_contexts;
-  RecentContext *slot = &recent->slots[recent->next];
-
-  g_free (slot->message);
-  g_clear_pointer (&slot->context, g_variant_unref);
-  slot->domain = error->domain;
-  slot->code = error->code;
-  slot->message = g_strdup (error->message);
-  slot->context = g_variant_ref (context);
-  recent->next = (recent->next + 1) % RECENT_CONTEXTS;
-}
-
-static GVariant *
-empty_context (void)
-{
-  return g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0);
-}
-
-/* Extended domains of plugins whose contexts
- * agents_sandbox_error_get_context() reads too: GQuark → func. */
-static GHashTable *context_funcs;
-static GMutex context_funcs_lock;
-
-void
-agents_error_register_context_func (GQuark domain, AgentsErrorContextFunc func)
-{
-  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&context_funcs_lock);
-
-  if (context_funcs == NULL)
-    context_funcs = g_hash_table_new (NULL, NULL);
-  g_hash_table_insert (context_funcs, GUINT_TO_POINTER (domain), func);
-}
-
-static GVariant *
-plugin_error_context (const GError *error)
-{
-  AgentsErrorContextFunc func = NULL;
-  GVariant *context;
-
-  g_mutex_lock (&context_funcs_lock);
-  if (context_funcs != NULL)
-    func =
-      g_hash_table_lookup (context_funcs, GUINT_TO_POINTER (error->domain));
-  g_mutex_unlock (&context_funcs_lock);
-
-  if (func == NULL)
-    return g_variant_ref_sink (empty_context ());
-  context = func (error);
-  if (context != NULL)
-    return context;
-  return agents_sandbox_error_lookup_context (error->domain, error->code,
-                                              error->message);
-}
+AGENTS_DEFINE_ERROR_QUARK (agents_sandbox_error, "agents-sandbox-error-quark")
 
 /**
  * agents_sandbox_error_set_context:
@@ -147,19 +35,10 @@ plugin_error_context (const GError *error)
 void
 agents_sandbox_error_set_context (GError *error, GVariant *context)
 {
-  AgentsSandboxErrorPrivate *priv;
-
   g_return_if_fail (error != NULL);
   g_return_if_fail (error->domain == AGENTS_SANDBOX_ERROR);
 
-  if (context == NULL)
-    context = empty_context ();
-  g_return_if_fail (g_variant_is_of_type (context, G_VARIANT_TYPE_VARDICT));
-
-  priv = agents_sandbox_error_get_private (error);
-  g_clear_pointer (&priv->context, g_variant_unref);
-  priv->context = g_variant_ref_sink (context);
-  agents_error_remember_context (error, priv->context);
+  agents_error_set_context (error, context);
 }
 
 /**
@@ -178,10 +57,8 @@ agents_sandbox_error_new_literal (int code,
                                   GVariant *context,
                                   const char *message)
 {
-  GError *error = g_error_new_literal (AGENTS_SANDBOX_ERROR, code, message);
-
-  agents_sandbox_error_set_context (error, context);
-  return error;
+  return agents_error_new_literal (AGENTS_SANDBOX_ERROR, code, context,
+                                   message);
 }
 
 /**
@@ -202,10 +79,9 @@ agents_sandbox_error_new (int code, GVariant *context, const char *format, ...)
   va_list args;
 
   va_start (args, format);
-  error = g_error_new_valist (AGENTS_SANDBOX_ERROR, code, format, args);
+  error =
+    agents_error_new_valist (AGENTS_SANDBOX_ERROR, code, context, format, args);
   va_end (args);
-
-  agents_sandbox_error_set_context (error, context);
   return error;
 }
 
@@ -224,22 +100,12 @@ void
 agents_sandbox_error_set (
   GError **error, int code, GVariant *context, const char *format, ...)
 {
-  GError *new_error;
   va_list args;
 
-  if (error == NULL)
-    {
-      if (context != NULL)
-        g_variant_unref (g_variant_ref_sink (context));
-      return;
-    }
-
   va_start (args, format);
-  new_error = g_error_new_valist (AGENTS_SANDBOX_ERROR, code, format, args);
+  agents_error_set_valist (error, AGENTS_SANDBOX_ERROR, code, context, format,
+                           args);
   va_end (args);
-
-  agents_sandbox_error_set_context (new_error, context);
-  g_propagate_error (error, new_error);
 }
 
 /**
@@ -251,31 +117,21 @@ agents_sandbox_error_set (
  * the keys the reference runtime uses.
  *
  * Errors that crossed a language binding lose their extended data; for
- * those the context is looked up from the recent errors of this thread,
+ * those the context is looked up from the recent errors of the process,
  * see agents_sandbox_error_lookup_context().
  *
- * Errors of the plugins' own domains (the docker backend's, for one)
- * carry a context too, and this reads it.
+ * Errors of the other domains registered with
+ * agents_error_register_domain() (the run errors, the plugins' own
+ * domains) carry a context too, and this reads it: it is
+ * agents_error_get_context().
  *
  * Returns: (transfer full): an `a{sv}` dictionary, empty when @error is
- *   neither a sandbox error nor a plugin error, or has no context
+ *   of no registered domain, or has no context
  */
 GVariant *
 agents_sandbox_error_get_context (const GError *error)
 {
-  AgentsSandboxErrorPrivate *priv;
-
-  g_return_val_if_fail (error != NULL, NULL);
-
-  if (error->domain != AGENTS_SANDBOX_ERROR)
-    return plugin_error_context (error);
-
-  priv = agents_sandbox_error_get_private (error);
-  if (priv != NULL && priv->context != NULL)
-    return g_variant_ref (priv->context);
-
-  return agents_sandbox_error_lookup_context (error->domain, error->code,
-                                              error->message);
+  return agents_error_get_context (error);
 }
 
 /**
@@ -304,50 +160,7 @@ agents_sandbox_error_lookup_context (GQuark domain,
                                      int code,
                                      const char *message)
 {
-  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&recent_lock);
-  RecentContexts *recent = &recent_contexts;
-
-  for (guint i = 1; i <= RECENT_CONTEXTS; i++)
-    {
-      RecentContext *slot =
-        &recent->slots[(recent->next + RECENT_CONTEXTS - i) % RECENT_CONTEXTS];
-
-      if (slot->context != NULL && slot->domain == domain &&
-          slot->code == code && g_strcmp0 (slot->message, message) == 0)
-        return g_variant_ref (slot->context);
-    }
-
-  return g_variant_ref_sink (empty_context ());
-}
-
-/**
- * agents_error_lookup_context:
- * @domain: the error domain's name, e.g. `agents-sandbox-error-quark`
- * @code: the error code
- * @message: the error message
- *
- * Like agents_sandbox_error_lookup_context(), for bindings that give the
- * domain of a caught error as a string. From Python:
- *
- * ```python
- * except GLib.Error as e:
- *     ctx = Agents.error_lookup_context(e.domain, e.code, e.message)
- *     print(ctx["reason"])
- * ```
- *
- * Works for the sandbox and the run error domains.
- *
- * Returns: (transfer full): an `a{sv}` dictionary, empty when nothing is
- *   known about the error
- */
-GVariant *
-agents_error_lookup_context (const char *domain, int code, const char *message)
-{
-  GQuark quark = domain != NULL ? g_quark_try_string (domain) : 0;
-
-  if (quark == 0)
-    return g_variant_ref_sink (empty_context ());
-  return agents_sandbox_error_lookup_context (quark, code, message);
+  return agents_error_lookup_context_by_quark (domain, code, message);
 }
 
 /**
@@ -361,17 +174,15 @@ agents_error_lookup_context (const char *domain, int code, const char *message)
 const char *
 agents_sandbox_error_get_reason (const GError *error)
 {
-  AgentsSandboxErrorPrivate *priv;
+  GVariant *context;
   const char *reason = NULL;
 
   g_return_val_if_fail (error != NULL, NULL);
 
   if (error->domain != AGENTS_SANDBOX_ERROR)
     return NULL;
-  priv = agents_sandbox_error_get_private (error);
-  if (priv == NULL || priv->context == NULL)
-    return NULL;
-  if (!g_variant_lookup (priv->context, "reason", "&s", &reason))
+  context = agents_error_peek_context (error);
+  if (context == NULL || !g_variant_lookup (context, "reason", "&s", &reason))
     return NULL;
   return reason;
 }

@@ -12,6 +12,7 @@
 
 #include <glib.h>
 
+#include "agents-error.h"
 #include "agents-version-macros.h"
 
 G_BEGIN_DECLS
@@ -104,10 +105,6 @@ AGENTS_AVAILABLE_IN_1_0
 GVariant *agents_sandbox_error_lookup_context (GQuark domain,
                                                int code,
                                                const char *message);
-
-AGENTS_AVAILABLE_IN_1_0
-GVariant *
-agents_error_lookup_context (const char *domain, int code, const char *message);
 
 AGENTS_AVAILABLE_IN_1_0
 const char *agents_sandbox_error_get_reason (const GError *error);
