@@ -508,9 +508,9 @@ static void
 test_registry_names (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GObject) skills =
+  g_autoptr (AgentsCapability) skills =
     agents_registry_new_capability ("skills", &error);
-  g_autoptr (GObject) memory = NULL;
+  g_autoptr (AgentsCapability) memory = NULL;
 
   g_assert_no_error (error);
   g_assert_true (AGENTS_IS_SKILLS_CAPABILITY (skills));
