@@ -29,6 +29,7 @@
 #include "sandbox/agents-runtime-helper.h"
 #include "sandbox/agents-sandbox-session.h"
 #include "sandbox/agents-sandbox-client.h"
+#include "sandbox/agents-sandbox-client-base.h"
 #include "sandbox/agents-capability.h"
 #include "sandbox/agents-builtin-capabilities.h"
 
