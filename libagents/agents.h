@@ -28,6 +28,7 @@
 #include "sandbox/agents-sandbox-session-state.h"
 #include "sandbox/agents-runtime-helper.h"
 #include "sandbox/agents-sandbox-session.h"
+#include "sandbox/agents-sandbox-session-base.h"
 #include "sandbox/agents-sandbox-client.h"
 #include "sandbox/agents-sandbox-client-base.h"
 #include "sandbox/agents-capability.h"

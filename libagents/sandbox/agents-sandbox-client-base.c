@@ -27,10 +27,12 @@
  * (#AgentsSandboxSessionStateClass.type_name); anything else is an
  * %AGENTS_SANDBOX_ERROR_INVALID_JSON error (context `type`).
  *
- * Python (and JavaScript) backends derive from it too; from Python:
+ * Python (and JavaScript) backends derive from it too. A Python class
+ * lists the interface among its bases, so that the vfuncs it overrides
+ * go into an interface vtable of its own:
  *
  * ```python
- * class MyClient(Agents.SandboxClientBase):
+ * class MyClient(Agents.SandboxClientBase, Agents.SandboxClient):
  *     def do_get_backend_id(self):
  *         return "mine"
  *     ...
