@@ -123,17 +123,6 @@ base_finalize (GObject *object)
 }
 
 static void
-return_not_supported (AgentsSandboxSessionBase *self,
-                      GTask *task,
-                      const char *operation)
-{
-  g_task_return_error (
-    task, agents_sandbox_error_new (AGENTS_SANDBOX_ERROR_NOT_SUPPORTED, NULL,
-                                    _ ("%s does not support %s"),
-                                    G_OBJECT_TYPE_NAME (self), operation));
-}
-
-static void
 default_succeed (AgentsSandboxSessionBase *self, GTask *task)
 {
   g_task_return_boolean (task, TRUE);
@@ -174,7 +163,11 @@ default_exec_raw (AgentsSandboxSessionBase *self,
                   double timeout,
                   GTask *task)
 {
-  return_not_supported (self, task, "exec");
+  /* The interface's default: "not supported". */
+  AgentsSandboxSessionInterface *dflt =
+    g_type_default_interface_peek (AGENTS_TYPE_SANDBOX_SESSION);
+
+  dflt->exec (AGENTS_SANDBOX_SESSION (self), argv, timeout, task);
 }
 
 static void
