@@ -376,12 +376,7 @@ class PyBaseSession(Agents.SandboxSessionBase, Agents.SandboxSession):
         self.base = base
         self.calls = []
 
-    def host_path(self, path):
-        if path == self.base or path.startswith(self.base + "/"):
-            return path
-        if path == "/tmp" or path.startswith("/tmp/"):
-            return os.path.join(self.base, "tmp") + path[len("/tmp"):]
-        return path
+    host_path = PySession.host_path
 
     def do_start_backend(self, task):
         # The workspace is prepared by the base after this, not before.
