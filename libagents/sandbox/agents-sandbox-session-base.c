@@ -206,7 +206,7 @@ agents_sandbox_session_base_init (AgentsSandboxSessionBase *self)
  * agents_sandbox_session_base_is_started:
  * @self: a session
  *
- * Whether the session started: TRUE from the end of a successful start
+ * Whether the session started: %TRUE from the end of a successful start
  * (the backend up and the workspace prepared) until the next shutdown.
  *
  * Returns: whether the session is started
