@@ -29,8 +29,10 @@
 #include "sandbox/session/agents-sandbox-session-state.h"
 #include "sandbox/session/agents-runtime-helper.h"
 #include "sandbox/session/agents-sandbox-session.h"
+#include "sandbox/session/agents-sandbox-session-base.h"
 #include "sandbox/session/agents-sandbox-process.h"
 #include "sandbox/session/agents-sandbox-client.h"
+#include "sandbox/session/agents-sandbox-client-base.h"
 #include "sandbox/capabilities/agents-capability.h"
 #include "sandbox/capabilities/agents-builtin-capabilities.h"
 

@@ -23,7 +23,7 @@
  */
 struct _AgentsDockerClient
 {
-  GObject parent_instance;
+  AgentsSandboxClientBase parent_instance;
 
   GMutex lock;
   GHashTable *engines; /* endpoint or "" -> AgentsDockerEngine */
@@ -34,7 +34,7 @@ static void client_iface_init (AgentsSandboxClientInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (
   AgentsDockerClient,
   agents_docker_client,
-  G_TYPE_OBJECT,
+  AGENTS_TYPE_SANDBOX_CLIENT_BASE,
   G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SANDBOX_CLIENT, client_iface_init))
 
 static void
@@ -52,6 +52,8 @@ static void
 agents_docker_client_class_init (AgentsDockerClientClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = agents_docker_client_finalize;
+  agents_sandbox_client_base_class_set_session_state_type (
+    AGENTS_SANDBOX_CLIENT_BASE_CLASS (klass), AGENTS_TYPE_DOCKER_SESSION_STATE);
 }
 
 static void
@@ -240,42 +242,6 @@ client_delete (AgentsSandboxClient *client,
     container_removed, g_object_ref (task));
 }
 
-/* ---- state JSON ----------------------------------------------------- */
-
-static JsonNode *
-client_serialize_session_state (AgentsSandboxClient *client,
-                                AgentsSandboxSessionState *state)
-{
-  return agents_sandbox_session_state_to_json (state);
-}
-
-static AgentsSandboxSessionState *
-client_deserialize_session_state (AgentsSandboxClient *client,
-                                  JsonNode *payload,
-                                  GError **error)
-{
-  g_autoptr (AgentsSandboxSessionState) state = NULL;
-  const char *type = NULL;
-
-  if (payload != NULL && JSON_NODE_HOLDS_OBJECT (payload))
-    type = json_object_get_string_member_with_default (
-      json_node_get_object (payload), "type", NULL);
-  if (g_strcmp0 (type, BACKEND_ID) != 0)
-    {
-      agents_sandbox_error_set (
-        error, AGENTS_SANDBOX_ERROR_INVALID_JSON,
-        g_variant_new_parsed ("{'type': <%s>}", type ? type : ""),
-        _ ("session state of type “%s” is not a %s session state"),
-        type ? type : "", BACKEND_ID);
-      return NULL;
-    }
-
-  state = g_object_new (AGENTS_TYPE_DOCKER_SESSION_STATE, NULL);
-  if (!agents_sandbox_session_state_load_json (state, payload, error))
-    return NULL;
-  return g_steal_pointer (&state);
-}
-
 static void reap_thread (GTask *task,
                          gpointer source,
                          gpointer task_data,
@@ -317,8 +283,6 @@ client_iface_init (AgentsSandboxClientInterface *iface)
   iface->resume = client_resume;
   iface->resume_with_options = client_resume_with_options;
   iface->delete = client_delete;
-  iface->serialize_session_state = client_serialize_session_state;
-  iface->deserialize_session_state = client_deserialize_session_state;
   iface->supports_default_options = client_supports_default_options;
   iface->reap = client_reap;
 }

@@ -14,8 +14,11 @@ G_BEGIN_DECLS
 
 #define AGENTS_TYPE_DOCKER_CLIENT (agents_docker_client_get_type ())
 
-G_DECLARE_FINAL_TYPE (
-  AgentsDockerClient, agents_docker_client, AGENTS, DOCKER_CLIENT, GObject)
+G_DECLARE_FINAL_TYPE (AgentsDockerClient,
+                      agents_docker_client,
+                      AGENTS,
+                      DOCKER_CLIENT,
+                      AgentsSandboxClientBase)
 
 /* Create options (a{sv}):
  *   "image"         (s)     required: the image to run

@@ -30,10 +30,9 @@
  */
 struct _AgentsDockerSession
 {
-  GObject parent_instance;
+  AgentsSandboxSessionBase parent_instance;
 
   AgentsDockerEngine *engine;
-  AgentsDockerSessionState *state;
   gsize output_limit;
 
   GMutex lock;
@@ -46,8 +45,16 @@ static void session_iface_init (AgentsSandboxSessionInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (
   AgentsDockerSession,
   agents_docker_session,
-  G_TYPE_OBJECT,
+  AGENTS_TYPE_SANDBOX_SESSION_BASE,
   G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SANDBOX_SESSION, session_iface_init))
+
+static void docker_start_backend (AgentsSandboxSessionBase *base, GTask *task);
+static void docker_shutdown_backend (AgentsSandboxSessionBase *base,
+                                     GTask *task);
+static void docker_exec (AgentsSandboxSessionBase *base,
+                         const char *const *argv,
+                         double timeout,
+                         GTask *task);
 
 static void
 close_servers (GPtrArray *servers)
@@ -64,7 +71,6 @@ agents_docker_session_finalize (GObject *object)
   close_servers (self->servers);
   g_ptr_array_unref (self->servers);
   g_clear_object (&self->engine);
-  g_clear_object (&self->state);
   g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (agents_docker_session_parent_class)->finalize (object);
@@ -73,7 +79,13 @@ agents_docker_session_finalize (GObject *object)
 static void
 agents_docker_session_class_init (AgentsDockerSessionClass *klass)
 {
+  AgentsSandboxSessionBaseClass *base_class =
+    AGENTS_SANDBOX_SESSION_BASE_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->finalize = agents_docker_session_finalize;
+  base_class->start_backend = docker_start_backend;
+  base_class->shutdown_backend = docker_shutdown_backend;
+  base_class->exec_raw = docker_exec;
 }
 
 static void
@@ -88,10 +100,10 @@ AgentsDockerSession *
 agents_docker_session_new (AgentsDockerEngine *engine,
                            AgentsDockerSessionState *state)
 {
-  AgentsDockerSession *self = g_object_new (AGENTS_TYPE_DOCKER_SESSION, NULL);
+  AgentsDockerSession *self =
+    g_object_new (AGENTS_TYPE_DOCKER_SESSION, "state", state, NULL);
 
   self->engine = g_object_ref (engine);
-  self->state = g_object_ref (state);
   return self;
 }
 
@@ -109,11 +121,17 @@ agents_docker_session_set_output_limit (AgentsDockerSession *self, gsize limit)
   self->output_limit = limit;
 }
 
+static AgentsDockerSessionState *
+session_state (AgentsDockerSession *self)
+{
+  return AGENTS_DOCKER_SESSION_STATE (
+    agents_sandbox_session_get_state (AGENTS_SANDBOX_SESSION (self)));
+}
+
 static AgentsManifest *
 session_manifest (AgentsDockerSession *self)
 {
-  return agents_sandbox_session_state_get_manifest (
-    AGENTS_SANDBOX_SESSION_STATE (self->state));
+  return agents_sandbox_session_get_manifest (AGENTS_SANDBOX_SESSION (self));
 }
 
 static const char *
@@ -126,7 +144,8 @@ session_root (AgentsDockerSession *self)
 static const char *
 require_container (AgentsDockerSession *self, int code, GError **error)
 {
-  const char *id = agents_docker_session_state_get_container_id (self->state);
+  const char *id =
+    agents_docker_session_state_get_container_id (session_state (self));
 
   if (id == NULL)
     agents_sandbox_error_set (
@@ -193,72 +212,21 @@ typedef struct
 {
   char **argv;
   char *user; /* run as, through the exec's user */
-  double timeout;
-  GCancellable *cancel; /* the read's: the caller's or the timer's */
-  gulong cancel_handler;
-  GCancellable *caller;
-  GSource *timer;
-  gint timed_out;
 } ExecOp;
 
 static void
 exec_op_free (ExecOp *op)
 {
-  if (op->timer != NULL)
-    {
-      g_source_destroy (op->timer);
-      g_source_unref (op->timer);
-    }
-  if (op->caller != NULL)
-    g_cancellable_disconnect (op->caller, op->cancel_handler);
-  g_clear_object (&op->caller);
-  g_clear_object (&op->cancel);
   g_strfreev (op->argv);
   g_free (op->user);
   g_free (op);
-}
-
-static gboolean
-exec_timer_fired (gpointer user_data)
-{
-  ExecOp *op = user_data;
-
-  g_atomic_int_set (&op->timed_out, TRUE);
-  g_cancellable_cancel (op->cancel);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-exec_caller_cancelled (GCancellable *caller, gpointer user_data)
-{
-  g_cancellable_cancel (G_CANCELLABLE (user_data));
-}
-
-static GError *
-exec_timeout_error (ExecOp *op)
-{
-  g_auto (GVariantBuilder) ctx =
-    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
-  g_autofree char *command_str =
-    agents_sandbox_error_argv_string ((const char *const *) op->argv);
-
-  g_variant_builder_add (
-    &ctx, "{sv}", "command",
-    agents_sandbox_error_argv_variant ((const char *const *) op->argv));
-  g_variant_builder_add (&ctx, "{sv}", "command_str",
-                         g_variant_new_string (command_str));
-  g_variant_builder_add (&ctx, "{sv}", "timeout",
-                         g_variant_new_double (op->timeout));
-  return agents_sandbox_error_new (
-    AGENTS_SANDBOX_ERROR_EXEC_TIMEOUT, g_variant_builder_end (&ctx),
-    _ ("command timed out after %g seconds: %s"), op->timeout, command_str);
 }
 
 static void
 exec_thread (GTask *task,
              gpointer source,
              gpointer task_data,
-             GCancellable *unused)
+             GCancellable *cancellable)
 {
   AgentsDockerSession *self = source;
   ExecOp *op = task_data;
@@ -274,11 +242,12 @@ exec_thread (GTask *task,
       guint wanted = g_atomic_int_add (&self->running, 1) + 1;
 
       servers = session_exec_servers (
-        self, agents_docker_session_state_get_container_id (self->state),
+        self,
+        agents_docker_session_state_get_container_id (session_state (self)),
         wanted);
       result = agents_docker_container_exec (
         container, servers, (const char *const *) op->argv, op->user,
-        self->output_limit, op->cancel, &error);
+        self->output_limit, cancellable, &error);
       g_atomic_int_add (&self->running, -1);
     }
   if (result != NULL)
@@ -286,14 +255,9 @@ exec_thread (GTask *task,
       g_task_return_pointer (task, g_steal_pointer (&result), g_object_unref);
       return;
     }
-  if (g_atomic_int_get (&op->timed_out) &&
-      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_clear_error (&error);
-      error = exec_timeout_error (op);
-    }
-  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
-           error->domain != AGENTS_SANDBOX_ERROR)
+  /* A cancellation (the caller's or the timeout's) stays one. */
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+      error->domain != AGENTS_SANDBOX_ERROR)
     {
       GError *mapped =
         agents_docker_map_error (error, AGENTS_SANDBOX_ERROR_EXEC_TRANSPORT,
@@ -347,32 +311,16 @@ docker_start_process (AgentsSandboxSession *session,
 }
 
 static void
-docker_exec (AgentsSandboxSession *session,
+docker_exec (AgentsSandboxSessionBase *base,
              const char *const *argv,
              double timeout,
              GTask *task)
 {
   ExecOp *op = g_new0 (ExecOp, 1);
-  GCancellable *caller = g_task_get_cancellable (task);
 
+  /* The base cancels the task's cancellable when @timeout expires; the
+   * reads watch it and a cancelled command is killed in the container. */
   op->argv = take_run_as (argv, &op->user);
-  op->timeout = timeout;
-  op->cancel = g_cancellable_new ();
-  if (caller != NULL)
-    {
-      op->caller = g_object_ref (caller);
-      op->cancel_handler =
-        g_cancellable_connect (caller, G_CALLBACK (exec_caller_cancelled),
-                               g_object_ref (op->cancel), g_object_unref);
-    }
-  if (timeout > 0)
-    {
-      op->timer = g_timeout_source_new ((guint) (timeout * 1000));
-      g_source_set_callback (op->timer, exec_timer_fired, op, NULL);
-      g_source_attach (op->timer, g_task_get_context (task));
-    }
-  /* The reads watch op->cancel, which the caller's cancellable and the
-   * timer both cancel: the thread tells a timeout from a cancellation. */
   g_task_set_task_data (task, op, (GDestroyNotify) exec_op_free);
   g_task_run_in_thread (task, exec_thread);
 }
@@ -526,7 +474,8 @@ running_thread (GTask *task,
                 GCancellable *cancellable)
 {
   AgentsDockerSession *self = source;
-  const char *id = agents_docker_session_state_get_container_id (self->state);
+  const char *id =
+    agents_docker_session_state_get_container_id (session_state (self));
   g_autoptr (AgentsDockerContainer) container = NULL;
   gboolean running = FALSE;
   GError *error = NULL;
@@ -656,14 +605,15 @@ ensure_thread (GTask *task,
   GError *error = NULL;
 
   session_drop_exec_servers (self);
-  id = agents_docker_container_ensure (self->engine, self->state, op->reuse,
-                                       &op->reused, cancellable, &error);
+  id = agents_docker_container_ensure (self->engine, session_state (self),
+                                       op->reuse, &op->reused, cancellable,
+                                       &error);
   if (id == NULL)
     {
       g_task_return_error (task, error);
       return;
     }
-  agents_docker_session_state_set_container_id (self->state, id);
+  agents_docker_session_state_set_container_id (session_state (self), id);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -700,7 +650,7 @@ agents_docker_session_ensure_container_finish (AgentsDockerSession *self,
   agents_sandbox_session_set_start_state_preserved (
     AGENTS_SANDBOX_SESSION (self),
     op->reused && agents_sandbox_session_state_get_workspace_root_ready (
-                    AGENTS_SANDBOX_SESSION_STATE (self->state)),
+                    AGENTS_SANDBOX_SESSION_STATE (session_state (self))),
     op->reused);
   return TRUE;
 }
@@ -712,7 +662,8 @@ remove_thread (GTask *task,
                GCancellable *cancellable)
 {
   AgentsDockerSession *self = source;
-  const char *id = agents_docker_session_state_get_container_id (self->state);
+  const char *id =
+    agents_docker_session_state_get_container_id (session_state (self));
   g_autoptr (AgentsDockerContainer) container = NULL;
   GError *error = NULL;
 
@@ -725,7 +676,7 @@ remove_thread (GTask *task,
   if (!agents_docker_container_remove_owned (
         container,
         agents_sandbox_session_state_get_session_id (
-          AGENTS_SANDBOX_SESSION_STATE (self->state)),
+          AGENTS_SANDBOX_SESSION_STATE (session_state (self))),
         cancellable, &error))
     {
       g_task_return_error (task, error);
@@ -756,19 +707,6 @@ agents_docker_session_remove_container_finish (AgentsDockerSession *self,
 }
 
 static void
-start_prepared (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  g_autoptr (GTask) task = user_data;
-  GError *error = NULL;
-
-  if (!agents_sandbox_session_prepare_workspace_finish (
-        AGENTS_SANDBOX_SESSION (source), result, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-static void
 start_ensured (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (GTask) task = user_data;
@@ -786,17 +724,15 @@ start_ensured (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   agents_sandbox_session_set_start_state_preserved (
     AGENTS_SANDBOX_SESSION (self), workspace, system);
-  agents_sandbox_session_prepare_workspace_async (
-    AGENTS_SANDBOX_SESSION (self), g_task_get_cancellable (task),
-    start_prepared, g_object_ref (task));
+  g_task_return_boolean (task, TRUE);
 }
 
 static void
-docker_start (AgentsSandboxSession *session, GTask *task)
+docker_start_backend (AgentsSandboxSessionBase *base, GTask *task)
 {
   /* A container shut down earlier is started again, in place. */
   agents_docker_session_ensure_container_async (
-    AGENTS_DOCKER_SESSION (session), TRUE, g_task_get_cancellable (task),
+    AGENTS_DOCKER_SESSION (base), TRUE, g_task_get_cancellable (task),
     start_ensured, g_object_ref (task));
 }
 
@@ -807,7 +743,8 @@ shutdown_thread (GTask *task,
                  GCancellable *cancellable)
 {
   AgentsDockerSession *self = source;
-  const char *id = agents_docker_session_state_get_container_id (self->state);
+  const char *id =
+    agents_docker_session_state_get_container_id (session_state (self));
   g_autoptr (AgentsDockerContainer) container = NULL;
   GError *error = NULL;
 
@@ -825,25 +762,15 @@ shutdown_thread (GTask *task,
 }
 
 static void
-docker_shutdown (AgentsSandboxSession *session, GTask *task)
+docker_shutdown_backend (AgentsSandboxSessionBase *base, GTask *task)
 {
   g_task_run_in_thread (task, shutdown_thread);
-}
-
-static AgentsSandboxSessionState *
-docker_get_state (AgentsSandboxSession *session)
-{
-  return AGENTS_SANDBOX_SESSION_STATE (AGENTS_DOCKER_SESSION (session)->state);
 }
 
 static void
 session_iface_init (AgentsSandboxSessionInterface *iface)
 {
-  iface->get_state = docker_get_state;
-  iface->start = docker_start;
-  iface->shutdown = docker_shutdown;
   iface->running = docker_running;
-  iface->exec = docker_exec;
   iface->start_process = docker_start_process;
   iface->read = docker_read;
   iface->write = docker_write;

@@ -84,8 +84,11 @@ AgentsSandboxSessionState *agents_docker_session_state_new (
 
 #define AGENTS_TYPE_DOCKER_SESSION (agents_docker_session_get_type ())
 
-G_DECLARE_FINAL_TYPE (
-  AgentsDockerSession, agents_docker_session, AGENTS, DOCKER_SESSION, GObject)
+G_DECLARE_FINAL_TYPE (AgentsDockerSession,
+                      agents_docker_session,
+                      AGENTS,
+                      DOCKER_SESSION,
+                      AgentsSandboxSessionBase)
 
 AgentsDockerSession *
 agents_docker_session_new (AgentsDockerEngine *engine,

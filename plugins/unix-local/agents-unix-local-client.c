@@ -36,7 +36,7 @@
  */
 struct _AgentsUnixLocalClient
 {
-  GObject parent_instance;
+  AgentsSandboxClientBase parent_instance;
 
   gboolean allow_system_root;
 };
@@ -46,7 +46,7 @@ static void client_iface_init (AgentsSandboxClientInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (
   AgentsUnixLocalClient,
   agents_unix_local_client,
-  G_TYPE_OBJECT,
+  AGENTS_TYPE_SANDBOX_CLIENT_BASE,
   G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SANDBOX_CLIENT, client_iface_init))
 
 enum
@@ -108,6 +108,9 @@ agents_unix_local_client_class_init (AgentsUnixLocalClientClass *klass)
 
   object_class->get_property = client_get_property;
   object_class->set_property = client_set_property;
+  agents_sandbox_client_base_class_set_session_state_type (
+    AGENTS_SANDBOX_CLIENT_BASE_CLASS (klass),
+    AGENTS_TYPE_UNIX_LOCAL_SESSION_STATE);
 
   /* AgentsUnixLocalClient:allow-system-root:
    *
@@ -606,42 +609,6 @@ client_delete (AgentsSandboxClient *client,
   delete_next_unmount (g_object_ref (task));
 }
 
-/* ---- state JSON ----------------------------------------------------- */
-
-static JsonNode *
-client_serialize_session_state (AgentsSandboxClient *client,
-                                AgentsSandboxSessionState *state)
-{
-  return agents_sandbox_session_state_to_json (state);
-}
-
-static AgentsSandboxSessionState *
-client_deserialize_session_state (AgentsSandboxClient *client,
-                                  JsonNode *payload,
-                                  GError **error)
-{
-  g_autoptr (AgentsSandboxSessionState) state = NULL;
-  const char *type = NULL;
-
-  if (payload != NULL && JSON_NODE_HOLDS_OBJECT (payload))
-    type = json_object_get_string_member_with_default (
-      json_node_get_object (payload), "type", NULL);
-  if (g_strcmp0 (type, BACKEND_ID) != 0)
-    {
-      agents_sandbox_error_set (
-        error, AGENTS_SANDBOX_ERROR_INVALID_JSON,
-        g_variant_new_parsed ("{'type': <%s>}", type ? type : ""),
-        _ ("session state of type “%s” is not a %s session state"),
-        type ? type : "", BACKEND_ID);
-      return NULL;
-    }
-
-  state = g_object_new (AGENTS_TYPE_UNIX_LOCAL_SESSION_STATE, NULL);
-  if (!agents_sandbox_session_state_load_json (state, payload, error))
-    return NULL;
-  return g_steal_pointer (&state);
-}
-
 /* ---- reap ------------------------------------------------------------ */
 
 static void
@@ -714,8 +681,6 @@ client_iface_init (AgentsSandboxClientInterface *iface)
   iface->create = client_create;
   iface->resume = client_resume;
   iface->delete = client_delete;
-  iface->serialize_session_state = client_serialize_session_state;
-  iface->deserialize_session_state = client_deserialize_session_state;
   iface->supports_default_options = client_supports_default_options;
 }
 

@@ -21,7 +21,7 @@ G_DECLARE_FINAL_TYPE (AgentsUnixLocalClient,
                       agents_unix_local_client,
                       AGENTS,
                       UNIX_LOCAL_CLIENT,
-                      GObject)
+                      AgentsSandboxClientBase)
 
 AgentsSandboxClient *agents_unix_local_client_new (void);
 

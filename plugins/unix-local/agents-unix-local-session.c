@@ -286,13 +286,11 @@ agents_unix_local_session_state_get_root_proven (
  */
 struct _AgentsUnixLocalSession
 {
-  GObject parent_instance;
+  AgentsSandboxSessionBase parent_instance;
 
-  AgentsSandboxSessionState *state;
   AgentsUnixLocalConfinement confinement;
   gboolean network;
   GError *options_error;
-  gboolean started;
   char *host_tmp_dir;
   GPtrArray *running; /* ExecOp, unowned */
   gsize output_limit;
@@ -311,8 +309,17 @@ static void session_iface_init (AgentsSandboxSessionInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (
   AgentsUnixLocalSession,
   agents_unix_local_session,
-  G_TYPE_OBJECT,
+  AGENTS_TYPE_SANDBOX_SESSION_BASE,
   G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SANDBOX_SESSION, session_iface_init))
+
+static void unix_local_start_backend (AgentsSandboxSessionBase *base,
+                                      GTask *task);
+static void unix_local_shutdown_backend (AgentsSandboxSessionBase *base,
+                                         GTask *task);
+static void unix_local_exec (AgentsSandboxSessionBase *base,
+                             const char *const *argv,
+                             double timeout,
+                             GTask *task);
 
 typedef struct
 {
@@ -469,8 +476,7 @@ agents_unix_local_session_new_from_state (AgentsSandboxSessionState *state,
 
   g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (state), NULL);
 
-  self = g_object_new (AGENTS_TYPE_UNIX_LOCAL_SESSION, NULL);
-  self->state = g_object_ref (state);
+  self = g_object_new (AGENTS_TYPE_UNIX_LOCAL_SESSION, "state", state, NULL);
   /* A bad option fails every operation that would depend on it. */
   parse_options (options, &parsed, &self->options_error);
   self->confinement = parsed.confinement;
@@ -484,7 +490,7 @@ agents_unix_local_session_new_from_state (AgentsSandboxSessionState *state,
 static AgentsManifest *
 session_manifest (AgentsUnixLocalSession *self)
 {
-  return agents_sandbox_session_state_get_manifest (self->state);
+  return agents_sandbox_session_get_manifest (AGENTS_SANDBOX_SESSION (self));
 }
 
 static char *
@@ -509,7 +515,6 @@ agents_unix_local_session_finalize (GObject *object)
   AgentsUnixLocalSession *self = AGENTS_UNIX_LOCAL_SESSION (object);
 
   remove_host_tmp_dir (self);
-  g_clear_object (&self->state);
   g_clear_error (&self->options_error);
   g_clear_pointer (&self->running, g_ptr_array_unref);
   g_clear_pointer (&self->spawn_cache, agents_unix_local_spawn_cache_free);
@@ -520,7 +525,13 @@ agents_unix_local_session_finalize (GObject *object)
 static void
 agents_unix_local_session_class_init (AgentsUnixLocalSessionClass *klass)
 {
+  AgentsSandboxSessionBaseClass *base_class =
+    AGENTS_SANDBOX_SESSION_BASE_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->finalize = agents_unix_local_session_finalize;
+  base_class->start_backend = unix_local_start_backend;
+  base_class->shutdown_backend = unix_local_shutdown_backend;
+  base_class->exec_raw = unix_local_exec;
 }
 
 static void
@@ -1264,7 +1275,6 @@ struct _ExecOp
   AgentsUnixLocalSession *session;
   GTask *task; /* NULL once completed */
   char **argv;
-  double timeout;
   AgentsUnixLocalConfinement mechanism;
   const AgentsUnixLocalProbe *probe;
   AgentsUnixLocalPolicy *policy;
@@ -1274,11 +1284,9 @@ struct _ExecOp
   Capture out;
   Capture err;
   GCancellable *io_cancel;
-  GSource *timeout_source;
   GSource *cancel_source;
   GSource *grace_source;
   gboolean exited;
-  gboolean timed_out;
   gboolean cancelled;
   gboolean grace_over;
   gboolean interactive; /* start_process: hand the process over */
@@ -1308,7 +1316,6 @@ exec_op_unref (ExecOp *op)
 {
   if (!g_atomic_ref_count_dec (&op->ref))
     return;
-  destroy_source (&op->timeout_source);
   destroy_source (&op->cancel_source);
   destroy_source (&op->grace_source);
   g_clear_object (&op->task);
@@ -1368,33 +1375,12 @@ exec_op_result (ExecOp *op)
   return agents_exec_result_new (out, err, code);
 }
 
-static GError *
-exec_timeout_error (ExecOp *op)
-{
-  g_auto (GVariantBuilder) ctx =
-    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
-  g_autofree char *command_str =
-    agents_sandbox_error_argv_string ((const char *const *) op->argv);
-
-  g_variant_builder_add (
-    &ctx, "{sv}", "command",
-    agents_sandbox_error_argv_variant ((const char *const *) op->argv));
-  g_variant_builder_add (&ctx, "{sv}", "command_str",
-                         g_variant_new_string (command_str));
-  g_variant_builder_add (&ctx, "{sv}", "timeout",
-                         g_variant_new_double (op->timeout));
-  return agents_sandbox_error_new (
-    AGENTS_SANDBOX_ERROR_EXEC_TIMEOUT, g_variant_builder_end (&ctx),
-    _ ("command timed out after %g seconds: %s"), op->timeout, command_str);
-}
-
 /* Detaches @op from its session, sources and pipes; returns its task. */
 static GTask *
 exec_op_detach (ExecOp *op)
 {
   g_ptr_array_remove (op->session->running, op);
   g_cancellable_cancel (op->io_cancel);
-  destroy_source (&op->timeout_source);
   destroy_source (&op->cancel_source);
   destroy_source (&op->grace_source);
   return g_steal_pointer (&op->task);
@@ -1412,8 +1398,6 @@ exec_op_complete (ExecOp *op)
                          g_task_get_cancellable (op->task), &error))
     error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                  _ ("Operation was cancelled"));
-  else if (!op->cancelled && op->timed_out)
-    error = exec_timeout_error (op);
 
   task = exec_op_detach (op);
   if (error != NULL)
@@ -1427,8 +1411,7 @@ exec_op_try_complete (ExecOp *op)
 {
   if (!op->exited)
     return;
-  if (op->timed_out || op->cancelled || op->grace_over ||
-      (op->out.eof && op->err.eof))
+  if (op->cancelled || op->grace_over || (op->out.eof && op->err.eof))
     exec_op_complete (op);
 }
 
@@ -1540,17 +1523,6 @@ exec_waited (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 static gboolean
-exec_timed_out (gpointer user_data)
-{
-  ExecOp *op = user_data;
-
-  g_clear_pointer (&op->timeout_source, g_source_unref);
-  op->timed_out = TRUE;
-  exec_op_kill (op);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
 exec_cancelled (GCancellable *cancellable, gpointer user_data)
 {
   ExecOp *op = user_data;
@@ -1583,10 +1555,7 @@ exec_watch (ExecOp *op)
   capture_read_next (&op->err);
   g_subprocess_wait_async (op->proc, NULL, exec_waited, exec_op_ref (op));
 
-  if (op->timeout > 0)
-    op->timeout_source = attach_source (
-      g_timeout_source_new ((guint) MIN (op->timeout * 1000, G_MAXUINT)),
-      exec_timed_out, op);
+  /* The base cancels @cancellable when the command's timeout expires. */
   if (cancellable != NULL)
     op->cancel_source =
       attach_source (g_cancellable_source_new (cancellable),
@@ -1886,7 +1855,6 @@ exec_probed (GObject *source, GAsyncResult *result, gpointer user_data)
 static ExecOp *
 exec_op_new (AgentsUnixLocalSession *self,
              const char *const *argv,
-             double timeout,
              GTask *task)
 {
   ExecOp *op = g_new0 (ExecOp, 1);
@@ -1895,7 +1863,6 @@ exec_op_new (AgentsUnixLocalSession *self,
   op->session = g_object_ref (self);
   op->task = g_object_ref (task);
   op->argv = g_strdupv ((char **) argv);
-  op->timeout = timeout;
   op->mechanism = self->confinement;
   return op;
 }
@@ -1919,16 +1886,17 @@ exec_op_run (ExecOp *op)
 }
 
 static void
-unix_local_exec (AgentsSandboxSession *session,
+unix_local_exec (AgentsSandboxSessionBase *base,
                  const char *const *argv,
                  double timeout,
                  GTask *task)
 {
-  AgentsUnixLocalSession *self = AGENTS_UNIX_LOCAL_SESSION (session);
+  AgentsUnixLocalSession *self = AGENTS_UNIX_LOCAL_SESSION (base);
 
   if (return_options_error (self, task))
     return;
-  exec_op_run (exec_op_new (self, argv, timeout, task));
+  /* The base class times the command (AgentsSandboxSessionBase). */
+  exec_op_run (exec_op_new (self, argv, task));
 }
 
 static void
@@ -1942,7 +1910,7 @@ unix_local_start_process (AgentsSandboxSession *session,
 
   if (return_options_error (self, task))
     return;
-  op = exec_op_new (self, argv, 0, task);
+  op = exec_op_new (self, argv, task);
   op->interactive = TRUE;
   op->tty = tty;
   exec_op_run (op);
@@ -1961,29 +1929,6 @@ agents_unix_local_session_cleanup (AgentsUnixLocalSession *self)
 }
 
 /* ---- lifecycle ------------------------------------------------------ */
-
-static AgentsSandboxSessionState *
-unix_local_get_state (AgentsSandboxSession *session)
-{
-  return AGENTS_UNIX_LOCAL_SESSION (session)->state;
-}
-
-static void
-start_prepared (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  g_autoptr (GTask) task = user_data;
-  AgentsUnixLocalSession *self = AGENTS_UNIX_LOCAL_SESSION (source);
-  GError *error = NULL;
-
-  if (!agents_sandbox_session_prepare_workspace_finish (
-        AGENTS_SANDBOX_SESSION (self), result, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  self->started = TRUE;
-  g_task_return_boolean (task, TRUE);
-}
 
 static void
 start_thread (GTask *task,
@@ -2019,30 +1964,14 @@ start_thread (GTask *task,
   g_task_return_boolean (task, TRUE);
 }
 
+/* The base prepares the workspace after it. */
 static void
-start_checked (GObject *source, GAsyncResult *result, gpointer user_data)
+unix_local_start_backend (AgentsSandboxSessionBase *base, GTask *task)
 {
-  g_autoptr (GTask) task = user_data;
-  GError *error = NULL;
-
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  agents_sandbox_session_prepare_workspace_async (
-    AGENTS_SANDBOX_SESSION (source), g_task_get_cancellable (task),
-    start_prepared, g_object_ref (task));
-}
-
-static void
-unix_local_start (AgentsSandboxSession *session, GTask *task)
-{
-  AgentsUnixLocalSession *self = AGENTS_UNIX_LOCAL_SESSION (session);
+  AgentsUnixLocalSession *self = AGENTS_UNIX_LOCAL_SESSION (base);
   AgentsManifest *manifest = session_manifest (self);
   GPtrArray *users = agents_manifest_get_users (manifest);
   GPtrArray *groups = agents_manifest_get_groups (manifest);
-  g_autoptr (GTask) check = NULL;
 
   if ((users != NULL && users->len > 0) || (groups != NULL && groups->len > 0))
     {
@@ -2055,10 +1984,7 @@ unix_local_start (AgentsSandboxSession *session, GTask *task)
     }
   if (return_options_error (self, task))
     return;
-
-  check = g_task_new (self, g_task_get_cancellable (task), start_checked,
-                      g_object_ref (task));
-  g_task_run_in_thread (check, start_thread);
+  g_task_run_in_thread (task, start_thread);
 }
 
 /* The workspace and the writable grants, given back to the caller when
@@ -2104,12 +2030,11 @@ handed_back (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 static void
-unix_local_shutdown (AgentsSandboxSession *session, GTask *task)
+unix_local_shutdown_backend (AgentsSandboxSessionBase *base, GTask *task)
 {
-  AgentsUnixLocalSession *self = AGENTS_UNIX_LOCAL_SESSION (session);
+  AgentsUnixLocalSession *self = AGENTS_UNIX_LOCAL_SESSION (base);
   g_autoptr (GTask) back = NULL;
 
-  self->started = FALSE;
   agents_unix_local_session_cleanup (self);
   if (!self->handed_over)
     {
@@ -2128,7 +2053,8 @@ unix_local_running (AgentsSandboxSession *session, GTask *task)
   AgentsUnixLocalSession *self = AGENTS_UNIX_LOCAL_SESSION (session);
   g_autofree char *root = session_root (self);
 
-  g_task_return_boolean (task, self->started &&
+  g_task_return_boolean (task, agents_sandbox_session_base_is_started (
+                                 AGENTS_SANDBOX_SESSION_BASE (self)) &&
                                  g_file_test (root, G_FILE_TEST_IS_DIR));
 }
 
@@ -2204,11 +2130,7 @@ unix_local_hydrate_workspace (AgentsSandboxSession *session,
 static void
 session_iface_init (AgentsSandboxSessionInterface *iface)
 {
-  iface->get_state = unix_local_get_state;
-  iface->start = unix_local_start;
-  iface->shutdown = unix_local_shutdown;
   iface->running = unix_local_running;
-  iface->exec = unix_local_exec;
   iface->start_process = unix_local_start_process;
   iface->read = unix_local_read;
   iface->write = unix_local_write;

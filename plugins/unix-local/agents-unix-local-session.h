@@ -48,7 +48,7 @@ G_DECLARE_FINAL_TYPE (AgentsUnixLocalSession,
                       agents_unix_local_session,
                       AGENTS,
                       UNIX_LOCAL_SESSION,
-                      GObject)
+                      AgentsSandboxSessionBase)
 
 /* @options: an a{sv} of session options or NULL:
  *   "confinement" (s): "auto" (default), "bwrap", "landlock",

@@ -388,6 +388,156 @@ def test_third_party_error_domain():
         raise AssertionError("the task did not fail")
 
 
+# ---- (d) a backend derived from the bases -----------------------------------
+
+# The same host-directory sandbox, written over AgentsSandboxSessionBase and
+# AgentsSandboxClientBase: the backend is its primitives only; the start
+# sequence, the exec timeout and the state (de)serialization are the bases'.
+
+
+# Overriding vfuncs of the interface (do_read …) needs the interface
+# listed: the class then gets a vtable of its own instead of writing into
+# the one it shares with its parent.
+class PyBaseSession(Agents.SandboxSessionBase, Agents.SandboxSession):
+    def __init__(self, manifest, base):
+        super().__init__(state=Agents.SandboxSessionState.new(manifest, None))
+        self.base = base
+        self.calls = []
+
+    host_path = PySession.host_path
+
+    def do_start_backend(self, task):
+        # The workspace is prepared by the base after this, not before.
+        self.calls.append("start_backend")
+        os.makedirs(self.get_manifest().get_root(), exist_ok=True)
+        os.makedirs(os.path.join(self.base, "tmp"), exist_ok=True)
+        task.return_boolean(True)
+
+    def do_shutdown_backend(self, task):
+        self.calls.append("shutdown_backend")
+        task.return_boolean(True)
+
+    def do_exec_raw(self, argv, timeout, task):
+        self.calls.append("exec")
+        argv = [self.host_path(arg) for arg in argv]
+        launcher = Gio.SubprocessLauncher.new(Gio.SubprocessFlags.STDOUT_PIPE
+                                              | Gio.SubprocessFlags.STDERR_PIPE)
+        launcher.set_cwd(self.get_manifest().get_root())
+        proc = launcher.spawnv(argv)
+        cancellable = task.get_cancellable()
+        # The base cancels the task's cancellable when TIMEOUT expires.
+        handler = cancellable.connect(lambda *_args: proc.force_exit())
+
+        def communicated(proc, result):
+            cancellable.disconnect(handler)
+            try:
+                _, out, err = proc.communicate_finish(result)
+            except GLib.Error as e:
+                task.return_error(e)
+                return
+            if cancellable.is_cancelled():
+                task.return_error(GLib.Error.new_literal(
+                    Gio.io_error_quark(), "cancelled", Gio.IOErrorEnum.CANCELLED))
+                return
+            status = proc.get_exit_status() if proc.get_if_exited() else 128 + proc.get_term_sig()
+            Agents.task_return_object(task, Agents.ExecResult.new(out, err, status))
+
+        proc.communicate_async(None, None, communicated)
+
+    def do_read(self, path, user, task):
+        try:
+            host = self.host_path(self.get_manifest().resolve_path(path))
+            Agents.task_return_object(task, Gio.File.new_for_path(host).read(None))
+        except GLib.Error as e:
+            task.return_error(Agents.sandbox_error_new_literal(
+                Agents.SandboxError.WORKSPACE_READ_NOT_FOUND, None, e.message))
+
+    def do_write(self, path, data, user, task):
+        try:
+            host = self.host_path(self.get_manifest().resolve_path(path))
+        except GLib.Error as e:
+            task.return_error(e)
+            return
+        os.makedirs(os.path.dirname(host), exist_ok=True)
+        out = Gio.File.new_for_path(host).replace(None, False, Gio.FileCreateFlags.NONE, None)
+        out.splice(data, Gio.OutputStreamSpliceFlags.CLOSE_SOURCE
+                   | Gio.OutputStreamSpliceFlags.CLOSE_TARGET, None)
+        task.return_boolean(True)
+
+    def do_running(self, task):
+        task.return_boolean(self.is_started())
+
+    def do_stop(self, task):
+        task.return_boolean(True)
+
+
+class PyBaseClient(Agents.SandboxClientBase, Agents.SandboxClient):
+    def __init__(self):
+        super().__init__()
+        self.base = tempfile.mkdtemp(prefix="agents-py-base-")
+
+    def do_get_backend_id(self):
+        return "py_base"
+
+    def do_create(self, manifest, options, snapshot, task):
+        manifest = manifest.copy()
+        manifest.set_root(os.path.join(self.base, "workspace"))
+        Agents.task_return_object(task, PyBaseSession(manifest, self.base))
+
+    def do_delete(self, session, task):
+        shutil.rmtree(self.base, ignore_errors=True)
+        task.return_boolean(True)
+
+
+PyBaseClient.set_session_state_type(Agents.SandboxSessionState.__gtype__)
+
+
+def test_python_backend_on_bases():
+    client = PyBaseClient()
+    check(isinstance(client, Agents.SandboxClient), "the client base implements the contract")
+    check_equal(client.get_session_state_type(), Agents.SandboxSessionState.__gtype__,
+                "session state type")
+    session = call(client, "create", Agents.Manifest.new_from_data(MANIFEST, -1), None, None)
+    root = session.get_manifest().get_root()
+    try:
+        check(isinstance(session, Agents.SandboxSession), "the session base implements the contract")
+        check(not session.is_started(), "not started before start")
+        check(call(session, "start"), "start returned FALSE")
+        # The template: the backend first, then the workspace preparation
+        # (which materialized the manifest through the primitives).
+        check_equal(session.calls[0], "start_backend", "first step of start")
+        check(session.is_started(), "started after start")
+        check(call(session, "running"), "running")
+        with open(os.path.join(root, "hello.txt")) as f:
+            check_equal(f.read(), "hello from the manifest\n", "materialized file")
+        check_equal(text_of(run_shell(session, "cat hello.txt")), "hello from the manifest\n",
+                    "exec stdout")
+
+        # The base's exec timeout, over a primitive that knows no timeout.
+        e = expect_error(Agents.SandboxError.EXEC_TIMEOUT,
+                         call, session, "exec", ["sleep 5"], 0.3, True, None)
+        context = error_context(e)
+        check_equal(context.get("timeout"), 0.3, "context timeout")
+        check_equal(context.get("command")[-1], "sleep 5", "context command")
+
+        # The state round-trips through the client base's (de)serializer.
+        payload = client.serialize_session_state(session.get_state())
+        restored = client.deserialize_session_state(payload)
+        check_equal(restored.get_session_id(), session.get_state().get_session_id(),
+                    "session id after deserialization")
+        check_equal(restored.get_manifest().get_root(), root, "root after deserialization")
+        e = expect_error(Agents.SandboxError.INVALID_JSON, client.deserialize_session_state,
+                         Json.from_string('{"type": "docker"}'))
+        check_equal(error_context(e).get("type"), "docker", "context type")
+
+        call(session, "shutdown")
+        check(not session.is_started(), "not started after shutdown")
+        check_equal(session.calls[-1], "shutdown_backend", "shutdown reached the backend")
+    finally:
+        call(client, "delete", session)
+    check(not os.path.exists(client.base), "delete removed the session's directory")
+
+
 TESTS = [
     ("unix_local session: write, exec, persist, resume, read back", test_unix_local_roundtrip),
     ("unix_local session: path escape error carries its context", test_error_context),
@@ -395,6 +545,7 @@ TESTS = [
     ("sandbox error domain is named %s" % DOCUMENTED_ERROR_DOMAIN, test_error_domain_name),
     ("Python session: generic operations over Python primitives", test_python_session),
     ("a Python plugin's own error domain carries contexts", test_third_party_error_domain),
+    ("Python backend derived from the session and client bases", test_python_backend_on_bases),
 ]
 
 

@@ -6,9 +6,28 @@
 
 #pragma once
 
+#include "agents-sandbox-session-base.h"
 #include "agents-sandbox-session.h"
 
 G_BEGIN_DECLS
+
+/* What the library keeps per session: in the instance of a session
+ * derived from AgentsSandboxSessionBase, as qdata for other
+ * implementations of the interface. */
+typedef struct
+{
+  AgentsSandboxSessionState *state;
+  AgentsConcurrencyLimits concurrency;
+  AgentsArchiveLimits *archive_limits;
+  gboolean workspace_preserved;
+  gboolean system_preserved;
+  gboolean restore_pending; /* cleared for a snapshot, not yet hydrated */
+} AgentsSandboxSessionData;
+
+void agents_sandbox_session_data_init (AgentsSandboxSessionData *data);
+void agents_sandbox_session_data_clear (AgentsSandboxSessionData *data);
+AgentsSandboxSessionData *
+agents_sandbox_session_base_get_data (AgentsSandboxSessionBase *self);
 
 void agents_sandbox_session_report_progress (AgentsSandboxSession *self,
                                              const char *operation,

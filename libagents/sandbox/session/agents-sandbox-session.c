@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "agents-sandbox-error-private.h"
@@ -27,39 +29,46 @@
 
 G_DEFINE_INTERFACE (AgentsSandboxSession, agents_sandbox_session, G_TYPE_OBJECT)
 
-typedef struct
-{
-  AgentsSandboxSessionState *state;
-  AgentsConcurrencyLimits concurrency;
-  AgentsArchiveLimits *archive_limits;
-  gboolean workspace_preserved;
-  gboolean system_preserved;
-  gboolean restore_pending; /* cleared for a snapshot, not yet hydrated */
-} SessionData;
-
 static GQuark session_data_quark;
 static guint progress_signal;
+
+void
+agents_sandbox_session_data_init (AgentsSandboxSessionData *data)
+{
+  memset (data, 0, sizeof *data);
+  data->concurrency.manifest_entries = 4;
+  data->concurrency.local_dir_files = 4;
+}
+
+void
+agents_sandbox_session_data_clear (AgentsSandboxSessionData *data)
+{
+  g_clear_object (&data->state);
+  g_clear_pointer (&data->archive_limits, agents_archive_limits_free);
+}
 
 static void
 session_data_free (gpointer data)
 {
-  SessionData *sd = data;
-
-  g_clear_object (&sd->state);
-  g_clear_pointer (&sd->archive_limits, agents_archive_limits_free);
-  g_free (sd);
+  agents_sandbox_session_data_clear (data);
+  g_free (data);
 }
 
-static SessionData *
+/* A session derived from AgentsSandboxSessionBase holds its data; any
+ * other implementation of the interface gets it as qdata. */
+static AgentsSandboxSessionData *
 get_session_data (AgentsSandboxSession *self)
 {
-  SessionData *sd = g_object_get_qdata (G_OBJECT (self), session_data_quark);
+  AgentsSandboxSessionData *sd;
 
+  if (AGENTS_IS_SANDBOX_SESSION_BASE (self))
+    return agents_sandbox_session_base_get_data (
+      AGENTS_SANDBOX_SESSION_BASE (self));
+  sd = g_object_get_qdata (G_OBJECT (self), session_data_quark);
   if (sd == NULL)
     {
-      sd = g_new0 (SessionData, 1);
-      sd->concurrency.manifest_entries = 4;
-      sd->concurrency.local_dir_files = 4;
+      sd = g_new (AgentsSandboxSessionData, 1);
+      agents_sandbox_session_data_init (sd);
       g_object_set_qdata_full (G_OBJECT (self), session_data_quark, sd,
                                session_data_free);
     }
@@ -80,7 +89,7 @@ return_not_supported (AgentsSandboxSession *self,
 static AgentsSandboxSessionState *
 default_get_state (AgentsSandboxSession *self)
 {
-  SessionData *sd = get_session_data (self);
+  AgentsSandboxSessionData *sd = get_session_data (self);
 
   if (sd->state == NULL)
     sd->state = agents_sandbox_session_state_new (NULL, NULL);
@@ -152,7 +161,7 @@ static void
 default_set_archive_limits (AgentsSandboxSession *self,
                             const AgentsArchiveLimits *limits)
 {
-  SessionData *sd = get_session_data (self);
+  AgentsSandboxSessionData *sd = get_session_data (self);
 
   g_clear_pointer (&sd->archive_limits, agents_archive_limits_free);
   if (limits != NULL)
@@ -168,8 +177,8 @@ agents_sandbox_session_default_init (AgentsSandboxSessionInterface *iface)
   /**
    * AgentsSandboxSession::progress:
    * @self: the session
-   * @operation: what is in progress, which says the unit of @done and
-   *   @total: `persist` (the workspace archived into the snapshot) and
+   * @operation: what is in progress, which says the unit of @done and of
+   *   the total: `persist` (the workspace archived into the snapshot) and
    *   `hydrate` (the workspace filled from it) count the bytes of the
    *   workspace archive; `apply` (the manifest materialized) counts its
    *   top-level entries
@@ -1760,7 +1769,7 @@ agents_sandbox_session_set_start_state_preserved (AgentsSandboxSession *self,
                                                   gboolean workspace,
                                                   gboolean system)
 {
-  SessionData *sd;
+  AgentsSandboxSessionData *sd;
 
   g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
 
@@ -1798,7 +1807,7 @@ agents_sandbox_session_get_start_state_preserved (AgentsSandboxSession *self,
                                                   gboolean *workspace,
                                                   gboolean *system)
 {
-  SessionData *sd;
+  AgentsSandboxSessionData *sd;
 
   g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
 
