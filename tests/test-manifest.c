@@ -498,10 +498,10 @@ entry_to_text (AgentsManifestEntry *entry)
   "{\"owner\":7,\"group\":5,\"other\":5,\"directory\":false}"
 #define DIR_PERMISSIONS \
   "{\"owner\":7,\"group\":5,\"other\":5,\"directory\":true}"
-#define DEFAULT_ALLOWLIST                                                    \
-  "[\"ls\",\"cat\",\"head\",\"tail\",\"wc\",\"stat\",\"file\",\"find\","     \
-  "\"grep\",\"rg\",\"du\",\"diff\",\"cmp\",\"sha256sum\",\"md5sum\",\"cp\"," \
-  "\"mkdir\",\"touch\"]"
+#define DEFAULT_ALLOWLIST                                                      \
+  "[\"ls\",\"find\",\"stat\",\"cat\",\"less\",\"head\",\"tail\",\"du\","       \
+  "\"grep\",\"rg\",\"wc\",\"sort\",\"cut\",\"cp\",\"tee\",\"echo\",\"mkdir\"," \
+  "\"rm\"]"
 
 /* A manifest with one entry of every type. */
 static AgentsManifest *
@@ -576,7 +576,7 @@ static const char full_manifest_json[] =
   "\"group\":null,\"permissions\":" DEFAULT_PERMISSIONS ","
   "\"host\":\"github.com\",\"repo\":\"openai/agents\",\"ref\":\"main\","
   "\"subpath\":\"src\"}},"
-  "\"environment\":{\"B\":\"2\",\"A\":\"1\"},"
+  "\"environment\":{\"value\":{\"B\":\"2\",\"A\":\"1\"}},"
   "\"users\":[{\"name\":\"alice\"}],"
   "\"groups\":[{\"name\":\"devs\",\"users\":[{\"name\":\"alice\"}]}],"
   "\"extra_path_grants\":[{\"path\":\"/tmp\",\"read_only\":true,"
@@ -589,9 +589,8 @@ static void
 test_manifest_defaults (void)
 {
   static const char *expected_allowlist[] = {
-    "ls",     "cat",  "head",  "tail",  "wc",   "stat", "file",
-    "find",   "grep", "rg",    "du",    "diff", "cmp",  "sha256sum",
-    "md5sum", "cp",   "mkdir", "touch", NULL,
+    "ls", "find", "stat", "cat", "less", "head", "tail",  "du", "grep", "rg",
+    "wc", "sort", "cut",  "cp",  "tee",  "echo", "mkdir", "rm", NULL,
   };
   g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
   g_auto (GStrv) paths = agents_manifest_get_entry_paths (manifest);
@@ -615,7 +614,7 @@ test_manifest_defaults (void)
     expected_allowlist);
   g_assert_cmpstr (data, ==,
                    "{\"version\":1,\"root\":\"/workspace\",\"entries\":{},"
-                   "\"environment\":{},\"users\":[],\"groups\":[],"
+                   "\"environment\":{\"value\":{}},\"users\":[],\"groups\":[],"
                    "\"extra_path_grants\":[],"
                    "\"remote_mount_command_allowlist\":" DEFAULT_ALLOWLIST "}");
 }
@@ -1401,10 +1400,12 @@ test_list_targets_and_mounts (void)
                   (AgentsManifestEntry *[]){ a, eph, data, top, root_dir });
 
   ephemeral = agents_manifest_list_targets (manifest, TRUE);
+  /* Nested ephemeral entries too (mounts are ephemeral). */
   assert_targets (ephemeral,
-                  (const char *const[]){ "/workspace/nested/eph.txt",
-                                         "/workspace/top", NULL },
-                  (AgentsManifestEntry *[]){ eph, top });
+                  (const char *const[]){
+                    "/workspace/nested/eph.txt", "/workspace/data/m1",
+                    "/workspace/data/x/deeper/m2", "/workspace/top", NULL },
+                  (AgentsManifestEntry *[]){ eph, m1, m2, top });
 
   mounts = agents_manifest_list_mounts (manifest);
   assert_targets (mounts,
