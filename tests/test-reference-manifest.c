@@ -9,7 +9,6 @@
 
 #include <string.h>
 
-#include "agents-s3-mount.h"
 #include "agents-sandbox-error-private.h"
 #include "test-utils.h"
 
@@ -17,20 +16,6 @@ static AgentsManifest *
 parse_manifest (const char *text, GError **error)
 {
   return agents_manifest_new_from_data (text, -1, error);
-}
-
-static AgentsManifestEntry *
-s3_mount (const char *mount_path)
-{
-  g_autoptr (AgentsMountPattern) pattern =
-    agents_mountpoint_mount_pattern_new ();
-  g_autoptr (AgentsMountStrategy) strategy =
-    agents_in_container_mount_strategy_new (pattern);
-  AgentsManifestEntry *mount = agents_s3_mount_new ("bucket", strategy);
-
-  if (mount_path != NULL)
-    agents_mount_set_mount_path (AGENTS_MOUNT (mount), mount_path);
-  return mount;
 }
 
 /* MAN-02 */
@@ -115,6 +100,34 @@ test_describe (void)
   g_assert_cmpstr (nothing, ==, "/workspace\n");
 }
 
+/* MAN-14 */
+static void
+test_rejects_discriminator_free_env_values (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsManifest) manifest = parse_manifest (
+    "{\"environment\": {\"value\": {\"AMBIGUOUS\": {\"value\": \"plain\", "
+    "\"description\": \"not a legacy StrEnvValue\"}}}}",
+    &error);
+  g_autoptr (AgentsManifest) typed = NULL;
+
+  g_assert_null (manifest);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_JSON);
+  g_assert_cmpstr (error->message, ==,
+                   "env value mapping must include a string `type` field");
+  g_clear_error (&error);
+
+  /* A typed str value and a plain one both resolve to their text. */
+  typed = parse_manifest (
+    "{\"environment\": {\"value\": {\"PLAIN\": \"plain\", \"TYPED\": "
+    "{\"type\": \"str\", \"value\": \"typed\"}}}}",
+    &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (agents_manifest_get_env (typed, "PLAIN"), ==, "plain");
+  g_assert_cmpstr (agents_manifest_get_env (typed, "TYPED"), ==, "typed");
+}
+
 /* MAN-18 */
 static void
 test_default_manifest_json (void)
@@ -155,6 +168,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/reference-cases/MAN-04",
                    test_ephemeral_entry_paths_include_nested_children);
   g_test_add_func ("/reference-cases/MAN-10", test_describe);
+  g_test_add_func ("/reference-cases/MAN-14",
+                   test_rejects_discriminator_free_env_values);
   g_test_add_func ("/reference-cases/MAN-18", test_default_manifest_json);
 
   return g_test_run ();
