@@ -1572,11 +1572,17 @@ test_apply_local_file (ApplyFixture *fixture, gconstpointer data)
   assert_workspace_file (fixture, "cwd.txt", "local content");
 }
 
+/* The reference's LocalFileReadError / LocalDirReadError, reason
+ * outside_base_dir (reference case ENT-16). */
 static void
-assert_not_allowed (GError *error, const char *src)
+assert_not_allowed (GError *error, int code, const char *src)
 {
-  g_assert_error (error, AGENTS_SANDBOX_ERROR,
-                  AGENTS_SANDBOX_ERROR_LOCAL_ARTIFACT_NOT_ALLOWED);
+  const char *prefix = code == AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ
+                         ? "failed to read local dir artifact: "
+                         : "failed to read local file artifact: ";
+
+  g_assert_error (error, AGENTS_SANDBOX_ERROR, code);
+  g_assert_true (g_str_has_prefix (error->message, prefix));
   agents_test_assert_context_str (error, "src", src);
   agents_test_assert_context_str (error, "reason", "outside_base_dir");
 }
@@ -1608,7 +1614,8 @@ test_apply_local_file_outside (ApplyFixture *fixture, gconstpointer data)
       g_test_message ("source %s", sources[i]);
       files = apply_entry (fixture, entry, "stolen.txt", fixture->base, &error);
       g_assert_null (files);
-      assert_not_allowed (error, sources[i]);
+      assert_not_allowed (error, AGENTS_SANDBOX_ERROR_LOCAL_FILE_READ,
+                          sources[i]);
       g_clear_error (&error);
       assert_workspace_missing (fixture, "stolen.txt");
     }
@@ -1754,12 +1761,13 @@ test_apply_local_dir_refused (ApplyFixture *fixture, gconstpointer data)
 
   files = apply_entry (fixture, outside, "copy", fixture->base, &error);
   g_assert_null (files);
-  assert_not_allowed (error, fixture->outside);
+  assert_not_allowed (error, AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ,
+                      fixture->outside);
   g_clear_error (&error);
 
   files = apply_entry (fixture, escape, "copy", fixture->base, &error);
   g_assert_null (files);
-  assert_not_allowed (error, "..");
+  assert_not_allowed (error, AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ, "..");
   g_clear_error (&error);
 
   files = apply_entry (fixture, linked, "copy", fixture->base, &error);
@@ -2215,7 +2223,7 @@ test_apply_git_repo_failures (ApplyFixture *fixture, gconstpointer data)
   outside_src = g_build_filename (fixture->outside, "owner/name", NULL);
   files = apply_entry (fixture, outside, "repo", fixture->base, &error);
   g_assert_null (files);
-  assert_not_allowed (error, outside_src);
+  assert_not_allowed (error, AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ, outside_src);
 
   assert_workspace_missing (fixture, "repo");
   g_assert_cmpuint (count_clone_dirs (), ==, clones_before);
