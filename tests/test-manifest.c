@@ -498,10 +498,10 @@ entry_to_text (AgentsManifestEntry *entry)
   "{\"owner\":7,\"group\":5,\"other\":5,\"directory\":false}"
 #define DIR_PERMISSIONS \
   "{\"owner\":7,\"group\":5,\"other\":5,\"directory\":true}"
-#define DEFAULT_ALLOWLIST                                                    \
-  "[\"ls\",\"cat\",\"head\",\"tail\",\"wc\",\"stat\",\"file\",\"find\","     \
-  "\"grep\",\"rg\",\"du\",\"diff\",\"cmp\",\"sha256sum\",\"md5sum\",\"cp\"," \
-  "\"mkdir\",\"touch\"]"
+#define DEFAULT_ALLOWLIST                                                      \
+  "[\"ls\",\"find\",\"stat\",\"cat\",\"less\",\"head\",\"tail\",\"du\","       \
+  "\"grep\",\"rg\",\"wc\",\"sort\",\"cut\",\"cp\",\"tee\",\"echo\",\"mkdir\"," \
+  "\"rm\"]"
 
 /* A manifest with one entry of every type. */
 static AgentsManifest *
@@ -576,7 +576,7 @@ static const char full_manifest_json[] =
   "\"group\":null,\"permissions\":" DEFAULT_PERMISSIONS ","
   "\"host\":\"github.com\",\"repo\":\"openai/agents\",\"ref\":\"main\","
   "\"subpath\":\"src\"}},"
-  "\"environment\":{\"B\":\"2\",\"A\":\"1\"},"
+  "\"environment\":{\"value\":{\"B\":\"2\",\"A\":\"1\"}},"
   "\"users\":[{\"name\":\"alice\"}],"
   "\"groups\":[{\"name\":\"devs\",\"users\":[{\"name\":\"alice\"}]}],"
   "\"extra_path_grants\":[{\"path\":\"/tmp\",\"read_only\":true,"
@@ -589,9 +589,8 @@ static void
 test_manifest_defaults (void)
 {
   static const char *expected_allowlist[] = {
-    "ls",     "cat",  "head",  "tail",  "wc",   "stat", "file",
-    "find",   "grep", "rg",    "du",    "diff", "cmp",  "sha256sum",
-    "md5sum", "cp",   "mkdir", "touch", NULL,
+    "ls", "find", "stat", "cat", "less", "head", "tail",  "du", "grep", "rg",
+    "wc", "sort", "cut",  "cp",  "tee",  "echo", "mkdir", "rm", NULL,
   };
   g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
   g_auto (GStrv) paths = agents_manifest_get_entry_paths (manifest);
@@ -615,7 +614,7 @@ test_manifest_defaults (void)
     expected_allowlist);
   g_assert_cmpstr (data, ==,
                    "{\"version\":1,\"root\":\"/workspace\",\"entries\":{},"
-                   "\"environment\":{},\"users\":[],\"groups\":[],"
+                   "\"environment\":{\"value\":{}},\"users\":[],\"groups\":[],"
                    "\"extra_path_grants\":[],"
                    "\"remote_mount_command_allowlist\":" DEFAULT_ALLOWLIST "}");
 }
@@ -1401,10 +1400,12 @@ test_list_targets_and_mounts (void)
                   (AgentsManifestEntry *[]){ a, eph, data, top, root_dir });
 
   ephemeral = agents_manifest_list_targets (manifest, TRUE);
+  /* Nested ephemeral entries too (mounts are ephemeral). */
   assert_targets (ephemeral,
-                  (const char *const[]){ "/workspace/nested/eph.txt",
-                                         "/workspace/top", NULL },
-                  (AgentsManifestEntry *[]){ eph, top });
+                  (const char *const[]){
+                    "/workspace/nested/eph.txt", "/workspace/data/m1",
+                    "/workspace/data/x/deeper/m2", "/workspace/top", NULL },
+                  (AgentsManifestEntry *[]){ eph, m1, m2, top });
 
   mounts = agents_manifest_list_mounts (manifest);
   assert_targets (mounts,
@@ -1571,11 +1572,17 @@ test_apply_local_file (ApplyFixture *fixture, gconstpointer data)
   assert_workspace_file (fixture, "cwd.txt", "local content");
 }
 
+/* The reference's LocalFileReadError / LocalDirReadError, reason
+ * outside_base_dir (reference case ENT-16). */
 static void
-assert_not_allowed (GError *error, const char *src)
+assert_not_allowed (GError *error, int code, const char *src)
 {
-  g_assert_error (error, AGENTS_SANDBOX_ERROR,
-                  AGENTS_SANDBOX_ERROR_LOCAL_ARTIFACT_NOT_ALLOWED);
+  const char *prefix = code == AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ
+                         ? "failed to read local dir artifact: "
+                         : "failed to read local file artifact: ";
+
+  g_assert_error (error, AGENTS_SANDBOX_ERROR, code);
+  g_assert_true (g_str_has_prefix (error->message, prefix));
   agents_test_assert_context_str (error, "src", src);
   agents_test_assert_context_str (error, "reason", "outside_base_dir");
 }
@@ -1607,7 +1614,8 @@ test_apply_local_file_outside (ApplyFixture *fixture, gconstpointer data)
       g_test_message ("source %s", sources[i]);
       files = apply_entry (fixture, entry, "stolen.txt", fixture->base, &error);
       g_assert_null (files);
-      assert_not_allowed (error, sources[i]);
+      assert_not_allowed (error, AGENTS_SANDBOX_ERROR_LOCAL_FILE_READ,
+                          sources[i]);
       g_clear_error (&error);
       assert_workspace_missing (fixture, "stolen.txt");
     }
@@ -1753,12 +1761,13 @@ test_apply_local_dir_refused (ApplyFixture *fixture, gconstpointer data)
 
   files = apply_entry (fixture, outside, "copy", fixture->base, &error);
   g_assert_null (files);
-  assert_not_allowed (error, fixture->outside);
+  assert_not_allowed (error, AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ,
+                      fixture->outside);
   g_clear_error (&error);
 
   files = apply_entry (fixture, escape, "copy", fixture->base, &error);
   g_assert_null (files);
-  assert_not_allowed (error, "..");
+  assert_not_allowed (error, AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ, "..");
   g_clear_error (&error);
 
   files = apply_entry (fixture, linked, "copy", fixture->base, &error);
@@ -2214,7 +2223,7 @@ test_apply_git_repo_failures (ApplyFixture *fixture, gconstpointer data)
   outside_src = g_build_filename (fixture->outside, "owner/name", NULL);
   files = apply_entry (fixture, outside, "repo", fixture->base, &error);
   g_assert_null (files);
-  assert_not_allowed (error, outside_src);
+  assert_not_allowed (error, AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ, outside_src);
 
   assert_workspace_missing (fixture, "repo");
   g_assert_cmpuint (count_clone_dirs (), ==, clones_before);

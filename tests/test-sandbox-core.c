@@ -147,13 +147,13 @@ test_filesystem_tree (void)
                    "filesystem layout is:\n"
                    "\n"
                    "/workspace\n"
-                   "├── README.md\n"
-                   "├── data/  # Input data\n"
-                   "│   └── input.csv\n"
-                   "├── src/\n"
-                   "│   └── lib/\n"
-                   "│       └── main.c\n"
-                   "└── remote/ (remote mount, read-only)");
+                   "├── README.md       # /workspace/README.md\n"
+                   "├── data/           # /workspace/data — Input data\n"
+                   "│   └── input.csv   # /workspace/data/input.csv\n"
+                   "├── remote/         # /workspace/remote\n"
+                   "└── src/            # /workspace/src\n"
+                   "    └── lib/        # /workspace/src/lib\n"
+                   "        └── main.c  # /workspace/src/lib/main.c");
 }
 
 /* The sections are kept per manifest between turns: each kind of change

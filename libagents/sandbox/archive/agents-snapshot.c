@@ -592,12 +592,11 @@ agents_noop_snapshot_restore (AgentsSnapshot *snapshot, GTask *task)
     G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
   const char *id = AGENTS_NOOP_SNAPSHOT (snapshot)->id;
 
-  add_snapshot_context (&ctx, id, NULL, NULL);
-  g_task_return_error (task,
-                       agents_sandbox_error_new (
-                         AGENTS_SANDBOX_ERROR_SNAPSHOT_NOT_RESTORABLE,
-                         g_variant_builder_end (&ctx),
-                         _ ("snapshot %s is not restorable"), id ? id : ""));
+  add_snapshot_context (&ctx, id, "<noop>", NULL);
+  g_task_return_error (task, agents_sandbox_error_new (
+                               AGENTS_SANDBOX_ERROR_SNAPSHOT_NOT_RESTORABLE,
+                               g_variant_builder_end (&ctx),
+                               _ ("snapshot is not restorable")));
 }
 
 static void
@@ -684,7 +683,7 @@ static gboolean
 is_valid_id (const char *id)
 {
   return id != NULL && *id != '\0' && strcmp (id, ".") != 0 &&
-         strcmp (id, "..") != 0 && strchr (id, '/') == NULL &&
+         strcmp (id, "..") != 0 && strpbrk (id, "/\\") == NULL &&
          strlen (id) <= MAX_ID_LENGTH;
 }
 
@@ -693,15 +692,14 @@ check_id (AgentsLocalSnapshot *self, GError **error)
 {
   g_auto (GVariantBuilder) ctx =
     G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
-  g_autofree char *display = NULL;
 
   if (is_valid_id (self->id))
     return TRUE;
-  display = g_utf8_make_valid (self->id ? self->id : "", -1);
+  /* A backslash too: a separator on Windows, as the reference checks. */
   add_snapshot_context (&ctx, self->id, NULL, "invalid_id");
   agents_sandbox_error_set (
     error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT, g_variant_builder_end (&ctx),
-    _ ("snapshot id must be a plain file name: %s"), display);
+    _ ("LocalSnapshot id must be a single path segment"));
   return FALSE;
 }
 

@@ -131,6 +131,38 @@ set_source_error (GError **error,
     }
 }
 
+/* The reference's LocalDirReadError / LocalFileReadError for a source
+ * outside the base directory (and every grant): {src, reason, base_dir}. */
+static void
+set_outside_base_error (GError **error,
+                        gboolean is_dir,
+                        const char *src,
+                        const char *base_dir)
+{
+  g_auto (GVariantBuilder) ctx =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+  g_autofree char *display = g_utf8_make_valid (src, -1);
+
+  g_variant_builder_add (&ctx, "{sv}", "src", g_variant_new_string (display));
+  g_variant_builder_add (&ctx, "{sv}", "reason",
+                         g_variant_new_string ("outside_base_dir"));
+  if (base_dir != NULL)
+    {
+      g_autofree char *valid = g_utf8_make_valid (base_dir, -1);
+
+      g_variant_builder_add (&ctx, "{sv}", "base_dir",
+                             g_variant_new_string (valid));
+    }
+  if (is_dir)
+    agents_sandbox_error_set (
+      error, AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ, g_variant_builder_end (&ctx),
+      _ ("failed to read local dir artifact: %s"), display);
+  else
+    agents_sandbox_error_set (
+      error, AGENTS_SANDBOX_ERROR_LOCAL_FILE_READ, g_variant_builder_end (&ctx),
+      _ ("failed to read local file artifact: %s"), display);
+}
+
 char **
 agents_local_source_dup_grant_paths (AgentsSandboxSession *session)
 {
@@ -189,8 +221,7 @@ agents_local_source_resolve (const char *src,
         }
     }
 
-  set_source_error (error, AGENTS_SANDBOX_ERROR_LOCAL_ARTIFACT_NOT_ALLOWED, src,
-                    "outside_base_dir", NULL);
+  set_outside_base_error (error, is_dir, src, base);
   return NULL;
 }
 

@@ -63,10 +63,10 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
+/* The reference's DEFAULT_REMOTE_MOUNT_COMMAND_ALLOWLIST, in its order. */
 static const char *const default_allowlist[] = {
-  "ls",     "cat",  "head",  "tail",  "wc",   "stat", "file",
-  "find",   "grep", "rg",    "du",    "diff", "cmp",  "sha256sum",
-  "md5sum", "cp",   "mkdir", "touch", NULL,
+  "ls", "find", "stat", "cat", "less", "head", "tail",  "du", "grep", "rg",
+  "wc", "sort", "cut",  "cp",  "tee",  "echo", "mkdir", "rm", NULL,
 };
 
 static void
@@ -760,8 +760,10 @@ agents_manifest_set_remote_mount_command_allowlist (AgentsManifest *self,
 /**
  * agents_manifest_get_default_remote_mount_command_allowlist:
  *
- * Gets the default allowlist of commands for remote mounts: read-only
- * inspection tools plus `cp`, `mkdir` and `touch`.
+ * Gets the default allowlist of commands for remote mounts, the
+ * reference's: `ls`, `find`, `stat`, `cat`, `less`, `head`, `tail`, `du`,
+ * `grep`, `rg`, `wc`, `sort`, `cut`, `cp`, `tee`, `echo`, `mkdir` and
+ * `rm`.
  *
  * Returns: (transfer none) (array zero-terminated=1): the command names
  */
@@ -773,12 +775,42 @@ agents_manifest_get_default_remote_mount_command_allowlist (void)
 
 /* ---- targets --------------------------------------------------------- */
 
+/* Ephemeral entries are re-applied on resume wherever they are: an
+ * ephemeral entry as a whole, else the ephemeral entries beneath a
+ * directory (the reference's ephemeral_entry_paths()). */
+static void
+collect_ephemeral (GPtrArray *targets,
+                   const char *dest,
+                   AgentsManifestEntry *entry)
+{
+  g_auto (GStrv) names = NULL;
+
+  if (agents_manifest_entry_get_ephemeral (entry))
+    {
+      g_ptr_array_add (targets, agents_entry_target_new (dest, entry));
+      return;
+    }
+  if (!AGENTS_IS_DIR (entry))
+    return;
+  names = agents_dir_get_child_names (AGENTS_DIR (entry));
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *child = g_build_path ("/", dest, names[i], NULL);
+
+      collect_ephemeral (targets, child,
+                         agents_dir_get_child (AGENTS_DIR (entry), names[i]));
+    }
+}
+
 /**
  * agents_manifest_list_targets:
  * @self: an #AgentsManifest
  * @only_ephemeral: whether to list only ephemeral entries
  *
  * Lists the top-level entries in order, with their absolute destinations.
+ * With @only_ephemeral, lists the ephemeral entries instead, nested ones
+ * included: an ephemeral entry whole, else the ephemeral entries beneath
+ * a directory, each with its own destination.
  *
  * Returns: (transfer full) (element-type AgentsEntryTarget): the targets
  */
@@ -798,10 +830,11 @@ agents_manifest_list_targets (AgentsManifest *self, gboolean only_ephemeral)
       AgentsManifestEntry *entry = g_hash_table_lookup (self->entries, rel);
       g_autofree char *dest = NULL;
 
-      if (only_ephemeral && !agents_manifest_entry_get_ephemeral (entry))
-        continue;
       dest = target_path (root, rel);
-      g_ptr_array_add (targets, agents_entry_target_new (dest, entry));
+      if (only_ephemeral)
+        collect_ephemeral (targets, dest, entry);
+      else
+        g_ptr_array_add (targets, agents_entry_target_new (dest, entry));
     }
   return g_steal_pointer (&targets);
 }
@@ -914,7 +947,10 @@ agents_manifest_to_json (AgentsManifest *self)
     }
   json_builder_end_object (builder);
 
+  /* The reference's Environment model: {"value": {NAME: VALUE}}. */
   json_builder_set_member_name (builder, "environment");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "value");
   json_builder_begin_object (builder);
   for (guint i = 0; i < self->env_names->len; i++)
     {
@@ -923,6 +959,7 @@ agents_manifest_to_json (AgentsManifest *self)
       agents_json_add_string (builder, name,
                               g_hash_table_lookup (self->env, name));
     }
+  json_builder_end_object (builder);
   json_builder_end_object (builder);
 
   add_object_array (builder, "users", self->users,
@@ -1026,9 +1063,41 @@ read_entries (AgentsManifest *self, JsonObject *object, GError **error)
   return TRUE;
 }
 
+/* A typed value: {"type": "str", "value": "…"} (the reference's
+ * StrEnvValue), the only type known here. Returns its string node. */
+static JsonNode *
+read_env_value (JsonObject *typed, const char *member, GError **error)
+{
+  const char *type = agents_json_get_string (typed, "type");
+  JsonNode *value;
+
+  if (type == NULL)
+    {
+      agents_json_set_error (
+        error, member, "missing_type",
+        _ ("env value mapping must include a string `type` field"));
+      return NULL;
+    }
+  if (!g_str_equal (type, "str"))
+    {
+      agents_json_set_error (error, member, "unknown_type",
+                             _ ("unknown env value type"));
+      return NULL;
+    }
+  value = json_object_get_member (typed, "value");
+  if (value == NULL || !agents_json_holds (value, G_TYPE_STRING))
+    {
+      agents_json_set_wrong_type (error, member, _ ("a string"));
+      return NULL;
+    }
+  return value;
+}
+
 static gboolean
 read_environment (AgentsManifest *self, JsonObject *object, GError **error)
 {
+  JsonObject *values;
+  JsonNode *inner;
   JsonNode *node;
   JsonObjectIter iter;
   const char *name;
@@ -1039,8 +1108,15 @@ read_environment (AgentsManifest *self, JsonObject *object, GError **error)
     return FALSE;
   if (node == NULL)
     return TRUE;
+  /* {"value": {…}} as the reference writes it; a flat object as older
+   * versions of this library did. */
+  values = json_node_get_object (node);
+  if (json_object_get_size (values) == 1 &&
+      (inner = json_object_get_member (values, "value")) != NULL &&
+      JSON_NODE_HOLDS_OBJECT (inner))
+    values = json_node_get_object (inner);
 
-  json_object_iter_init_ordered (&iter, json_node_get_object (node));
+  json_object_iter_init_ordered (&iter, values);
   while (json_object_iter_next_ordered (&iter, &name, &value))
     {
       g_autofree char *member = g_strconcat ("environment.", name, NULL);
@@ -1052,6 +1128,10 @@ read_environment (AgentsManifest *self, JsonObject *object, GError **error)
                                  name);
           return FALSE;
         }
+      if (JSON_NODE_HOLDS_OBJECT (value) &&
+          (value = read_env_value (json_node_get_object (value), member,
+                                   error)) == NULL)
+        return FALSE;
       if (!agents_json_holds (value, G_TYPE_STRING))
         {
           agents_json_set_wrong_type (error, member, _ ("a string"));

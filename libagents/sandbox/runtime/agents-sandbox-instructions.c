@@ -6,10 +6,14 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include <glib/gi18n-lib.h>
 
 #include "agents-manifest-private.h"
 #include "agents-resources.h"
+#include "agents-sandbox-error-private.h"
 #include "agents-sandbox-instructions-private.h"
 
 /* Everything here is read by models, not by people: not translated. */
@@ -47,8 +51,8 @@
 
 /* A hostile manifest (from a resumed run state) must not blow the prompt
  * up: the layout shows at most this much. */
-#define MAX_TREE_DEPTH 16
-#define MAX_TREE_LINES 1000
+#define FILESYSTEM_TREE_DEPTH 3
+#define FILESYSTEM_TREE_MAX_CHARS 5000
 
 /* ---- The default prompt ----------------------------------------------- */
 
@@ -125,173 +129,337 @@ agents_sandbox_instructions_set_resource_missing (gboolean missing)
 
 /* ---- The filesystem layout -------------------------------------------- */
 
-typedef struct _TreeNode TreeNode;
+typedef struct _DescNode DescNode;
 
-struct _TreeNode
+/* A node of the reference's render_manifest_description() tree. */
+struct _DescNode
 {
-  char *name;
-  AgentsManifestEntry *entry; /* nullable: a directory implied by paths */
-  GPtrArray *children;        /* TreeNode, in order */
-  GHashTable *index;          /* name → TreeNode, once there are many */
+  GHashTable *children; /* name → DescNode */
+  char *description;
+  char *full_path; /* a mount's own path, else NULL */
+  gboolean is_dir;
 };
 
-/* Children are looked up by name through an index beyond this many, so
- * that a directory of n entries is built in O(n), not O(n²). */
-#define TREE_INDEX_MIN 8
-
 static void
-tree_node_free (TreeNode *node)
+desc_node_free (gpointer data)
 {
-  g_free (node->name);
-  g_clear_object (&node->entry);
-  g_clear_pointer (&node->index, g_hash_table_unref);
-  g_ptr_array_unref (node->children);
+  DescNode *node = data;
+
+  g_hash_table_unref (node->children);
+  g_free (node->description);
+  g_free (node->full_path);
   g_free (node);
 }
 
-static TreeNode *
-tree_node_new (const char *name)
+static DescNode *
+desc_node_new (void)
 {
-  TreeNode *node = g_new0 (TreeNode, 1);
+  DescNode *node = g_new0 (DescNode, 1);
 
-  node->name = g_strdup (name);
   node->children =
-    g_ptr_array_new_with_free_func ((GDestroyNotify) tree_node_free);
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, desc_node_free);
   return node;
 }
 
-static TreeNode *
-tree_node_find (TreeNode *parent, const char *name)
+static DescNode *
+desc_node_child (DescNode *parent, const char *name)
 {
-  if (parent->index != NULL)
-    return g_hash_table_lookup (parent->index, name);
-  for (guint i = 0; i < parent->children->len; i++)
+  DescNode *child = g_hash_table_lookup (parent->children, name);
+
+  if (child == NULL)
     {
-      TreeNode *child = parent->children->pdata[i];
-
-      if (g_str_equal (child->name, name))
-        return child;
+      child = desc_node_new ();
+      g_hash_table_insert (parent->children, g_strdup (name), child);
     }
-  return NULL;
-}
-
-static TreeNode *
-tree_node_child (TreeNode *parent, const char *name)
-{
-  TreeNode *child = tree_node_find (parent, name);
-
-  if (child != NULL)
-    return child;
-  child = tree_node_new (name);
-  g_ptr_array_add (parent->children, child);
-  if (parent->index == NULL && parent->children->len >= TREE_INDEX_MIN)
-    {
-      parent->index = g_hash_table_new (g_str_hash, g_str_equal);
-      for (guint i = 0; i < parent->children->len; i++)
-        {
-          TreeNode *sibling = parent->children->pdata[i];
-
-          g_hash_table_insert (parent->index, sibling->name, sibling);
-        }
-    }
-  else if (parent->index != NULL)
-    g_hash_table_insert (parent->index, child->name, child);
   return child;
 }
 
-static void
-tree_add_entry (TreeNode *node, AgentsManifestEntry *entry, guint depth);
+typedef struct
+{
+  DescNode *root;
+  int depth; /* -1: unbounded */
+} Describe;
 
 static void
-tree_add_dir_children (TreeNode *node, AgentsDir *dir, guint depth)
+describe_insert (Describe *d,
+                 GPtrArray *parts,
+                 AgentsManifestEntry *entry,
+                 const char *full_path)
 {
-  g_auto (GStrv) names = agents_dir_get_child_names (dir);
+  guint n = parts->len;
+  guint limit = d->depth < 0 ? n : MIN (n, (guint) d->depth);
+  const char *description = agents_manifest_entry_get_description (entry);
+  DescNode *node = d->root;
+
+  if (n == 0)
+    return;
+  for (guint i = 0; i < limit; i++)
+    {
+      node = desc_node_child (node, g_ptr_array_index (parts, i));
+      if (i + 1 < n)
+        node->is_dir = TRUE;
+    }
+  if (node->description == NULL && description != NULL && limit == n)
+    node->description = g_strdup (description);
+  if (full_path != NULL && limit == n)
+    {
+      g_free (node->full_path);
+      node->full_path = g_strdup (full_path);
+    }
+  if (AGENTS_IS_DIR (entry) || agents_manifest_entry_is_mount (entry) ||
+      limit < n)
+    node->is_dir = TRUE;
+}
+
+static void
+describe_add_parts (GPtrArray *parts, const char *path)
+{
+  g_auto (GStrv) names = g_strsplit (path, "/", -1);
 
   for (guint i = 0; names[i] != NULL; i++)
-    tree_add_entry (tree_node_child (node, names[i]),
-                    agents_dir_get_child (dir, names[i]), depth + 1);
+    if (names[i][0] != '\0' && !g_str_equal (names[i], "."))
+      g_ptr_array_add (parts, g_strdup (names[i]));
 }
 
 static void
-tree_add_entry (TreeNode *node, AgentsManifestEntry *entry, guint depth)
+describe_entry (Describe *d,
+                GPtrArray *parts,
+                AgentsManifestEntry *entry,
+                const char *full_path)
 {
-  g_set_object (&node->entry, entry);
-  if (AGENTS_IS_DIR (entry) && depth < MAX_TREE_DEPTH)
-    tree_add_dir_children (node, AGENTS_DIR (entry), depth);
-}
+  g_auto (GStrv) names = NULL;
 
-static void
-tree_add_path (TreeNode *root, const char *path, AgentsManifestEntry *entry)
-{
-  g_auto (GStrv) parts = g_strsplit (path, "/", -1);
-  TreeNode *node = root;
-  guint depth = 0;
-
-  for (guint i = 0; parts[i] != NULL; i++)
+  describe_insert (d, parts, entry, full_path);
+  if (!AGENTS_IS_DIR (entry) ||
+      (d->depth >= 0 && parts->len >= (guint) d->depth))
+    return;
+  names = agents_dir_get_child_names (AGENTS_DIR (entry));
+  for (guint i = 0; names[i] != NULL; i++)
     {
-      if (parts[i][0] == '\0' || g_str_equal (parts[i], "."))
-        continue;
-      if (++depth > MAX_TREE_DEPTH)
-        return;
-      node = tree_node_child (node, parts[i]);
-    }
-  if (node != root)
-    tree_add_entry (node, entry, depth);
-}
+      g_autoptr (GPtrArray) child_parts =
+        g_ptr_array_new_with_free_func (g_free);
+      g_autofree char *child_full =
+        full_path ? g_build_path ("/", full_path, names[i], NULL) : NULL;
 
-static gboolean
-tree_node_is_dir (TreeNode *node)
-{
-  return node->entry == NULL || AGENTS_IS_DIR (node->entry) ||
-         agents_manifest_entry_is_mount (node->entry) ||
-         node->children->len > 0;
-}
-
-static void
-append_label (GString *out, TreeNode *node)
-{
-  const char *description =
-    node->entry ? agents_manifest_entry_get_description (node->entry) : NULL;
-
-  g_string_append (out, node->name);
-  if (tree_node_is_dir (node))
-    g_string_append_c (out, '/');
-  if (node->entry != NULL && AGENTS_IS_MOUNT (node->entry))
-    g_string_append (out,
-                     agents_mount_get_read_only (AGENTS_MOUNT (node->entry))
-                       ? " (remote mount, read-only)"
-                       : " (remote mount, read+write)");
-  if (description != NULL && *description != '\0')
-    {
-      g_autofree char *line =
-        g_strdelimit (g_strdup (description), "\r\n", ' ');
-
-      g_string_append_printf (out, "  # %s", line);
+      for (guint j = 0; j < parts->len; j++)
+        g_ptr_array_add (child_parts, g_strdup (parts->pdata[j]));
+      describe_add_parts (child_parts, names[i]);
+      describe_entry (d, child_parts,
+                      agents_dir_get_child (AGENTS_DIR (entry), names[i]),
+                      child_full);
     }
 }
 
-static void
-append_children (GString *out, TreeNode *node, const char *prefix, guint *lines)
+static char *
+describe_mount_path (const char *root, const char *key, AgentsMount *mount)
 {
-  for (guint i = 0; i < node->children->len; i++)
-    {
-      TreeNode *child = node->children->pdata[i];
-      gboolean last = i + 1 == node->children->len;
-      g_autofree char *child_prefix = NULL;
+  const char *mount_path = agents_mount_get_mount_path (mount);
 
-      if (*lines >= MAX_TREE_LINES)
+  if (mount_path == NULL)
+    return g_build_path ("/", root, key, NULL);
+  if (*mount_path == '/')
+    return g_strdup (mount_path);
+  return g_build_path ("/", root, mount_path, NULL);
+}
+
+typedef struct
+{
+  char *lead; /* prefix + connector + name */
+  char *full_path;
+  char *description;
+} DescLine;
+
+static void
+desc_line_free (gpointer data)
+{
+  DescLine *line = data;
+
+  g_free (line->lead);
+  g_free (line->full_path);
+  g_free (line->description);
+  g_free (line);
+}
+
+static int
+compare_names (const void *a, const void *b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+static void
+describe_collect (DescNode *node,
+                  const char *prefix,
+                  int remaining,
+                  const char *rel,
+                  const char *root,
+                  GPtrArray *lines)
+{
+  g_autofree const char **names = NULL;
+  guint n = 0;
+
+  if (remaining == 0)
+    return;
+  names = (const char **) g_hash_table_get_keys_as_array (node->children, &n);
+  /* Byte order of UTF-8 is code point order, as Python's sorted(). */
+  qsort (names, n, sizeof (char *), compare_names);
+  for (guint i = 0; i < n; i++)
+    {
+      DescNode *child = g_hash_table_lookup (node->children, names[i]);
+      gboolean last = i + 1 == n;
+      gboolean is_dir = child->is_dir || g_hash_table_size (child->children);
+      g_autofree char *child_rel =
+        *rel ? g_strconcat (rel, "/", names[i], NULL) : g_strdup (names[i]);
+      DescLine *line = g_new0 (DescLine, 1);
+
+      line->lead = g_strconcat (prefix, last ? "└── " : "├── ", names[i],
+                                is_dir ? "/" : "", NULL);
+      line->full_path = child->full_path
+                          ? g_strdup (child->full_path)
+                          : g_build_path ("/", root, child_rel, NULL);
+      line->description = g_strdup (child->description);
+      g_ptr_array_add (lines, line);
+      if (remaining < 0 || remaining > 1)
         {
-          g_string_append_printf (out, "\n%s…", prefix);
-          return;
+          g_autofree char *extension =
+            g_strconcat (prefix, last ? "    " : "│   ", NULL);
+
+          describe_collect (child, extension,
+                            remaining < 0 ? -1 : remaining - 1, child_rel, root,
+                            lines);
         }
-      (*lines)++;
-      g_string_append_printf (out, "\n%s%s", prefix, last ? "└── " : "├── ");
-      append_label (out, child);
-      child_prefix = g_strconcat (prefix, last ? "    " : "│   ", NULL);
-      append_children (out, child, child_prefix, lines);
-      if (*lines >= MAX_TREE_LINES)
-        return;
     }
+}
+
+/* The reference's _truncate_manifest_description(), in characters. */
+static char *
+describe_truncate (char *text, int max_chars)
+{
+  glong length = g_utf8_strlen (text, -1);
+  g_autofree char *owned = text;
+  g_autofree char *marker = NULL;
+  g_autofree char *kept = NULL;
+  g_autofree char *joined = NULL;
+  glong omitted;
+  glong keep;
+
+  if (max_chars < 0 || length <= max_chars)
+    return g_steal_pointer (&owned);
+  omitted = length - max_chars;
+  for (;;)
+    {
+      glong actual;
+
+      g_free (marker);
+      marker = g_strdup_printf (
+        "\n... (truncated %ld chars)\n\nThe filesystem layout above was "
+        "truncated. Use `ls` to explore specific directories before relying "
+        "on omitted paths.\n",
+        omitted);
+      keep = MAX (0, max_chars - g_utf8_strlen (marker, -1));
+      actual = length - keep;
+      if (actual == omitted)
+        break;
+      omitted = actual;
+    }
+  if (g_utf8_strlen (marker, -1) >= max_chars)
+    return g_utf8_substring (marker, 0, max_chars);
+  kept = g_utf8_substring (owned, 0, keep);
+  g_strchomp (kept);
+  joined = g_strconcat (kept, marker, NULL);
+  if (g_utf8_strlen (joined, -1) > max_chars)
+    return g_utf8_substring (joined, 0, max_chars);
+  return g_steal_pointer (&joined);
+}
+
+/**
+ * agents_sandbox_describe_manifest:
+ * @manifest: a manifest
+ * @depth: how many levels of the tree to show, or -1 for all
+ * @max_chars: the most characters of the result, or -1 for no limit
+ * @error: return location for a #GError
+ *
+ * Renders the workspace of @manifest as a tree under its root, as the
+ * reference's `render_manifest_description()`: names sorted, directories
+ * ending in `/`, and after each name, aligned, `# ` and its absolute path
+ * (a mount's own path), then ` — ` and its description if it has one.
+ * A result longer than @max_chars characters is cut and ends with
+ * `... (truncated N chars)` and a paragraph telling the model to use
+ * `ls`. An empty manifest rooted at `/workspace` gives `"/workspace\n"`.
+ *
+ * Returns: (transfer full): the newline-terminated tree, or %NULL when
+ *   @depth or @max_chars is 0 or below -1
+ */
+char *
+agents_sandbox_describe_manifest (AgentsManifest *manifest,
+                                  int depth,
+                                  int max_chars,
+                                  GError **error)
+{
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (desc_line_free);
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autofree char *root = NULL;
+  g_auto (GStrv) keys = NULL;
+  Describe d = { NULL, depth };
+  glong width = 0;
+
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (manifest), NULL);
+
+  if (depth == 0 || depth < -1)
+    {
+      agents_sandbox_error_set (
+        error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT, NULL,
+        _ ("depth must be a non-zero positive integer or None"));
+      return NULL;
+    }
+  if (max_chars == 0 || max_chars < -1)
+    {
+      agents_sandbox_error_set (
+        error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT, NULL,
+        _ ("max_chars must be a non-zero positive integer or None"));
+      return NULL;
+    }
+
+  root = g_strdup (agents_manifest_get_root (manifest));
+  while (strlen (root) > 1 && g_str_has_suffix (root, "/"))
+    root[strlen (root) - 1] = '\0';
+  d.root = desc_node_new ();
+  keys = agents_manifest_get_entry_paths (manifest);
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      AgentsManifestEntry *entry =
+        agents_manifest_get_entry (manifest, keys[i]);
+      g_autoptr (GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+      g_autofree char *full =
+        AGENTS_IS_MOUNT (entry)
+          ? describe_mount_path (root, keys[i], AGENTS_MOUNT (entry))
+          : NULL;
+
+      describe_add_parts (parts, keys[i]);
+      describe_entry (&d, parts, entry, full);
+    }
+  describe_collect (d.root, "", depth, "", root, lines);
+  desc_node_free (d.root);
+
+  for (guint i = 0; i < lines->len; i++)
+    width =
+      MAX (width, g_utf8_strlen (((DescLine *) lines->pdata[i])->lead, -1));
+  g_string_append (out, root);
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < lines->len; i++)
+    {
+      DescLine *line = lines->pdata[i];
+      glong pad = width - g_utf8_strlen (line->lead, -1) + 2;
+
+      g_string_append (out, line->lead);
+      for (glong j = 0; j < pad; j++)
+        g_string_append_c (out, ' ');
+      g_string_append_printf (out, "# %s", line->full_path);
+      if (line->description != NULL && *line->description != '\0')
+        g_string_append_printf (out, " — %s", line->description);
+      g_string_append_c (out, '\n');
+    }
+  return describe_truncate (g_string_free (g_steal_pointer (&out), FALSE),
+                            max_chars);
 }
 
 /* ---- Sections kept per manifest -------------------------------------- */
@@ -385,21 +553,11 @@ section_store (AgentsManifest *manifest,
 static char *
 build_filesystem_instructions (AgentsManifest *manifest)
 {
-  g_autoptr (GString) out = g_string_new (FILESYSTEM_HEADER);
-  g_auto (GStrv) paths = NULL;
-  TreeNode *root;
-  guint lines = 0;
+  g_autofree char *tree = agents_sandbox_describe_manifest (
+    manifest, FILESYSTEM_TREE_DEPTH, FILESYSTEM_TREE_MAX_CHARS, NULL);
 
-  root = tree_node_new (agents_manifest_get_root (manifest));
-  paths = agents_manifest_get_entry_paths (manifest);
-  for (guint i = 0; paths[i] != NULL; i++)
-    tree_add_path (root, paths[i],
-                   agents_manifest_get_entry (manifest, paths[i]));
-
-  g_string_append (out, root->name);
-  append_children (out, root, "", &lines);
-  tree_node_free (root);
-  return g_string_free (g_steal_pointer (&out), FALSE);
+  g_strstrip (tree);
+  return g_strconcat (FILESYSTEM_HEADER, tree, NULL);
 }
 
 /**
@@ -407,10 +565,10 @@ build_filesystem_instructions (AgentsManifest *manifest)
  * @manifest: a manifest
  *
  * Describes the workspace of @manifest for the system prompt: a
- * `# Filesystem` section with the workspace root and, as a tree under
- * it, the manifest's entries (directories end in `/`, remote mounts are
- * marked, descriptions follow `#`). Extra path grants are not shown. For
- * an empty manifest rooted at `/workspace` the section is
+ * `# Filesystem` section with the tree of
+ * agents_sandbox_describe_manifest() three levels deep, cut at 5000
+ * characters. Extra path grants are not shown. For an empty manifest
+ * rooted at `/workspace` the section is
  *
  * |[
  * # Filesystem

@@ -22,6 +22,12 @@ AGENTS_AVAILABLE_IN_1_0
 char *agents_sandbox_filesystem_instructions (AgentsManifest *manifest)
   G_GNUC_WARN_UNUSED_RESULT;
 AGENTS_AVAILABLE_IN_1_0
+char *
+agents_sandbox_describe_manifest (AgentsManifest *manifest,
+                                  int depth,
+                                  int max_chars,
+                                  GError **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENTS_AVAILABLE_IN_1_0
 const char *agents_sandbox_get_remote_mount_policy_template (void);
 AGENTS_AVAILABLE_IN_1_0
 char *agents_sandbox_remote_mount_policy (AgentsManifest *manifest)

@@ -37,25 +37,23 @@ default_deserialize_session_state (AgentsSandboxClient *self,
   GType type = AGENTS_TYPE_SANDBOX_SESSION_STATE;
   g_autoptr (AgentsSandboxSessionState) state = NULL;
 
-  if (JSON_NODE_HOLDS_OBJECT (payload))
-    {
-      const char *type_name = json_object_get_string_member_with_default (
-        json_node_get_object (payload), "type", NULL);
-      AgentsSandboxSessionStateClass *base =
-        g_type_class_ref (AGENTS_TYPE_SANDBOX_SESSION_STATE);
+  AgentsSandboxSessionStateClass *base;
+  const char *type_name;
 
-      if (type_name != NULL && g_strcmp0 (type_name, base->type_name) != 0)
-        {
-          type = agents_registry_lookup (AGENTS_REGISTRY_KIND_SESSION_STATE,
-                                         type_name, error);
-          if (type == G_TYPE_INVALID)
-            {
-              g_type_class_unref (base);
-              return NULL;
-            }
-        }
-      g_type_class_unref (base);
-    }
+  if (!JSON_NODE_HOLDS_OBJECT (payload))
+    return NULL;
+  /* A state names its type; a payload without one is not a state. */
+  type_name = json_object_get_string_member_with_default (
+    json_node_get_object (payload), "type", NULL);
+  if (type_name == NULL)
+    return NULL;
+  base = g_type_class_ref (AGENTS_TYPE_SANDBOX_SESSION_STATE);
+  if (g_strcmp0 (type_name, base->type_name) != 0)
+    type = agents_registry_lookup (AGENTS_REGISTRY_KIND_SESSION_STATE,
+                                   type_name, error);
+  g_type_class_unref (base);
+  if (type == G_TYPE_INVALID)
+    return NULL;
 
   state = g_object_new (type, NULL);
   if (!agents_sandbox_session_state_load_json (state, payload, error))
@@ -392,7 +390,12 @@ agents_sandbox_client_serialize_session_state (AgentsSandboxClient *self,
  * @error: return location for a #GError
  *
  * Turns serialized JSON back into a session state. The document is
- * untrusted and validated.
+ * untrusted and validated. A payload that is not a JSON object fails with
+ * %AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT; any other refusal (no `type`, an
+ * unknown type, a member of the wrong shape) fails with
+ * %AGENTS_SANDBOX_ERROR_INVALID_JSON and the message “sandbox session state
+ * payload is invalid”, with no context: the message never quotes the
+ * payload, which may hold credentials.
  *
  * Returns: (transfer full): the state, or %NULL with @error set
  */
@@ -401,10 +404,28 @@ agents_sandbox_client_deserialize_session_state (AgentsSandboxClient *self,
                                                  JsonNode *payload,
                                                  GError **error)
 {
+  g_autoptr (GError) local = NULL;
+  AgentsSandboxSessionState *state;
+
   g_return_val_if_fail (AGENTS_IS_SANDBOX_CLIENT (self), NULL);
   g_return_val_if_fail (payload != NULL, NULL);
 
-  return IFACE (self)->deserialize_session_state (self, payload, error);
+  if (!JSON_NODE_HOLDS_OBJECT (payload))
+    {
+      agents_sandbox_error_set (
+        error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT, NULL,
+        _ ("session state payload must be a JSON object"));
+      return NULL;
+    }
+  state = IFACE (self)->deserialize_session_state (self, payload, &local);
+  if (state != NULL)
+    return state;
+  /* The payload is what carries credentials, and a detailed message would
+   * quote them (an unknown type name, a member of the wrong type): say
+   * nothing about what was wrong, as the reference does. */
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_JSON, NULL,
+                            _ ("sandbox session state payload is invalid"));
+  return NULL;
 }
 
 /**

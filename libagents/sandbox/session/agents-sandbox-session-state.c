@@ -32,6 +32,9 @@ typedef struct
   AgentsManifest *manifest;
   AgentsSnapshot *snapshot;
   gboolean workspace_root_ready;
+  GArray *exposed_ports; /* of int, 1..65535, no duplicates */
+  char *snapshot_fingerprint;
+  char *snapshot_fingerprint_version;
   gboolean root_vouched; /* in memory only */
 } AgentsSandboxSessionStatePrivate;
 
@@ -61,6 +64,9 @@ agents_sandbox_session_state_finalize (GObject *object)
   g_free (priv->session_id);
   g_clear_object (&priv->manifest);
   g_clear_object (&priv->snapshot);
+  g_clear_pointer (&priv->exposed_ports, g_array_unref);
+  g_free (priv->snapshot_fingerprint);
+  g_free (priv->snapshot_fingerprint_version);
 
   G_OBJECT_CLASS (agents_sandbox_session_state_parent_class)->finalize (object);
 }
@@ -204,6 +210,7 @@ agents_sandbox_session_state_init (AgentsSandboxSessionState *self)
 
   /* Made by code: the caller's own root. Loading JSON withdraws it. */
   priv->root_vouched = TRUE;
+  priv->exposed_ports = g_array_new (FALSE, FALSE, sizeof (int));
 }
 
 /**
@@ -389,6 +396,16 @@ agents_sandbox_session_state_to_json (AgentsSandboxSessionState *self)
   /* A saved state carries no mount credentials. */
   agents_json_add_node (builder, "manifest",
                         manifest_json_without_authority (priv->manifest));
+  json_builder_set_member_name (builder, "exposed_ports");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < priv->exposed_ports->len; i++)
+    json_builder_add_int_value (builder,
+                                g_array_index (priv->exposed_ports, int, i));
+  json_builder_end_array (builder);
+  agents_json_add_nullable_string (builder, "snapshot_fingerprint",
+                                   priv->snapshot_fingerprint);
+  agents_json_add_nullable_string (builder, "snapshot_fingerprint_version",
+                                   priv->snapshot_fingerprint_version);
   agents_json_add_boolean (builder, "workspace_root_ready",
                            priv->workspace_root_ready);
   if (klass->serialize_fields != NULL)
@@ -405,6 +422,55 @@ invalid_member (GError **error, const char *member, const char *expected)
                          _ ("session state member “%s” must be %s"), member,
                          expected);
   return FALSE;
+}
+
+/* The reference's SandboxSessionState._normalize_exposed_ports(): null is
+ * none, a number is one port, an array is many. */
+static gboolean
+load_exposed_ports (AgentsSandboxSessionState *self,
+                    JsonNode *node,
+                    GError **error)
+{
+  g_autoptr (GArray) ports = g_array_new (FALSE, FALSE, sizeof (int));
+  JsonArray *array;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return agents_sandbox_session_state_set_exposed_ports (self, NULL, 0,
+                                                           error);
+  if (agents_json_holds (node, G_TYPE_INT64))
+    {
+      gint64 port = json_node_get_int (node);
+      int one = port < 0 || port > G_MAXUINT16 ? 0 : (int) port;
+
+      return agents_sandbox_session_state_set_exposed_ports (self, &one, 1,
+                                                             error);
+    }
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      agents_json_set_error (
+        error, "exposed_ports", "wrong_type",
+        _ ("exposed_ports must be an iterable of TCP port integers"));
+      return FALSE;
+    }
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      gint64 port;
+      int value;
+
+      if (!agents_json_holds (element, G_TYPE_INT64))
+        {
+          agents_json_set_error (error, "exposed_ports", "wrong_type",
+                                 _ ("exposed_ports must contain integers"));
+          return FALSE;
+        }
+      port = json_node_get_int (element);
+      value = port < 0 || port > G_MAXUINT16 ? 0 : (int) port;
+      g_array_append_val (ports, value);
+    }
+  return agents_sandbox_session_state_set_exposed_ports (
+    self, (const int *) (void *) ports->data, ports->len, error);
 }
 
 /**
@@ -427,6 +493,8 @@ agents_sandbox_session_state_load_json (AgentsSandboxSessionState *self,
   AgentsSandboxSessionStatePrivate *priv;
   JsonObject *object;
   JsonNode *member;
+  const char *fingerprint = NULL;
+  const char *fingerprint_version = NULL;
 
   g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), FALSE);
   g_return_val_if_fail (node != NULL, FALSE);
@@ -470,6 +538,16 @@ agents_sandbox_session_state_load_json (AgentsSandboxSessionState *self,
       agents_sandbox_session_state_set_snapshot (self, snapshot);
     }
 
+  if (!load_exposed_ports (
+        self, json_object_get_member (object, "exposed_ports"), error) ||
+      !agents_json_read_string (object, "snapshot_fingerprint", TRUE, FALSE,
+                                &fingerprint, error) ||
+      !agents_json_read_string (object, "snapshot_fingerprint_version", TRUE,
+                                FALSE, &fingerprint_version, error))
+    return FALSE;
+  agents_sandbox_session_state_set_snapshot_fingerprint (self, fingerprint,
+                                                         fingerprint_version);
+
   if (!agents_json_lookup (object, "workspace_root_ready", G_TYPE_BOOLEAN,
                            &member))
     return invalid_member (error, "workspace_root_ready", _ ("a boolean"));
@@ -509,6 +587,11 @@ agents_sandbox_session_state_copy (AgentsSandboxSessionState *self)
     g_object_new (G_OBJECT_TYPE (self), "session-id", priv->session_id,
                   "manifest", manifest, "snapshot", priv->snapshot,
                   "workspace-root-ready", priv->workspace_root_ready, NULL);
+  agents_sandbox_session_state_set_exposed_ports (
+    copy, (const int *) (void *) priv->exposed_ports->data,
+    priv->exposed_ports->len, NULL);
+  agents_sandbox_session_state_set_snapshot_fingerprint (
+    copy, priv->snapshot_fingerprint, priv->snapshot_fingerprint_version);
   if (klass->copy_fields != NULL)
     klass->copy_fields (self, copy);
   agents_sandbox_session_state_set_root_vouched (
@@ -563,4 +646,131 @@ agents_sandbox_session_state_get_root_vouched (AgentsSandboxSessionState *self)
 
   priv = agents_sandbox_session_state_get_instance_private (self);
   return priv->root_vouched;
+}
+
+/**
+ * agents_sandbox_session_state_get_exposed_ports:
+ * @self: a state
+ * @n_ports: (out): the number of ports
+ *
+ * Gets the TCP ports the session exposes, in the order they were first
+ * given, without duplicates.
+ *
+ * Returns: (array length=n_ports) (transfer none): the ports
+ */
+const int *
+agents_sandbox_session_state_get_exposed_ports (AgentsSandboxSessionState *self,
+                                                gsize *n_ports)
+{
+  AgentsSandboxSessionStatePrivate *priv;
+
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), NULL);
+  g_return_val_if_fail (n_ports != NULL, NULL);
+
+  priv = GET_PRIV (self);
+  *n_ports = priv->exposed_ports->len;
+  return (const int *) (void *) priv->exposed_ports->data;
+}
+
+/**
+ * agents_sandbox_session_state_set_exposed_ports:
+ * @self: a state
+ * @ports: (array length=n_ports) (nullable): the ports
+ * @n_ports: the number of @ports
+ * @error: return location for a #GError
+ *
+ * Sets the TCP ports the session exposes. Duplicates are dropped, the
+ * first appearance setting the order. A port outside 1–65535 fails with
+ * %AGENTS_SANDBOX_ERROR_INVALID_JSON (“exposed_ports entries must be
+ * between 1 and 65535”) and leaves @self unchanged.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_sandbox_session_state_set_exposed_ports (AgentsSandboxSessionState *self,
+                                                const int *ports,
+                                                gsize n_ports,
+                                                GError **error)
+{
+  g_autoptr (GArray) normalized = g_array_new (FALSE, FALSE, sizeof (int));
+
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), FALSE);
+  g_return_val_if_fail (ports != NULL || n_ports == 0, FALSE);
+
+  for (gsize i = 0; i < n_ports; i++)
+    {
+      gboolean seen = FALSE;
+
+      if (ports[i] < 1 || ports[i] > G_MAXUINT16)
+        {
+          agents_json_set_error (
+            error, "exposed_ports", "out_of_range",
+            _ ("exposed_ports entries must be between 1 and 65535"));
+          return FALSE;
+        }
+      for (guint j = 0; j < normalized->len && !seen; j++)
+        seen = g_array_index (normalized, int, j) == ports[i];
+      if (!seen)
+        g_array_append_val (normalized, ports[i]);
+    }
+  g_array_unref (GET_PRIV (self)->exposed_ports);
+  GET_PRIV (self)->exposed_ports = g_steal_pointer (&normalized);
+  return TRUE;
+}
+
+/**
+ * agents_sandbox_session_state_get_snapshot_fingerprint:
+ * @self: a state
+ *
+ * Gets the fingerprint of the workspace archive last persisted to the
+ * snapshot, if one was recorded.
+ *
+ * Returns: (nullable): the fingerprint
+ */
+const char *
+agents_sandbox_session_state_get_snapshot_fingerprint (
+  AgentsSandboxSessionState *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), NULL);
+  return GET_PRIV (self)->snapshot_fingerprint;
+}
+
+/**
+ * agents_sandbox_session_state_get_snapshot_fingerprint_version:
+ * @self: a state
+ *
+ * Gets how the snapshot fingerprint was computed (e.g.
+ * `"workspace_tar_sha256_v1"`).
+ *
+ * Returns: (nullable): the fingerprint version
+ */
+const char *
+agents_sandbox_session_state_get_snapshot_fingerprint_version (
+  AgentsSandboxSessionState *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), NULL);
+  return GET_PRIV (self)->snapshot_fingerprint_version;
+}
+
+/**
+ * agents_sandbox_session_state_set_snapshot_fingerprint:
+ * @self: a state
+ * @fingerprint: (nullable): the fingerprint, or %NULL for none
+ * @version: (nullable): how it was computed
+ *
+ * Records the fingerprint of the workspace archive last persisted.
+ */
+void
+agents_sandbox_session_state_set_snapshot_fingerprint (
+  AgentsSandboxSessionState *self, const char *fingerprint, const char *version)
+{
+  AgentsSandboxSessionStatePrivate *priv;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self));
+
+  priv = GET_PRIV (self);
+  g_free (priv->snapshot_fingerprint);
+  priv->snapshot_fingerprint = g_strdup (fingerprint);
+  g_free (priv->snapshot_fingerprint_version);
+  priv->snapshot_fingerprint_version = g_strdup (version);
 }

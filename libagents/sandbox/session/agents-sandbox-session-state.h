@@ -98,4 +98,26 @@ AGENTS_AVAILABLE_IN_1_0
 AgentsSandboxSessionState *
 agents_sandbox_session_state_copy (AgentsSandboxSessionState *self);
 
+AGENTS_AVAILABLE_IN_1_0
+const int *
+agents_sandbox_session_state_get_exposed_ports (AgentsSandboxSessionState *self,
+                                                gsize *n_ports);
+AGENTS_AVAILABLE_IN_1_0
+gboolean
+agents_sandbox_session_state_set_exposed_ports (AgentsSandboxSessionState *self,
+                                                const int *ports,
+                                                gsize n_ports,
+                                                GError **error);
+AGENTS_AVAILABLE_IN_1_0
+const char *agents_sandbox_session_state_get_snapshot_fingerprint (
+  AgentsSandboxSessionState *self);
+AGENTS_AVAILABLE_IN_1_0
+const char *agents_sandbox_session_state_get_snapshot_fingerprint_version (
+  AgentsSandboxSessionState *self);
+AGENTS_AVAILABLE_IN_1_0
+void agents_sandbox_session_state_set_snapshot_fingerprint (
+  AgentsSandboxSessionState *self,
+  const char *fingerprint,
+  const char *version);
+
 G_END_DECLS
