@@ -210,12 +210,11 @@ test_sections_follow_changes (void)
                    "filesystem layout is:\n"
                    "\n"
                    "/work\n"
-                   "├── README.md\n"
-                   "└── data/");
+                   "├── README.md  # /work/README.md\n"
+                   "└── data/      # /work/data");
 }
 
-/* Children are found by name through an index past a few: many siblings
- * keep their order and each appears once. */
+/* Many siblings, each added twice: each appears once, sorted by name. */
 static void
 test_filesystem_many_siblings (void)
 {
@@ -223,7 +222,7 @@ test_filesystem_many_siblings (void)
   g_autoptr (GString) expected = g_string_new (
     "# Filesystem\n"
     "You have access to a container with a filesystem. The filesystem "
-    "layout is:\n\n/workspace\n└── d/");
+    "layout is:\n\n/workspace\n└── d/       # /workspace/d");
   g_autofree char *text = NULL;
 
   for (guint i = 0; i < 40; i++)
@@ -236,8 +235,8 @@ test_filesystem_many_siblings (void)
       agents_manifest_set_entry (manifest, again, file);
     }
   for (guint i = 0; i < 40; i++)
-    g_string_append_printf (expected, "\n    %s f%02u", i == 39 ? "└──" : "├──",
-                            39 - i);
+    g_string_append_printf (expected, "\n    %s f%02u  # /workspace/d/f%02u",
+                            i == 39 ? "└──" : "├──", i, i);
   text = agents_sandbox_filesystem_instructions (manifest);
   g_assert_cmpstr (text, ==, expected->str);
 }
