@@ -2119,9 +2119,12 @@ test_hostile_state_json (Fixture *f, gconstpointer data)
       agents_sandbox_client_deserialize_session_state (f->client, array,
                                                        &error);
 
+    /* Not an object: the reference's type error (STATE-04). */
     g_assert_null (state);
     g_assert_error (error, AGENTS_SANDBOX_ERROR,
-                    AGENTS_SANDBOX_ERROR_INVALID_JSON);
+                    AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+    g_assert_cmpstr (error->message, ==,
+                     "session state payload must be a JSON object");
   }
 }
 
