@@ -15,6 +15,7 @@
 
 #include "agents-docker-container.h"
 #include "agents-docker-exec-server.h"
+#include "agents-docker-host-mounts.h"
 #include "agents-docker-pipe.h"
 #include "agents-docker-tar.h"
 
@@ -1334,6 +1335,19 @@ add_read_only_root (JsonBuilder *builder, AgentsDockerSessionState *state)
   json_builder_set_member_name (builder, "Target");
   json_builder_add_string_value (builder, agents_manifest_get_root (manifest));
   json_builder_end_object (builder);
+  agents_docker_host_mounts_add_binds (builder, state);
+  json_builder_end_array (builder);
+}
+
+/* Host-mounted entries (s3_mount), bound at their paths. */
+static void
+add_host_binds (JsonBuilder *builder, AgentsDockerSessionState *state)
+{
+  if (!agents_docker_host_mounts_any (state))
+    return;
+  json_builder_set_member_name (builder, "Mounts");
+  json_builder_begin_array (builder);
+  agents_docker_host_mounts_add_binds (builder, state);
   json_builder_end_array (builder);
 }
 
@@ -1359,6 +1373,8 @@ host_config_node (AgentsDockerSessionState *state)
   add_security (builder);
   if (agents_docker_session_state_get_read_only_root (state))
     add_read_only_root (builder, state);
+  else
+    add_host_binds (builder, state);
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
 }

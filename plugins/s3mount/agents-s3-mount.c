@@ -498,6 +498,15 @@ check_authority (AgentsS3Mount *self,
   return FALSE;
 }
 
+static gboolean
+host_mount_in_place (AgentsSandboxSession *session, const char *dest)
+{
+  g_autoptr (AgentsHostBind) bind =
+    agents_sandbox_session_lookup_host_bind (session, dest);
+
+  return bind != NULL && s3mount_path_is_mounted (bind->host_path);
+}
+
 static void
 agents_s3_mount_mount (AgentsMount *mount,
                        AgentsSandboxSession *session,
@@ -523,6 +532,13 @@ agents_s3_mount_mount (AgentsMount *mount,
       !check_authority (self, session, dest, &error))
     {
       g_task_return_error (task, error);
+      return;
+    }
+  /* Mounted already, before the sandbox was made (the docker backend
+   * binds host mounts only when it creates the container). */
+  if (host_mount_in_place (session, dest))
+    {
+      g_task_return_boolean (task, TRUE);
       return;
     }
   s3mount_host_mount (
