@@ -862,9 +862,19 @@ test_docker_host_mount (void)
   g_assert_false (g_file_test (owned, G_FILE_TEST_EXISTS));
   wait_for_no_rclone ();
 
+  /* Started again, the bucket is mounted and bound again (in a new
+   * container: the engine binds only at creation). */
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+  assert_docker_sees_bucket (session);
+  g_assert_cmpuint (count_test_mounts (), ==, 1);
+  g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 1);
+
   g_assert_true (delete_session (client, session, &error));
   g_assert_no_error (error);
+  g_assert_cmpuint (count_test_mounts (), ==, 0);
   g_assert_cmpuint (count_owned_dirs (), ==, owned_before);
+  wait_for_no_rclone ();
   g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 0);
 }
 

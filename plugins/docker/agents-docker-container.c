@@ -1596,6 +1596,19 @@ agents_docker_container_ensure (AgentsDockerEngine *engine,
     return NULL;
   if (*reused)
     return g_strdup (old);
+  /* This session's container, configured otherwise (new host mounts,
+   * say): replaced, so removed; nothing else would ever remove it. */
+  if (reuse && old != NULL)
+    {
+      g_autoptr (AgentsDockerContainer) stale =
+        agents_docker_container_new (engine, old);
+
+      agents_docker_container_remove_owned (
+        stale,
+        agents_sandbox_session_state_get_session_id (
+          AGENTS_SANDBOX_SESSION_STATE (state)),
+        cancellable, NULL);
+    }
 
   id = create_container (engine, state, cancellable, error);
   if (id == NULL)
