@@ -332,7 +332,10 @@ test_json_patterns (void)
     "\"allow_other\"]}",
     "{\"type\":\"rclone\",\"cache_dir\":null,\"extra_args\":[],"
     "\"vfs_cache_mode\":\"full\"}",
-    /* The reference's rclone members. */
+    /* The reference's mountpoint options and rclone members. */
+    "{\"type\":\"mountpoint\",\"cache_dir\":null,\"extra_args\":[],"
+    "\"options\":{\"prefix\":\"p/q\",\"region\":\"eu-west-1\","
+    "\"endpoint_url\":null}}",
     "{\"type\":\"rclone\",\"cache_dir\":null,\"extra_args\":[],"
     "\"vfs_cache_mode\":null,\"mode\":\"fuse\",\"remote_name\":\"data_1\"}",
   };
@@ -456,6 +459,27 @@ test_rclone_argv (void)
     AGENTS_RCLONE_MOUNT_PATTERN (pattern), "full");
   full = build_argv (entry);
   g_assert_cmpstr (full[3], ==, "--vfs-cache-mode=full");
+}
+
+/* The reference's mountpoint options take the place of the entry's. */
+static void
+test_mountpoint_options (void)
+{
+  g_autoptr (JsonNode) node = parse_json (
+    "{\"type\":\"mountpoint\",\"options\":{\"prefix\":\"p/q/\","
+    "\"region\":\"eu-west-1\",\"endpoint_url\":\"http://s3.test\"}}");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsMountPattern) pattern =
+    agents_mount_pattern_new_from_json (node, &error);
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_auto (GStrv) argv = NULL;
+
+  g_assert_no_error (error);
+  entry = new_mount (pattern);
+  argv = build_argv (entry);
+  assert_argv (argv, "mount-s3", "--read-only", "--prefix=p/q/",
+               "--region=eu-west-1", "--endpoint-url=http://s3.test", "--",
+               "bucket", MOUNT_PATH, NULL);
 }
 
 /* The reference's remote_name names the remote on the command line and
@@ -747,6 +771,24 @@ static const struct
   { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"rclone\","
     "\"vfs_cache_mode\":true}}",
     AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\","
+    "\"options\":[]}}",
+    AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\","
+    "\"options\":{\"region\":3}}}",
+    AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\","
+    "\"options\":{\"prefix\":\"a/../b\"}}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\","
+    "\"options\":{\"prefix\":\"--allow-other\"}}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\","
+    "\"options\":{\"region\":\"EU WEST\"}}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\","
+    "\"options\":{\"endpoint_url\":\"file:///etc\"}}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
   /* The reference's rclone members: nfs and a whole configuration file
    * are refused, remote names are plain words. */
   { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"rclone\","
@@ -1302,6 +1344,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/s3mount/argv/mountpoint", test_mountpoint_argv);
   g_test_add_func ("/s3mount/argv/s3fs", test_s3fs_argv);
   g_test_add_func ("/s3mount/argv/rclone", test_rclone_argv);
+  g_test_add_func ("/s3mount/argv/mountpoint-options", test_mountpoint_options);
   g_test_add_func ("/s3mount/argv/rclone-remote-name", test_rclone_remote_name);
   g_test_add_func ("/s3mount/argv/unmount", test_unmount_argv);
   g_test_add_func ("/s3mount/argv/secrets-not-in-argv",

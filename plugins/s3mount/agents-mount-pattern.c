@@ -519,15 +519,151 @@ add_aws_environ (char **envp, AgentsS3Mount *mount)
  *
  * Mounts with Mountpoint for Amazon S3 (`mount-s3`):
  * `{"type": "mountpoint", "cache_dir": null, "extra_args": []}`.
+ *
+ * The reference's `"options": {"prefix": null, "region": null,
+ * "endpoint_url": null}` is read too; a member that is set there takes
+ * the place of the entry's.
  */
 struct _AgentsMountpointMountPattern
 {
   AgentsMountPattern parent_instance;
+
+  gboolean has_options;
+  char *options[3]; /* prefix, region, endpoint_url */
 };
 
 G_DEFINE_FINAL_TYPE (AgentsMountpointMountPattern,
                      agents_mountpoint_mount_pattern,
                      AGENTS_TYPE_MOUNT_PATTERN)
+
+enum
+{
+  OPTION_PREFIX,
+  OPTION_REGION,
+  OPTION_ENDPOINT_URL,
+};
+
+static const char *const mountpoint_option_names[] = {
+  "prefix",
+  "region",
+  "endpoint_url",
+};
+
+#define MOUNTPOINT_OPTIONS "mountpoint.options"
+
+static void
+mountpoint_serialize_fields (AgentsMountPattern *pattern, JsonBuilder *builder)
+{
+  AgentsMountpointMountPattern *self =
+    AGENTS_MOUNTPOINT_MOUNT_PATTERN (pattern);
+
+  if (!self->has_options)
+    return;
+  json_builder_set_member_name (builder, "options");
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < G_N_ELEMENTS (mountpoint_option_names); i++)
+    s3mount_builder_add_string (builder, mountpoint_option_names[i],
+                                self->options[i]);
+  json_builder_end_object (builder);
+}
+
+static gboolean
+mountpoint_deserialize_fields (AgentsMountPattern *pattern,
+                               JsonObject *object,
+                               GError **error)
+{
+  AgentsMountpointMountPattern *self =
+    AGENTS_MOUNTPOINT_MOUNT_PATTERN (pattern);
+  JsonNode *node = json_object_get_member (object, "options");
+  JsonObject *options;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  options = s3mount_json_get_object (node, MOUNTPOINT_OPTIONS, error);
+  if (options == NULL)
+    return FALSE;
+  self->has_options = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (mountpoint_option_names); i++)
+    {
+      g_autofree char *value = NULL;
+
+      if (!s3mount_json_get_string (options, MOUNTPOINT_OPTIONS,
+                                    mountpoint_option_names[i], &value, error))
+        return FALSE;
+      s3mount_set_str (&self->options[i], value);
+    }
+  return TRUE;
+}
+
+static gboolean
+option_region_is_valid (const char *region)
+{
+  gsize len = strlen (region);
+
+  if (len == 0 || len > 32)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    if (!g_ascii_islower (region[i]) && !g_ascii_isdigit (region[i]) &&
+        region[i] != '-')
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+option_endpoint_is_valid (const char *url)
+{
+  return s3mount_text_is_safe (url) && strchr (url, ' ') == NULL &&
+         (g_str_has_prefix (url, "http://") ||
+          g_str_has_prefix (url, "https://"));
+}
+
+static gboolean
+option_prefix_is_valid (const char *prefix)
+{
+  g_auto (GStrv) parts = NULL;
+
+  if (!s3mount_text_is_safe (prefix) || g_str_has_prefix (prefix, "-"))
+    return FALSE;
+  parts = g_strsplit (prefix, "/", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (g_str_equal (parts[i], "..") || g_str_equal (parts[i], "."))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+mountpoint_validate (AgentsMountPattern *pattern, GError **error)
+{
+  AgentsMountpointMountPattern *self =
+    AGENTS_MOUNTPOINT_MOUNT_PATTERN (pattern);
+  const char *prefix = self->options[OPTION_PREFIX];
+  const char *region = self->options[OPTION_REGION];
+  const char *endpoint = self->options[OPTION_ENDPOINT_URL];
+
+  if (prefix != NULL && !option_prefix_is_valid (prefix))
+    s3mount_set_config_error (error, MOUNTPOINT_OPTIONS, "prefix",
+                              _ ("a prefix may not contain . or .. segments, "
+                                 "start with - or hold control characters"));
+  else if (region != NULL && !option_region_is_valid (region))
+    s3mount_set_config_error (error, MOUNTPOINT_OPTIONS, "region",
+                              _ ("a region is lowercase letters, digits and "
+                                 "dashes"));
+  else if (endpoint != NULL && !option_endpoint_is_valid (endpoint))
+    s3mount_set_config_error (error, MOUNTPOINT_OPTIONS, "endpoint_url",
+                              _ ("the endpoint must be an http or https URL"));
+  else
+    return TRUE;
+  return FALSE;
+}
+
+/* The option when set, else the entry's value. */
+static const char *
+mountpoint_option (AgentsMountpointMountPattern *self,
+                   guint option,
+                   const char *entry_value)
+{
+  return self->options[option] ? self->options[option] : entry_value;
+}
 
 static void
 mountpoint_build_mount_argv (AgentsMountPattern *pattern,
@@ -535,8 +671,19 @@ mountpoint_build_mount_argv (AgentsMountPattern *pattern,
                              const char *path,
                              GPtrArray *argv)
 {
+  AgentsMountpointMountPattern *self =
+    AGENTS_MOUNTPOINT_MOUNT_PATTERN (pattern);
   g_autofree char *prefix = agents_s3_mount_dup_normalized_prefix (mount);
 
+  if (self->options[OPTION_PREFIX] != NULL)
+    {
+      g_free (prefix);
+      prefix = g_strdup (self->options[OPTION_PREFIX]);
+      while (g_str_has_suffix (prefix, "/"))
+        prefix[strlen (prefix) - 1] = '\0';
+      if (*prefix == '\0')
+        g_clear_pointer (&prefix, g_free);
+    }
   g_ptr_array_add (argv, g_strdup ("mount-s3"));
   if (agents_mount_get_read_only (AGENTS_MOUNT (mount)))
     g_ptr_array_add (argv, g_strdup ("--read-only"));
@@ -548,9 +695,12 @@ mountpoint_build_mount_argv (AgentsMountPattern *pattern,
   /* mount-s3 wants the prefix to end with a slash. */
   if (prefix != NULL)
     g_ptr_array_add (argv, g_strconcat ("--prefix=", prefix, "/", NULL));
-  add_option (argv, "--region=", agents_s3_mount_get_region (mount));
-  add_option (argv,
-              "--endpoint-url=", agents_s3_mount_get_endpoint_url (mount));
+  add_option (argv, "--region=",
+              mountpoint_option (self, OPTION_REGION,
+                                 agents_s3_mount_get_region (mount)));
+  add_option (argv, "--endpoint-url=",
+              mountpoint_option (self, OPTION_ENDPOINT_URL,
+                                 agents_s3_mount_get_endpoint_url (mount)));
   add_option (argv, "--cache=", agents_mount_pattern_get_cache_dir (pattern));
   add_args (argv, agents_mount_pattern_get_extra_args (pattern));
   g_ptr_array_add (argv, g_strdup ("--"));
@@ -567,12 +717,28 @@ mountpoint_build_environ (AgentsMountPattern *pattern,
 }
 
 static void
+agents_mountpoint_mount_pattern_finalize (GObject *object)
+{
+  AgentsMountpointMountPattern *self = AGENTS_MOUNTPOINT_MOUNT_PATTERN (object);
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->options); i++)
+    g_free (self->options[i]);
+  G_OBJECT_CLASS (agents_mountpoint_mount_pattern_parent_class)
+    ->finalize (object);
+}
+
+static void
 agents_mountpoint_mount_pattern_class_init (
   AgentsMountpointMountPatternClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   AgentsMountPatternClass *pattern_class = AGENTS_MOUNT_PATTERN_CLASS (klass);
 
+  object_class->finalize = agents_mountpoint_mount_pattern_finalize;
   pattern_class->type_name = "mountpoint";
+  pattern_class->serialize_fields = mountpoint_serialize_fields;
+  pattern_class->deserialize_fields = mountpoint_deserialize_fields;
+  pattern_class->validate = mountpoint_validate;
   pattern_class->build_mount_argv = mountpoint_build_mount_argv;
   pattern_class->build_environ = mountpoint_build_environ;
 }
