@@ -882,6 +882,9 @@ test_docker_host_mount (void)
 static void
 test_docker_delete_unmounts (void)
 {
+  g_autoptr (AgentsManifestEntry) late = NULL;
+  g_autofree char *late_dest = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
   g_autoptr (AgentsSandboxClient) client = NULL;
   g_autofree char *bucket = NULL;
   g_autoptr (AgentsManifestEntry) entry = NULL;
@@ -902,6 +905,19 @@ test_docker_delete_unmounts (void)
   g_assert_true (start_session (session, &error));
   g_assert_no_error (error);
   assert_docker_sees_bucket (session);
+  g_assert_cmpuint (count_test_mounts (), ==, 1);
+
+  /* The engine cannot bind into the running container: a bucket mounted
+   * later is refused, not mounted where the container never sees it. */
+  late = new_mount (bucket, endpoint, TRUE);
+  late_dest = session_path (session, "late");
+  agents_mount_mount_async (AGENTS_MOUNT (late), session, late_dest, NULL, NULL,
+                            agents_test_async_cb, &result);
+  g_assert_false (agents_mount_mount_finish (
+    AGENTS_MOUNT (late), agents_test_wait_result (&result), &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
   g_assert_cmpuint (count_test_mounts (), ==, 1);
 
   g_assert_true (delete_session (client, session, &error));

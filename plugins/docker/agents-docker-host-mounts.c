@@ -90,6 +90,17 @@ host_mounted_targets (AgentsDockerSession *session, gboolean deepest_first)
 
 static void mount_next (GTask *task);
 
+/* The engine binds host directories only into a container it creates:
+ * host mounts are possible only while the container is not made yet, so
+ * an s3_mount applied to a running container is refused, not mounted
+ * where the container would never see it. */
+static void
+mounts_done (GTask *task)
+{
+  agents_sandbox_session_set_host_binds_supported (
+    AGENTS_SANDBOX_SESSION (g_task_get_source_object (task)), FALSE);
+}
+
 static void
 undone_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -99,6 +110,7 @@ undone_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   /* Failures were logged; the mount's error is the one to report. */
   agents_docker_host_mounts_unmount_finish (AGENTS_DOCKER_SESSION (source),
                                             result, NULL);
+  mounts_done (task);
   g_task_return_error (task, g_steal_pointer (&op->first_error));
 }
 
@@ -143,6 +155,7 @@ mount_next (GTask *task)
         g_task_get_cancellable (task), mounted_cb, task);
       return;
     }
+  mounts_done (task);
   g_task_return_boolean (task, TRUE);
   g_object_unref (task);
 }
@@ -160,6 +173,8 @@ agents_docker_host_mounts_mount_async (AgentsDockerSession *session,
   g_task_set_source_tag (task, agents_docker_host_mounts_mount_async);
   op->targets = host_mounted_targets (session, FALSE);
   g_task_set_task_data (task, op, (GDestroyNotify) mounts_op_free);
+  agents_sandbox_session_set_host_binds_supported (
+    AGENTS_SANDBOX_SESSION (session), TRUE);
   mount_next (g_steal_pointer (&task));
 }
 

@@ -15,7 +15,6 @@
 #include "agents-docker-pipe.h"
 #include "agents-docker-session.h"
 #include "agents-docker-tar.h"
-#include "agents-host-bind-private.h"
 
 #define DEFAULT_OUTPUT_LIMIT (64 * 1024 * 1024)
 #define FILE_MODE 0644
@@ -93,10 +92,6 @@ agents_docker_session_new (AgentsDockerEngine *engine,
 
   self->engine = g_object_ref (engine);
   self->state = g_object_ref (state);
-  /* s3_mount entries are mounted on the host and bound into the
-   * container (agents-docker-host-mounts.c). */
-  agents_sandbox_session_set_host_binds_supported (
-    AGENTS_SANDBOX_SESSION (self), TRUE);
   return self;
 }
 

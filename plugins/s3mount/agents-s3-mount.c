@@ -518,8 +518,10 @@ agents_s3_mount_mount (AgentsMount *mount,
   GError *error = NULL;
 
   /* Only backends that show host directories to their commands
-   * (unix_local) can have a bucket mounted on the host for them. */
-  if (!agents_sandbox_session_get_host_binds_supported (session))
+   * (unix_local; docker before it creates the container) can have a
+   * bucket mounted on the host for them. */
+  if (!agents_sandbox_session_get_host_binds_supported (session) &&
+      !host_mount_in_place (session, dest))
     {
       g_task_return_error (
         task, agents_sandbox_error_new (AGENTS_SANDBOX_ERROR_NOT_SUPPORTED,
