@@ -18,9 +18,11 @@
 #include <glib/gstdio.h>
 
 #include "agents-host-bind-private.h"
+#include "agents-docker-client.h"
 #include "agents-s3-mount.h"
 #include "agents-unix-local-client.h"
 #include "agents-unix-local-confine.h"
+#include "docker-test-utils.h"
 #include "test-utils.h"
 
 #define ACCESS_KEY "S3RVER"
@@ -740,6 +742,226 @@ test_reap_after_kill (void)
   agents_test_rm_rf (root);
 }
 
+/* ---- docker: the host mount bound into the container ------------------ */
+
+static char *docker_skip_reason;
+
+static gboolean
+docker_skip_if_unavailable (void)
+{
+  if (skip_if_unavailable ())
+    return TRUE;
+  if (docker_skip_reason == NULL)
+    return FALSE;
+  g_test_skip (docker_skip_reason);
+  return TRUE;
+}
+
+static AgentsSandboxSession *
+create_docker_session (AgentsSandboxClient *client, AgentsManifest *manifest)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  AgentsSandboxSession *session;
+
+  agents_sandbox_client_create_async (
+    client, manifest,
+    g_variant_new_parsed ("{'image': <%s>}", AGENTS_DOCKER_TEST_IMAGE), NULL,
+    NULL, agents_test_async_cb, &result);
+  session = agents_sandbox_client_create_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  return session;
+}
+
+static gboolean
+shutdown_session (AgentsSandboxSession *session, GError **error)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+
+  agents_sandbox_session_shutdown_async (session, NULL, agents_test_async_cb,
+                                         &result);
+  return agents_sandbox_session_shutdown_finish (
+    session, agents_test_wait_result (&result), error);
+}
+
+static void
+wait_for_no_rclone (void)
+{
+  for (guint i = 0; i < 100 && count_rclone_mounts () > 0; i++)
+    g_usleep (100 * 1000);
+  g_assert_cmpuint (count_rclone_mounts (), ==, 0);
+}
+
+static void
+assert_docker_sees_bucket (AgentsSandboxSession *session)
+{
+  g_autoptr (AgentsExecResult) listing = NULL;
+  g_autoptr (AgentsExecResult) write = NULL;
+  g_autoptr (AgentsExecResult) fuse = NULL;
+  g_autofree char *out = NULL;
+
+  listing = run (session, "ls data/dir && cat data/dir/a.txt");
+  out = agents_exec_result_dup_stdout_text (listing);
+  if (agents_exec_result_get_exit_code (listing) != 0)
+    g_test_message ("%s", agents_exec_result_dup_stderr_text (listing));
+  g_assert_cmpint (agents_exec_result_get_exit_code (listing), ==, 0);
+  g_assert_cmpstr (out, ==, "a.txt\nhello from s3\n");
+
+  /* Read-only in the container too. */
+  write = run (session, "echo no > data/new.txt");
+  g_assert_cmpint (agents_exec_result_get_exit_code (write), !=, 0);
+
+  /* The container needs no FUSE device of its own. */
+  fuse = run (session, "test -e /dev/fuse");
+  g_assert_cmpint (agents_exec_result_get_exit_code (fuse), !=, 0);
+}
+
+static void
+test_docker_host_mount (void)
+{
+  g_autoptr (AgentsSandboxClient) client = NULL;
+  g_autofree char *bucket = NULL;
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsHostBind) bind = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dest = NULL;
+  g_autofree char *owned = NULL;
+  guint owned_before = count_owned_dirs ();
+
+  if (docker_skip_if_unavailable ())
+    return;
+  client = agents_docker_client_new ();
+  bucket = new_bucket ();
+  entry = new_mount (bucket, endpoint, TRUE);
+  manifest = manifest_with_mount (entry);
+  agents_manifest_acknowledge_mount_credential_exposure (
+    manifest, (const char *const[]){ "data", NULL });
+  session = create_docker_session (client, manifest);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+
+  assert_docker_sees_bucket (session);
+
+  /* Mounted once, on the host, outside the container. */
+  dest = session_path (session, "data");
+  bind = agents_sandbox_session_lookup_host_bind (session, dest);
+  g_assert_nonnull (bind);
+  g_assert_true (bind->read_only);
+  owned = g_path_get_dirname (bind->host_path);
+  g_assert_cmpuint (count_test_mounts (), ==, 1);
+  g_assert_cmpuint (count_rclone_mounts (), ==, 1);
+  g_assert_false (any_cmdline_contains (secret));
+
+  /* Shut down, the container lets go and the mount goes. */
+  g_assert_true (shutdown_session (session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_test_mounts (), ==, 0);
+  g_assert_false (g_file_test (owned, G_FILE_TEST_EXISTS));
+  wait_for_no_rclone ();
+
+  /* Started again, the bucket is mounted and bound again (in a new
+   * container: the engine binds only at creation). */
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+  assert_docker_sees_bucket (session);
+  g_assert_cmpuint (count_test_mounts (), ==, 1);
+  g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 1);
+
+  g_assert_true (delete_session (client, session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_test_mounts (), ==, 0);
+  g_assert_cmpuint (count_owned_dirs (), ==, owned_before);
+  wait_for_no_rclone ();
+  g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 0);
+}
+
+/* Deleted while running: the container goes first, then the mount. */
+static void
+test_docker_delete_unmounts (void)
+{
+  g_autoptr (AgentsManifestEntry) late = NULL;
+  g_autofree char *late_dest = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (AgentsSandboxClient) client = NULL;
+  g_autofree char *bucket = NULL;
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  guint owned_before = count_owned_dirs ();
+
+  if (docker_skip_if_unavailable ())
+    return;
+  client = agents_docker_client_new ();
+  bucket = new_bucket ();
+  entry = new_mount (bucket, endpoint, TRUE);
+  manifest = manifest_with_mount (entry);
+  agents_manifest_acknowledge_mount_credential_exposure (
+    manifest, (const char *const[]){ "data", NULL });
+  session = create_docker_session (client, manifest);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+  assert_docker_sees_bucket (session);
+  g_assert_cmpuint (count_test_mounts (), ==, 1);
+
+  /* The engine cannot bind into the running container: a bucket mounted
+   * later is refused, not mounted where the container never sees it. */
+  late = new_mount (bucket, endpoint, TRUE);
+  late_dest = session_path (session, "late");
+  agents_mount_mount_async (AGENTS_MOUNT (late), session, late_dest, NULL, NULL,
+                            agents_test_async_cb, &result);
+  g_assert_false (agents_mount_mount_finish (
+    AGENTS_MOUNT (late), agents_test_wait_result (&result), &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+  g_assert_cmpuint (count_test_mounts (), ==, 1);
+
+  g_assert_true (delete_session (client, session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_test_mounts (), ==, 0);
+  g_assert_cmpuint (count_owned_dirs (), ==, owned_before);
+  wait_for_no_rclone ();
+  g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 0);
+}
+
+/* A mount that cannot start leaves no container, mount or directory. */
+static void
+test_docker_mount_fails (void)
+{
+  g_autoptr (AgentsSandboxClient) client = NULL;
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  guint owned_before = count_owned_dirs ();
+
+  if (docker_skip_if_unavailable ())
+    return;
+  client = agents_docker_client_new ();
+  entry = new_mount ("no-such-bucket", endpoint, TRUE);
+  manifest = manifest_with_mount (entry);
+  agents_manifest_acknowledge_mount_credential_exposure (
+    manifest, (const char *const[]){ "data", NULL });
+  agents_sandbox_client_create_async (
+    client, manifest,
+    g_variant_new_parsed ("{'image': <%s>}", AGENTS_DOCKER_TEST_IMAGE), NULL,
+    NULL, agents_test_async_cb, &result);
+  session = agents_sandbox_client_create_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_null (session);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "no-such-bucket"));
+  g_assert_null (strstr (error->message, secret));
+  g_assert_cmpuint (count_test_mounts (), ==, 0);
+  g_assert_cmpuint (count_owned_dirs (), ==, owned_before);
+  g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 0);
+}
+
 /* Runs last: every mount the tests made is gone. */
 static void
 test_no_mounts_left (void)
@@ -768,9 +990,11 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
 
   agents_unix_local_register_types ();
+  agents_docker_register_types ();
   agents_s3mount_register_types ();
   secret = g_strdup_printf ("Sec%08xRET%08x", g_random_int (), g_random_int ());
   skip_reason = find_skip_reason ();
+  docker_skip_reason = agents_docker_test_unavailable ();
 
   g_test_add_func ("/s3/unix-local/read-only", test_read_only_mount);
   g_test_add_func ("/s3/unix-local/writable", test_writable_mount);
@@ -787,7 +1011,10 @@ main (int argc, char *argv[])
   g_test_add_func ("/s3/unix-local/run-state-has-no-secret",
                    test_run_state_has_no_secret);
   g_test_add_func ("/s3/unix-local/reap-after-kill", test_reap_after_kill);
+  g_test_add_func ("/s3/docker/host-mount", test_docker_host_mount);
+  g_test_add_func ("/s3/docker/delete-unmounts", test_docker_delete_unmounts);
+  g_test_add_func ("/s3/docker/mount-fails", test_docker_mount_fails);
   g_test_add_func ("/s3/zz-leaks/no-mounts-left", test_no_mounts_left);
 
-  return g_test_run ();
+  return agents_docker_test_run_and_reap ();
 }

@@ -332,6 +332,12 @@ test_json_patterns (void)
     "\"allow_other\"]}",
     "{\"type\":\"rclone\",\"cache_dir\":null,\"extra_args\":[],"
     "\"vfs_cache_mode\":\"full\"}",
+    /* The reference's mountpoint options and rclone members. */
+    "{\"type\":\"mountpoint\",\"cache_dir\":null,\"extra_args\":[],"
+    "\"options\":{\"prefix\":\"p/q\",\"region\":\"eu-west-1\","
+    "\"endpoint_url\":null}}",
+    "{\"type\":\"rclone\",\"cache_dir\":null,\"extra_args\":[],"
+    "\"vfs_cache_mode\":null,\"mode\":\"fuse\",\"remote_name\":\"data_1\"}",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (docs); i++)
@@ -453,6 +459,53 @@ test_rclone_argv (void)
     AGENTS_RCLONE_MOUNT_PATTERN (pattern), "full");
   full = build_argv (entry);
   g_assert_cmpstr (full[3], ==, "--vfs-cache-mode=full");
+}
+
+/* The reference's mountpoint options take the place of the entry's. */
+static void
+test_mountpoint_options (void)
+{
+  g_autoptr (JsonNode) node = parse_json (
+    "{\"type\":\"mountpoint\",\"options\":{\"prefix\":\"p/q/\","
+    "\"region\":\"eu-west-1\",\"endpoint_url\":\"http://s3.test\"}}");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsMountPattern) pattern =
+    agents_mount_pattern_new_from_json (node, &error);
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_auto (GStrv) argv = NULL;
+
+  g_assert_no_error (error);
+  entry = new_mount (pattern);
+  argv = build_argv (entry);
+  assert_argv (argv, "mount-s3", "--read-only", "--prefix=p/q/",
+               "--region=eu-west-1", "--endpoint-url=http://s3.test", "--",
+               "bucket", MOUNT_PATH, NULL);
+}
+
+/* The reference's remote_name names the remote on the command line and
+ * in the configuration variables. */
+static void
+test_rclone_remote_name (void)
+{
+  g_autoptr (JsonNode) node =
+    parse_json ("{\"type\":\"rclone\",\"mode\":\"fuse\","
+                "\"remote_name\":\"Data_1\"}");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsMountPattern) pattern =
+    agents_mount_pattern_new_from_json (node, &error);
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_auto (GStrv) argv = NULL;
+  g_auto (GStrv) envp = NULL;
+
+  g_assert_no_error (error);
+  entry = new_mount (pattern);
+  argv = build_argv (entry);
+  assert_argv (argv, "rclone", "mount", "--daemon", "--read-only", "--",
+               "Data_1:bucket", MOUNT_PATH, NULL);
+  envp = agents_mount_pattern_build_environ (pattern, AGENTS_S3_MOUNT (entry));
+  g_assert_cmpstr (g_environ_getenv (envp, "RCLONE_CONFIG_DATA_1_TYPE"), ==,
+                   "s3");
+  g_assert_null (g_environ_getenv (envp, "RCLONE_CONFIG_S3MOUNT_TYPE"));
 }
 
 static void
@@ -718,6 +771,50 @@ static const struct
   { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"rclone\","
     "\"vfs_cache_mode\":true}}",
     AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\","
+    "\"options\":[]}}",
+    AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\","
+    "\"options\":{\"region\":3}}}",
+    AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\","
+    "\"options\":{\"prefix\":\"a/../b\"}}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\","
+    "\"options\":{\"prefix\":\"--allow-other\"}}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\","
+    "\"options\":{\"region\":\"EU WEST\"}}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"mountpoint\","
+    "\"options\":{\"endpoint_url\":\"file:///etc\"}}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  /* The reference's rclone members: nfs and a whole configuration file
+   * are refused, remote names are plain words. */
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"rclone\","
+    "\"mode\":\"nfs\"}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"rclone\","
+    "\"mode\":\"smb\"}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"rclone\","
+    "\"mode\":1}}",
+    AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"rclone\","
+    "\"nfs_addr\":\"127.0.0.1:2049\"}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"rclone\","
+    "\"remote_name\":\"x:y\"}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"rclone\","
+    "\"remote_name\":\"a b\\n\"}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"rclone\","
+    "\"remote_name\":\"\"}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"rclone\","
+    "\"config_file_path\":\"/root/.config/rclone/rclone.conf\"}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
 };
 
 static void
@@ -1247,6 +1344,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/s3mount/argv/mountpoint", test_mountpoint_argv);
   g_test_add_func ("/s3mount/argv/s3fs", test_s3fs_argv);
   g_test_add_func ("/s3mount/argv/rclone", test_rclone_argv);
+  g_test_add_func ("/s3mount/argv/mountpoint-options", test_mountpoint_options);
+  g_test_add_func ("/s3mount/argv/rclone-remote-name", test_rclone_remote_name);
   g_test_add_func ("/s3mount/argv/unmount", test_unmount_argv);
   g_test_add_func ("/s3mount/argv/secrets-not-in-argv",
                    test_secrets_not_in_argv);

@@ -10,6 +10,7 @@
 
 #include "agents-docker-client.h"
 #include "agents-docker-container.h"
+#include "agents-docker-host-mounts.h"
 #include "agents-docker-session.h"
 
 #define BACKEND_ID "docker"
@@ -212,6 +213,19 @@ client_resume (AgentsSandboxClient *client,
 /* ---- delete --------------------------------------------------------- */
 
 static void
+host_unmounted (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!agents_docker_host_mounts_unmount_finish (AGENTS_DOCKER_SESSION (source),
+                                                 result, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
 container_removed (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (GTask) task = user_data;
@@ -219,9 +233,14 @@ container_removed (GObject *source, GAsyncResult *result, gpointer user_data)
 
   if (!agents_docker_session_remove_container_finish (
         AGENTS_DOCKER_SESSION (source), result, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* Gone, the container no longer holds the host mounts. */
+  agents_docker_host_mounts_unmount_async (AGENTS_DOCKER_SESSION (source),
+                                           g_task_get_cancellable (task),
+                                           host_unmounted, g_object_ref (task));
 }
 
 static void

@@ -15,6 +15,7 @@
 
 #include "agents-docker-container.h"
 #include "agents-docker-exec-server.h"
+#include "agents-docker-host-mounts.h"
 #include "agents-docker-pipe.h"
 #include "agents-docker-tar.h"
 
@@ -1334,6 +1335,19 @@ add_read_only_root (JsonBuilder *builder, AgentsDockerSessionState *state)
   json_builder_set_member_name (builder, "Target");
   json_builder_add_string_value (builder, agents_manifest_get_root (manifest));
   json_builder_end_object (builder);
+  agents_docker_host_mounts_add_binds (builder, state);
+  json_builder_end_array (builder);
+}
+
+/* Host-mounted entries (s3_mount), bound at their paths. */
+static void
+add_host_binds (JsonBuilder *builder, AgentsDockerSessionState *state)
+{
+  if (!agents_docker_host_mounts_any (state))
+    return;
+  json_builder_set_member_name (builder, "Mounts");
+  json_builder_begin_array (builder);
+  agents_docker_host_mounts_add_binds (builder, state);
   json_builder_end_array (builder);
 }
 
@@ -1359,6 +1373,8 @@ host_config_node (AgentsDockerSessionState *state)
   add_security (builder);
   if (agents_docker_session_state_get_read_only_root (state))
     add_read_only_root (builder, state);
+  else
+    add_host_binds (builder, state);
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
 }
@@ -1580,6 +1596,19 @@ agents_docker_container_ensure (AgentsDockerEngine *engine,
     return NULL;
   if (*reused)
     return g_strdup (old);
+  /* This session's container, configured otherwise (new host mounts,
+   * say): replaced, so removed; nothing else would ever remove it. */
+  if (reuse && old != NULL)
+    {
+      g_autoptr (AgentsDockerContainer) stale =
+        agents_docker_container_new (engine, old);
+
+      agents_docker_container_remove_owned (
+        stale,
+        agents_sandbox_session_state_get_session_id (
+          AGENTS_SANDBOX_SESSION_STATE (state)),
+        cancellable, NULL);
+    }
 
   id = create_container (engine, state, cancellable, error);
   if (id == NULL)

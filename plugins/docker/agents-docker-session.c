@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agents-docker-container.h"
+#include "agents-docker-host-mounts.h"
 #include "agents-docker-pty.h"
 #include "agents-docker-pipe.h"
 #include "agents-docker-session.h"
@@ -617,6 +618,22 @@ ensure_thread (GTask *task,
   g_task_return_boolean (task, TRUE);
 }
 
+static void
+host_mounted (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  AgentsDockerSession *self = AGENTS_DOCKER_SESSION (source);
+  GError *error = NULL;
+
+  if (!agents_docker_host_mounts_mount_finish (self, result, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  agents_docker_host_mounts_sync_state (self, session_state (self));
+  g_task_run_in_thread (task, ensure_thread);
+}
+
 void
 agents_docker_session_ensure_container_async (AgentsDockerSession *self,
                                               gboolean reuse,
@@ -630,7 +647,9 @@ agents_docker_session_ensure_container_async (AgentsDockerSession *self,
   g_task_set_source_tag (task, agents_docker_session_ensure_container_async);
   op->reuse = reuse;
   g_task_set_task_data (task, op, g_free);
-  g_task_run_in_thread (task, ensure_thread);
+  /* Host mounts (s3_mount) first: the engine binds them at creation. */
+  agents_docker_host_mounts_mount_async (self, cancellable, host_mounted,
+                                         g_steal_pointer (&task));
 }
 
 gboolean
@@ -762,9 +781,42 @@ shutdown_thread (GTask *task,
 }
 
 static void
+shutdown_unmounted (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!agents_docker_host_mounts_unmount_finish (AGENTS_DOCKER_SESSION (source),
+                                                 result, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+shutdown_stopped (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* Stopped, the container no longer holds the host mounts. */
+  agents_docker_host_mounts_unmount_async (
+    AGENTS_DOCKER_SESSION (source), g_task_get_cancellable (task),
+    shutdown_unmounted, g_object_ref (task));
+}
+
+static void
 docker_shutdown_backend (AgentsSandboxSessionBase *base, GTask *task)
 {
-  g_task_run_in_thread (task, shutdown_thread);
+  g_autoptr (GTask) stop = g_task_new (base, g_task_get_cancellable (task),
+                                       shutdown_stopped, g_object_ref (task));
+
+  g_task_run_in_thread (stop, shutdown_thread);
 }
 
 static void

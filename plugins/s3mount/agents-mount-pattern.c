@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "agents-sandbox-error-private.h"
@@ -517,15 +519,151 @@ add_aws_environ (char **envp, AgentsS3Mount *mount)
  *
  * Mounts with Mountpoint for Amazon S3 (`mount-s3`):
  * `{"type": "mountpoint", "cache_dir": null, "extra_args": []}`.
+ *
+ * The reference's `"options": {"prefix": null, "region": null,
+ * "endpoint_url": null}` is read too; a member that is set there takes
+ * the place of the entry's.
  */
 struct _AgentsMountpointMountPattern
 {
   AgentsMountPattern parent_instance;
+
+  gboolean has_options;
+  char *options[3]; /* prefix, region, endpoint_url */
 };
 
 G_DEFINE_FINAL_TYPE (AgentsMountpointMountPattern,
                      agents_mountpoint_mount_pattern,
                      AGENTS_TYPE_MOUNT_PATTERN)
+
+enum
+{
+  OPTION_PREFIX,
+  OPTION_REGION,
+  OPTION_ENDPOINT_URL,
+};
+
+static const char *const mountpoint_option_names[] = {
+  "prefix",
+  "region",
+  "endpoint_url",
+};
+
+#define MOUNTPOINT_OPTIONS "mountpoint.options"
+
+static void
+mountpoint_serialize_fields (AgentsMountPattern *pattern, JsonBuilder *builder)
+{
+  AgentsMountpointMountPattern *self =
+    AGENTS_MOUNTPOINT_MOUNT_PATTERN (pattern);
+
+  if (!self->has_options)
+    return;
+  json_builder_set_member_name (builder, "options");
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < G_N_ELEMENTS (mountpoint_option_names); i++)
+    agents_json_add_nullable_string (builder, mountpoint_option_names[i],
+                                self->options[i]);
+  json_builder_end_object (builder);
+}
+
+static gboolean
+mountpoint_deserialize_fields (AgentsMountPattern *pattern,
+                               JsonObject *object,
+                               GError **error)
+{
+  AgentsMountpointMountPattern *self =
+    AGENTS_MOUNTPOINT_MOUNT_PATTERN (pattern);
+  JsonNode *node = json_object_get_member (object, "options");
+  JsonObject *options;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  options = agents_json_typed_require_object (node, MOUNTPOINT_OPTIONS, error);
+  if (options == NULL)
+    return FALSE;
+  self->has_options = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (mountpoint_option_names); i++)
+    {
+      g_autofree char *value = NULL;
+
+      if (!agents_json_typed_dup_string (options, MOUNTPOINT_OPTIONS,
+                                    mountpoint_option_names[i], &value, error))
+        return FALSE;
+      s3mount_set_str (&self->options[i], value);
+    }
+  return TRUE;
+}
+
+static gboolean
+option_region_is_valid (const char *region)
+{
+  gsize len = strlen (region);
+
+  if (len == 0 || len > 32)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    if (!g_ascii_islower (region[i]) && !g_ascii_isdigit (region[i]) &&
+        region[i] != '-')
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+option_endpoint_is_valid (const char *url)
+{
+  return s3mount_text_is_safe (url) && strchr (url, ' ') == NULL &&
+         (g_str_has_prefix (url, "http://") ||
+          g_str_has_prefix (url, "https://"));
+}
+
+static gboolean
+option_prefix_is_valid (const char *prefix)
+{
+  g_auto (GStrv) parts = NULL;
+
+  if (!s3mount_text_is_safe (prefix) || g_str_has_prefix (prefix, "-"))
+    return FALSE;
+  parts = g_strsplit (prefix, "/", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (g_str_equal (parts[i], "..") || g_str_equal (parts[i], "."))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+mountpoint_validate (AgentsMountPattern *pattern, GError **error)
+{
+  AgentsMountpointMountPattern *self =
+    AGENTS_MOUNTPOINT_MOUNT_PATTERN (pattern);
+  const char *prefix = self->options[OPTION_PREFIX];
+  const char *region = self->options[OPTION_REGION];
+  const char *endpoint = self->options[OPTION_ENDPOINT_URL];
+
+  if (prefix != NULL && !option_prefix_is_valid (prefix))
+    s3mount_set_config_error (error, MOUNTPOINT_OPTIONS, "prefix",
+                              _ ("a prefix may not contain . or .. segments, "
+                                 "start with - or hold control characters"));
+  else if (region != NULL && !option_region_is_valid (region))
+    s3mount_set_config_error (error, MOUNTPOINT_OPTIONS, "region",
+                              _ ("a region is lowercase letters, digits and "
+                                 "dashes"));
+  else if (endpoint != NULL && !option_endpoint_is_valid (endpoint))
+    s3mount_set_config_error (error, MOUNTPOINT_OPTIONS, "endpoint_url",
+                              _ ("the endpoint must be an http or https URL"));
+  else
+    return TRUE;
+  return FALSE;
+}
+
+/* The option when set, else the entry's value. */
+static const char *
+mountpoint_option (AgentsMountpointMountPattern *self,
+                   guint option,
+                   const char *entry_value)
+{
+  return self->options[option] ? self->options[option] : entry_value;
+}
 
 static void
 mountpoint_build_mount_argv (AgentsMountPattern *pattern,
@@ -533,8 +671,19 @@ mountpoint_build_mount_argv (AgentsMountPattern *pattern,
                              const char *path,
                              GPtrArray *argv)
 {
+  AgentsMountpointMountPattern *self =
+    AGENTS_MOUNTPOINT_MOUNT_PATTERN (pattern);
   g_autofree char *prefix = agents_s3_mount_dup_normalized_prefix (mount);
 
+  if (self->options[OPTION_PREFIX] != NULL)
+    {
+      g_free (prefix);
+      prefix = g_strdup (self->options[OPTION_PREFIX]);
+      while (g_str_has_suffix (prefix, "/"))
+        prefix[strlen (prefix) - 1] = '\0';
+      if (*prefix == '\0')
+        g_clear_pointer (&prefix, g_free);
+    }
   g_ptr_array_add (argv, g_strdup ("mount-s3"));
   if (agents_mount_get_read_only (AGENTS_MOUNT (mount)))
     g_ptr_array_add (argv, g_strdup ("--read-only"));
@@ -546,9 +695,12 @@ mountpoint_build_mount_argv (AgentsMountPattern *pattern,
   /* mount-s3 wants the prefix to end with a slash. */
   if (prefix != NULL)
     g_ptr_array_add (argv, g_strconcat ("--prefix=", prefix, "/", NULL));
-  add_option (argv, "--region=", agents_s3_mount_get_region (mount));
-  add_option (argv,
-              "--endpoint-url=", agents_s3_mount_get_endpoint_url (mount));
+  add_option (argv, "--region=",
+              mountpoint_option (self, OPTION_REGION,
+                                 agents_s3_mount_get_region (mount)));
+  add_option (argv, "--endpoint-url=",
+              mountpoint_option (self, OPTION_ENDPOINT_URL,
+                                 agents_s3_mount_get_endpoint_url (mount)));
   add_option (argv, "--cache=", agents_mount_pattern_get_cache_dir (pattern));
   add_args (argv, agents_mount_pattern_get_extra_args (pattern));
   g_ptr_array_add (argv, g_strdup ("--"));
@@ -565,12 +717,28 @@ mountpoint_build_environ (AgentsMountPattern *pattern,
 }
 
 static void
+agents_mountpoint_mount_pattern_finalize (GObject *object)
+{
+  AgentsMountpointMountPattern *self = AGENTS_MOUNTPOINT_MOUNT_PATTERN (object);
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->options); i++)
+    g_free (self->options[i]);
+  G_OBJECT_CLASS (agents_mountpoint_mount_pattern_parent_class)
+    ->finalize (object);
+}
+
+static void
 agents_mountpoint_mount_pattern_class_init (
   AgentsMountpointMountPatternClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   AgentsMountPatternClass *pattern_class = AGENTS_MOUNT_PATTERN_CLASS (klass);
 
+  object_class->finalize = agents_mountpoint_mount_pattern_finalize;
   pattern_class->type_name = "mountpoint";
+  pattern_class->serialize_fields = mountpoint_serialize_fields;
+  pattern_class->deserialize_fields = mountpoint_deserialize_fields;
+  pattern_class->validate = mountpoint_validate;
   pattern_class->build_mount_argv = mountpoint_build_mount_argv;
   pattern_class->build_environ = mountpoint_build_environ;
 }
@@ -680,16 +848,57 @@ agents_s3fs_mount_pattern_new (void)
  * Mounts with `rclone mount`:
  * `{"type": "rclone", "cache_dir": null, "extra_args": [],
  * "vfs_cache_mode": null}`. The remote is defined by
- * `RCLONE_CONFIG_S3MOUNT_*` environment variables. `vfs_cache_mode` is
+ * `RCLONE_CONFIG_<REMOTE>_*` environment variables (the remote is
+ * `s3mount` unless `remote_name` names another). `vfs_cache_mode` is
  * one of `off`, `minimal`, `writes`, `full`; null means `writes` for a
  * read-write mount and rclone's default otherwise.
+ *
+ * The reference's members are read too: `mode` (`"fuse"`, the default;
+ * `"nfs"` is refused by this release, as are non-null `nfs_addr` and
+ * `nfs_mount_options`), `remote_name` (letters, digits and `_`, at most
+ * 64) and `config_file_path` (a whole rclone configuration is broad
+ * authority, which this release has no acknowledgement for: refused).
  */
 struct _AgentsRcloneMountPattern
 {
   AgentsMountPattern parent_instance;
 
   char *vfs_cache_mode;
+  /* The reference's members, from JSON only. */
+  char *mode;
+  char *remote_name;
+  char *config_file_path;
+  char *nfs_addr;
+  char *nfs_mount_options;
 };
+
+/* The reference members, in JSON order, kept when not null. */
+static const struct
+{
+  const char *member;
+  gsize offset;
+} rclone_reference_members[] = {
+  { "mode", G_STRUCT_OFFSET (AgentsRcloneMountPattern, mode) },
+  { "remote_name", G_STRUCT_OFFSET (AgentsRcloneMountPattern, remote_name) },
+  { "nfs_addr", G_STRUCT_OFFSET (AgentsRcloneMountPattern, nfs_addr) },
+  { "nfs_mount_options",
+    G_STRUCT_OFFSET (AgentsRcloneMountPattern, nfs_mount_options) },
+  { "config_file_path",
+    G_STRUCT_OFFSET (AgentsRcloneMountPattern, config_file_path) },
+};
+
+static char **
+rclone_member (AgentsRcloneMountPattern *self, guint i)
+{
+  return G_STRUCT_MEMBER_P (self, rclone_reference_members[i].offset);
+}
+
+/* The remote's name: `remote_name`, else AGENTS_RCLONE_REMOTE_NAME. */
+static const char *
+rclone_remote (AgentsRcloneMountPattern *self)
+{
+  return self->remote_name ? self->remote_name : AGENTS_RCLONE_REMOTE_NAME;
+}
 
 G_DEFINE_FINAL_TYPE (AgentsRcloneMountPattern,
                      agents_rclone_mount_pattern,
@@ -714,6 +923,11 @@ rclone_serialize_fields (AgentsMountPattern *pattern, JsonBuilder *builder)
 
   agents_json_add_nullable_string (builder, "vfs_cache_mode",
                                    self->vfs_cache_mode);
+  for (guint i = 0; i < G_N_ELEMENTS (rclone_reference_members); i++)
+    if (*rclone_member (self, i) != NULL)
+      agents_json_add_nullable_string (builder,
+                                       rclone_reference_members[i].member,
+                                       *rclone_member (self, i));
 }
 
 static gboolean
@@ -729,6 +943,74 @@ rclone_deserialize_fields (AgentsMountPattern *pattern,
                                      error))
     return FALSE;
   agents_rclone_mount_pattern_set_vfs_cache_mode (self, mode);
+  for (guint i = 0; i < G_N_ELEMENTS (rclone_reference_members); i++)
+    {
+      g_autofree char *value = NULL;
+
+      if (!agents_json_typed_dup_string (object, type_name,
+                                    rclone_reference_members[i].member, &value,
+                                    error))
+        return FALSE;
+      s3mount_set_str (rclone_member (self, i), value);
+    }
+  return TRUE;
+}
+
+static gboolean
+remote_name_is_valid (const char *name)
+{
+  gsize len = strlen (name);
+
+  if (len == 0 || len > 64)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    if (!g_ascii_isalnum (name[i]) && name[i] != '_')
+      return FALSE;
+  return TRUE;
+}
+
+/* The reference's members this release reads but does not run. */
+static gboolean
+rclone_validate_reference (AgentsRcloneMountPattern *self, GError **error)
+{
+  const char *type_name =
+    agents_mount_pattern_get_type_name (AGENTS_MOUNT_PATTERN (self));
+
+  if (self->mode != NULL && !g_str_equal (self->mode, "fuse"))
+    {
+      s3mount_set_config_error (
+        error, type_name, "mode",
+        g_str_equal (self->mode, "nfs")
+          ? _ ("rclone's nfs mode is not supported by this release; use fuse")
+          : _ ("the rclone mode must be fuse or nfs"));
+      return FALSE;
+    }
+  if (self->nfs_addr != NULL || self->nfs_mount_options != NULL)
+    {
+      s3mount_set_config_error (
+        error, type_name, self->nfs_addr ? "nfs_addr" : "nfs_mount_options",
+        _ ("rclone's nfs mode is not supported by this release; use fuse"));
+      return FALSE;
+    }
+  if (self->remote_name != NULL && !remote_name_is_valid (self->remote_name))
+    {
+      s3mount_set_config_error (
+        error, type_name, "remote_name",
+        _ ("a remote name is 1 to 64 letters, digits or underscores"));
+      return FALSE;
+    }
+  if (self->config_file_path != NULL)
+    {
+      s3mount_set_config_error (
+        error, type_name, "config_file_path",
+        s3mount_path_is_safe (self->config_file_path)
+          ? _ ("an rclone configuration file gives the mount tool broad "
+               "authority, which this release cannot acknowledge; give the "
+               "credentials in the s3_mount entry instead")
+          : _ ("the configuration file must be an absolute path without "
+               "control characters"));
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -737,6 +1019,8 @@ rclone_validate (AgentsMountPattern *pattern, GError **error)
 {
   AgentsRcloneMountPattern *self = AGENTS_RCLONE_MOUNT_PATTERN (pattern);
 
+  if (!rclone_validate_reference (self, error))
+    return FALSE;
   if (self->vfs_cache_mode == NULL ||
       g_strv_contains (vfs_cache_modes, self->vfs_cache_mode))
     return TRUE;
@@ -771,41 +1055,53 @@ rclone_build_mount_argv (AgentsMountPattern *pattern,
   add_args (argv, agents_mount_pattern_get_extra_args (pattern));
   g_ptr_array_add (argv, g_strdup ("--"));
   g_ptr_array_add (argv,
-                   g_strdup_printf (AGENTS_RCLONE_REMOTE_NAME ":%s%s%s",
+                   g_strdup_printf ("%s:%s%s%s", rclone_remote (self),
                                     agents_s3_mount_get_bucket (mount),
                                     prefix ? "/" : "", prefix ? prefix : ""));
   g_ptr_array_add (argv, g_strdup (path));
 }
 
-#define RCLONE_ENV(name) "RCLONE_CONFIG_S3MOUNT_" name
+/* Adds RCLONE_CONFIG_<REMOTE>_<NAME>=value when @value is set. */
+static char **
+rclone_env_add (AgentsRcloneMountPattern *self,
+                char **envp,
+                const char *name,
+                const char *value)
+{
+  g_autofree char *remote = g_ascii_strup (rclone_remote (self), -1);
+  g_autofree char *variable =
+    g_strconcat ("RCLONE_CONFIG_", remote, "_", name, NULL);
+
+  return s3mount_environ_add (envp, variable, value);
+}
 
 static char **
 rclone_build_environ (AgentsMountPattern *pattern,
                       AgentsS3Mount *mount,
                       char **envp)
 {
+  AgentsRcloneMountPattern *self = AGENTS_RCLONE_MOUNT_PATTERN (pattern);
   const char *key_id = agents_s3_mount_get_access_key_id (mount);
   const char *endpoint = agents_s3_mount_get_endpoint_url (mount);
   const char *provider = agents_s3_mount_get_s3_provider (mount);
 
-  envp = s3mount_environ_add (envp, RCLONE_ENV ("TYPE"), "s3");
+  envp = rclone_env_add (self, envp, "TYPE", "s3");
   /* With an endpoint of its own, the default provider means an
    * S3-compatible store: rclone's AWS provider would address the bucket
    * as a virtual host of the endpoint. */
   if (endpoint != NULL && g_str_equal (provider, "AWS"))
     provider = "Other";
-  envp = s3mount_environ_add (envp, RCLONE_ENV ("PROVIDER"), provider);
+  envp = rclone_env_add (self, envp, "PROVIDER", provider);
   /* Without keys, rclone takes them from the environment or instance. */
-  envp = s3mount_environ_add (envp, RCLONE_ENV ("ENV_AUTH"),
-                              key_id ? "false" : "true");
-  envp = s3mount_environ_add (envp, RCLONE_ENV ("ACCESS_KEY_ID"), key_id);
-  envp = s3mount_environ_add (envp, RCLONE_ENV ("SECRET_ACCESS_KEY"),
-                              agents_s3_mount_get_secret_access_key (mount));
-  envp = s3mount_environ_add (envp, RCLONE_ENV ("SESSION_TOKEN"),
-                              agents_s3_mount_get_session_token (mount));
-  envp = s3mount_environ_add (envp, RCLONE_ENV ("REGION"),
-                              agents_s3_mount_get_region (mount));
-  envp = s3mount_environ_add (envp, RCLONE_ENV ("ENDPOINT"), endpoint);
+  envp = rclone_env_add (self, envp, "ENV_AUTH", key_id ? "false" : "true");
+  envp = rclone_env_add (self, envp, "ACCESS_KEY_ID", key_id);
+  envp = rclone_env_add (self, envp, "SECRET_ACCESS_KEY",
+                         agents_s3_mount_get_secret_access_key (mount));
+  envp = rclone_env_add (self, envp, "SESSION_TOKEN",
+                         agents_s3_mount_get_session_token (mount));
+  envp =
+    rclone_env_add (self, envp, "REGION", agents_s3_mount_get_region (mount));
+  envp = rclone_env_add (self, envp, "ENDPOINT", endpoint);
   return envp;
 }
 
@@ -815,6 +1111,8 @@ agents_rclone_mount_pattern_finalize (GObject *object)
   AgentsRcloneMountPattern *self = AGENTS_RCLONE_MOUNT_PATTERN (object);
 
   g_free (self->vfs_cache_mode);
+  for (guint i = 0; i < G_N_ELEMENTS (rclone_reference_members); i++)
+    g_free (*rclone_member (self, i));
 
   G_OBJECT_CLASS (agents_rclone_mount_pattern_parent_class)->finalize (object);
 }

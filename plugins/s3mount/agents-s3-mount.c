@@ -498,6 +498,15 @@ check_authority (AgentsS3Mount *self,
   return FALSE;
 }
 
+static gboolean
+host_mount_in_place (AgentsSandboxSession *session, const char *dest)
+{
+  g_autoptr (AgentsHostBind) bind =
+    agents_sandbox_session_lookup_host_bind (session, dest);
+
+  return bind != NULL && s3mount_path_is_mounted (bind->host_path);
+}
+
 static void
 agents_s3_mount_mount (AgentsMount *mount,
                        AgentsSandboxSession *session,
@@ -509,8 +518,10 @@ agents_s3_mount_mount (AgentsMount *mount,
   GError *error = NULL;
 
   /* Only backends that show host directories to their commands
-   * (unix_local) can have a bucket mounted on the host for them. */
-  if (!agents_sandbox_session_get_host_binds_supported (session))
+   * (unix_local; docker before it creates the container) can have a
+   * bucket mounted on the host for them. */
+  if (!agents_sandbox_session_get_host_binds_supported (session) &&
+      !host_mount_in_place (session, dest))
     {
       g_task_return_error (
         task, agents_sandbox_error_new (AGENTS_SANDBOX_ERROR_NOT_SUPPORTED,
@@ -523,6 +534,13 @@ agents_s3_mount_mount (AgentsMount *mount,
       !check_authority (self, session, dest, &error))
     {
       g_task_return_error (task, error);
+      return;
+    }
+  /* Mounted already, before the sandbox was made (the docker backend
+   * binds host mounts only when it creates the container). */
+  if (host_mount_in_place (session, dest))
+    {
+      g_task_return_boolean (task, TRUE);
       return;
     }
   s3mount_host_mount (
