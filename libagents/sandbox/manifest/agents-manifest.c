@@ -780,7 +780,9 @@ agents_manifest_get_default_remote_mount_command_allowlist (void)
  *
  * Lists the top-level entries in order, with their absolute destinations.
  *
- * Returns: (transfer full) (element-type AgentsEntryTarget): the targets
+ * Returns: (transfer container) (element-type AgentsEntryTarget): the
+ *   targets; the array frees them (a container annotation, so that
+ *   bindings copy the boxed elements rather than free them twice)
  */
 GPtrArray *
 agents_manifest_list_targets (AgentsManifest *self, gboolean only_ephemeral)
@@ -835,7 +837,8 @@ collect_mounts (AgentsManifestEntry *entry,
  * Lists every mount entry, including those nested in directories, with
  * its absolute logical path in the workspace.
  *
- * Returns: (transfer full) (element-type AgentsEntryTarget): the mounts
+ * Returns: (transfer container) (element-type AgentsEntryTarget): the
+ *   mounts; the array frees them
  */
 GPtrArray *
 agents_manifest_list_mounts (AgentsManifest *self)
