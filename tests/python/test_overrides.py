@@ -9,6 +9,7 @@
 # Agents.Runner.run_sync runs an agent without a caller's main loop and
 # raises GLib.Error when the run fails. Prints TAP.
 
+import asyncio
 import json
 import sys
 import traceback
@@ -214,6 +215,73 @@ def test_run_sync_raises():
         raise AssertionError("run_sync did not raise")
 
 
+def test_arun():
+    def calc(name, a, b):
+        @Agents.function_tool(name="add")
+        def add(x: int, y: int) -> int:
+            """Adds."""
+            return x + y
+
+        model = Agents.ScriptedModel.new()
+        agent = Agents.Agent.new(name)
+        agent.set_model(model)
+        agent.add_tool(add)
+        model.add_multiple_turn_outputs([
+            items(Agents.testing_function_tool_call(
+                "add", json.dumps({"x": a, "y": b}), "call_" + name)),
+            items(Agents.testing_final_output_message("%s done" % name))])
+        return agent, model
+
+    first, first_model = calc("first", 1, 2)
+    second, second_model = calc("second", 30, 12)
+    ticks = []
+
+    async def ticker(done):
+        while not done.is_set():
+            ticks.append(1)
+            await asyncio.sleep(0)
+
+    async def main():
+        done = asyncio.Event()
+        tick = asyncio.ensure_future(ticker(done))
+        runner = Agents.Runner.new()
+        results = await asyncio.gather(runner.arun(first, "go"), runner.arun(second, "go"))
+        done.set()
+        await tick
+        outputs = [[i["output"] for i in seen_input(m)
+                    if i.get("type") == "function_call_output"]
+                   for m in (first_model, second_model)]
+        session = Agents.SqliteSession.new("aio", None)
+        await Agents.awaitable(session, "add_items", items(json_object(
+            {"role": "user", "content": "hi"})), None)
+        stored = await Agents.awaitable(session, "get_items", 0, None)
+        looping, looping_model = calc("looping", 0, 0)
+        looping_model.add_multiple_turn_outputs([items(
+            Agents.testing_function_tool_call("add", '{"x": 0, "y": 0}', "again"))])
+        config = Agents.RunConfig.new()
+        config.set_max_turns(1)
+        try:
+            await runner.arun(looping, "go", config)
+        except GLib.Error as error:
+            failure = error
+        else:
+            failure = None
+        return results, outputs, stored, failure
+
+    results, outputs, stored, failure = asyncio.run(main())
+    check_equal([r.dup_final_output_text() for r in results],
+                ["first done", "second done"], "final outputs of both runs")
+    check_equal(outputs, [["3"], ["42"]], "each run's tool output")
+    check(len(ticks) > 1, "another coroutine ran while the runs did")
+    check_equal(stored.get_length(), 1, "awaitable add_items/get_items")
+    check(failure is not None, "arun raised GLib.Error")
+    check("turn" in failure.message.lower(), failure.message)
+
+
+def json_object(value):
+    return Json.from_string(json.dumps(value)).get_object()
+
+
 TESTS = [
     ("overrides loaded", test_overrides_loaded),
     ("function_tool schema, :param: docstring", test_schema_sphinx),
@@ -221,6 +289,7 @@ TESTS = [
     ("function_tool rejects untyped parameters", test_schema_rejects),
     ("run_sync with function tools", test_run_sync_with_tool),
     ("run_sync raises GLib.Error", test_run_sync_raises),
+    ("arun and awaitable under asyncio", test_arun),
 ]
 
 

@@ -9,8 +9,11 @@
 #   Agents.FunctionTool, its JSON schema built from the type hints and the
 #   docstring (like the reference's @function_tool);
 # - Agents.Runner.run_sync: runs an agent to its end without a main loop
-#   of the caller's, returning the Agents.RunResult or raising GLib.Error.
+#   of the caller's, returning the Agents.RunResult or raising GLib.Error;
+# - Agents.Runner.arun and Agents.awaitable: the same as asyncio
+#   coroutines (PyGObject 3.42 has no awaitable _async methods of its own).
 
+import asyncio
 import inspect
 import json
 import re
@@ -256,6 +259,42 @@ def _run_sync(start, finish):
     return finish(results[0])
 
 
+# How long an awaitable sleeps between looks at its GLib main context.
+_POLL_INTERVAL = 0.002
+
+
+async def awaitable(obj, method, *args):
+    """Awaits obj.METHOD_async(*args, callback) and returns what
+    obj.METHOD_finish returns (a GLib.Error is raised).
+
+    The operation runs on a private GLib main context that is iterated
+    between asyncio steps, so other coroutines go on meanwhile; pass every
+    argument of METHOD_async before the callback (the cancellable too)."""
+    context = GLib.MainContext.new()
+    results = []
+
+    def done(_source, result):
+        results.append(result)
+
+    def step(func, *func_args):
+        # Operations started from callbacks attach to the thread-default
+        # context: make it ours while ours runs, never across an await.
+        context.push_thread_default()
+        try:
+            return func(*func_args)
+        finally:
+            context.pop_thread_default()
+
+    step(getattr(obj, method + "_async"), *args, done)
+    while not results:
+        dispatched = step(context.iteration, False)
+        await asyncio.sleep(0 if dispatched else _POLL_INTERVAL)
+    return getattr(obj, method + "_finish")(results[0])
+
+
+__all__.append("awaitable")
+
+
 class Runner(Agents.Runner):
     def run_sync(self, agent, input, config=None, session=None, context=None,
                  cancellable=None):
@@ -267,6 +306,12 @@ class Runner(Agents.Runner):
             lambda done: self.run_async(agent, node, config, session, context,
                                         cancellable, done),
             self.run_finish)
+
+    async def arun(self, agent, input, config=None, session=None, context=None,
+                   cancellable=None):
+        """Runs @agent on @input like run_sync(), as an asyncio coroutine."""
+        return await awaitable(self, "run", agent, _input_node(input), config,
+                               session, context, cancellable)
 
     def resume_sync(self, agent, state, config=None, session=None,
                     cancellable=None):
