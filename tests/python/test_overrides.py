@@ -215,6 +215,35 @@ def test_run_sync_raises():
         raise AssertionError("run_sync did not raise")
 
 
+def test_resume_sync():
+    calls = []
+
+    @Agents.function_tool(needs_approval=True)
+    def delete(path: str) -> str:
+        """Deletes a file."""
+        calls.append(path)
+        return "deleted"
+
+    model = Agents.ScriptedModel.new()
+    agent = Agents.Agent.new("janitor")
+    agent.set_model(model)
+    agent.add_tool(delete)
+    model.add_multiple_turn_outputs([
+        items(Agents.testing_function_tool_call("delete", '{"path": "a.txt"}', "call_del")),
+        items(Agents.testing_final_output_message("gone"))])
+    runner = Agents.Runner.new()
+    result = runner.run_sync(agent, "clean up")
+    check(result.get_final_output() is None, "interrupted for approval")
+    check_equal(calls, [], "the tool waits for approval")
+    state = result.to_state()
+    interruptions = state.get_interruptions()
+    check_equal(interruptions.get_n_items(), 1, "one interruption")
+    state.approve(interruptions.get_item(0), False)
+    resumed = runner.resume_sync(agent, state)
+    check_equal(calls, ["a.txt"], "the approved tool ran")
+    check_equal(resumed.dup_final_output_text(), "gone", "final output after resume")
+
+
 def test_arun():
     def calc(name, a, b):
         @Agents.function_tool(name="add")
@@ -289,6 +318,7 @@ TESTS = [
     ("function_tool rejects untyped parameters", test_schema_rejects),
     ("run_sync with function tools", test_run_sync_with_tool),
     ("run_sync raises GLib.Error", test_run_sync_raises),
+    ("resume_sync after an approval", test_resume_sync),
     ("arun and awaitable under asyncio", test_arun),
 ]
 
