@@ -1228,7 +1228,8 @@ agents_agent_set_handoffs (AgentsAgent *self,
  * list are wrapped in new handoffs with the default tool name and
  * description.
  *
- * Returns: (transfer full) (element-type AgentsHandoff): the handoffs
+ * Returns: (transfer container) (element-type AgentsHandoff): the handoffs;
+ *   the array frees them
  */
 GPtrArray *
 agents_agent_get_handoff_objects (AgentsAgent *self)

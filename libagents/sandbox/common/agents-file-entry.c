@@ -578,7 +578,8 @@ parse_ls_line (const char *line, const char *dir, GError **error)
  * Parses a long listing. The `total` line and the `.` and `..` entries
  * are skipped; symbolic links keep their name only; devices get size 0.
  *
- * Returns: (transfer full) (element-type AgentsFileEntry): the entries,
+ * Returns: (transfer container) (element-type AgentsFileEntry): the entries
+ *   (the array frees them),
  *   or %NULL with %AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT set
  */
 GPtrArray *

@@ -264,8 +264,8 @@ agents_manifest_entry_apply_async (AgentsManifestEntry *self,
  *
  * Finishes agents_manifest_entry_apply_async().
  *
- * Returns: (transfer full) (element-type AgentsMaterializedFile): the
- *   files written, or %NULL with @error set
+ * Returns: (transfer container) (element-type AgentsMaterializedFile): the
+ *   files written (the array frees them), or %NULL with @error set
  */
 GPtrArray *
 agents_manifest_entry_apply_finish (AgentsManifestEntry *self,

@@ -812,7 +812,9 @@ collect_ephemeral (GPtrArray *targets,
  * included: an ephemeral entry whole, else the ephemeral entries beneath
  * a directory, each with its own destination.
  *
- * Returns: (transfer full) (element-type AgentsEntryTarget): the targets
+ * Returns: (transfer container) (element-type AgentsEntryTarget): the
+ *   targets; the array frees them (a container annotation, so that
+ *   bindings copy the boxed elements rather than free them twice)
  */
 GPtrArray *
 agents_manifest_list_targets (AgentsManifest *self, gboolean only_ephemeral)
@@ -868,7 +870,8 @@ collect_mounts (AgentsManifestEntry *entry,
  * Lists every mount entry, including those nested in directories, with
  * its absolute logical path in the workspace.
  *
- * Returns: (transfer full) (element-type AgentsEntryTarget): the mounts
+ * Returns: (transfer container) (element-type AgentsEntryTarget): the
+ *   mounts; the array frees them
  */
 GPtrArray *
 agents_manifest_list_mounts (AgentsManifest *self)

@@ -535,8 +535,8 @@ agents_sandbox_agent_init (AgentsSandboxAgent *self)
  * #AgentsSandboxAgent:capabilities are set: `filesystem`, `shell` and
  * `compaction`.
  *
- * Returns: (transfer full) (element-type AgentsCapability): new
- *   capabilities
+ * Returns: (transfer container) (element-type AgentsCapability): new
+ *   capabilities; the array frees them
  */
 GPtrArray *
 agents_sandbox_default_capabilities (void)
