@@ -1400,11 +1400,14 @@ test_list_targets_and_mounts (void)
                     "/workspace/data", "/workspace/top", "/workspace", NULL },
                   (AgentsManifestEntry *[]){ a, eph, data, top, root_dir });
 
+  /* Ephemeral children of a directory that is not ephemeral count too
+   * (mounts are ephemeral), as in the reference (APPLY-02). */
   ephemeral = agents_manifest_list_targets (manifest, TRUE);
   assert_targets (ephemeral,
-                  (const char *const[]){ "/workspace/nested/eph.txt",
-                                         "/workspace/top", NULL },
-                  (AgentsManifestEntry *[]){ eph, top });
+                  (const char *const[]){
+                    "/workspace/nested/eph.txt", "/workspace/data/m1",
+                    "/workspace/data/x/deeper/m2", "/workspace/top", NULL },
+                  (AgentsManifestEntry *[]){ eph, m1, m2, top });
 
   mounts = agents_manifest_list_mounts (manifest);
   assert_targets (mounts,

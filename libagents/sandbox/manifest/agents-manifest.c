@@ -773,12 +773,41 @@ agents_manifest_get_default_remote_mount_command_allowlist (void)
 
 /* ---- targets --------------------------------------------------------- */
 
+/* The ephemeral entries at or below @entry: an ephemeral entry as a whole,
+ * else the ephemeral children of a directory, however deep. */
+static void
+collect_ephemeral (AgentsManifestEntry *entry,
+                   const char *dest,
+                   GPtrArray *targets)
+{
+  g_auto (GStrv) names = NULL;
+
+  if (agents_manifest_entry_get_ephemeral (entry))
+    {
+      g_ptr_array_add (targets, agents_entry_target_new (dest, entry));
+      return;
+    }
+  if (!AGENTS_IS_DIR (entry))
+    return;
+
+  names = agents_dir_get_child_names (AGENTS_DIR (entry));
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *child_dest = target_path (dest, names[i]);
+
+      collect_ephemeral (agents_dir_get_child (AGENTS_DIR (entry), names[i]),
+                         child_dest, targets);
+    }
+}
+
 /**
  * agents_manifest_list_targets:
  * @self: an #AgentsManifest
  * @only_ephemeral: whether to list only ephemeral entries
  *
  * Lists the top-level entries in order, with their absolute destinations.
+ * With @only_ephemeral, lists the ephemeral entries instead, including the
+ * ephemeral children of directories that are not ephemeral themselves.
  *
  * Returns: (transfer full) (element-type AgentsEntryTarget): the targets
  */
@@ -798,10 +827,11 @@ agents_manifest_list_targets (AgentsManifest *self, gboolean only_ephemeral)
       AgentsManifestEntry *entry = g_hash_table_lookup (self->entries, rel);
       g_autofree char *dest = NULL;
 
-      if (only_ephemeral && !agents_manifest_entry_get_ephemeral (entry))
-        continue;
       dest = target_path (root, rel);
-      g_ptr_array_add (targets, agents_entry_target_new (dest, entry));
+      if (only_ephemeral)
+        collect_ephemeral (entry, dest, targets);
+      else
+        g_ptr_array_add (targets, agents_entry_target_new (dest, entry));
     }
   return g_steal_pointer (&targets);
 }
