@@ -76,7 +76,7 @@ agents_local_source_free (AgentsLocalSource *source)
 static const char *
 reason_text (const char *reason)
 {
-  if (g_str_equal (reason, "symlink"))
+  if (g_str_equal (reason, "symlink_not_supported"))
     return _ ("symbolic links are not followed");
   if (g_str_equal (reason, "not_found"))
     return _ ("no such file or directory");
@@ -92,11 +92,12 @@ reason_text (const char *reason)
 /* Sets an error about a local source; @detail defaults to a text for
  * @reason. */
 static void
-set_source_error (GError **error,
-                  int code,
-                  const char *src,
-                  const char *reason,
-                  const char *detail)
+set_source_error_full (GError **error,
+                       int code,
+                       const char *src,
+                       const char *reason,
+                       const char *detail,
+                       const char *child)
 {
   g_auto (GVariantBuilder) ctx =
     G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
@@ -104,6 +105,10 @@ set_source_error (GError **error,
 
   g_variant_builder_add (&ctx, "{sv}", "src", g_variant_new_string (src));
   g_variant_builder_add (&ctx, "{sv}", "reason", g_variant_new_string (reason));
+  /* The path below the source's base that was refused, as the reference
+   * names it. */
+  if (child != NULL)
+    g_variant_builder_add (&ctx, "{sv}", "child", g_variant_new_string (child));
   context = g_variant_builder_end (&ctx);
   if (detail == NULL)
     detail = reason_text (reason);
@@ -131,6 +136,16 @@ set_source_error (GError **error,
     }
 }
 
+static void
+set_source_error (GError **error,
+                  int code,
+                  const char *src,
+                  const char *reason,
+                  const char *detail)
+{
+  set_source_error_full (error, code, src, reason, detail, NULL);
+}
+
 char **
 agents_local_source_dup_grant_paths (AgentsSandboxSession *session)
 {
@@ -141,9 +156,16 @@ agents_local_source_dup_grant_paths (AgentsSandboxSession *session)
   if (manifest == NULL)
     return g_strv_builder_end (builder);
   grants = agents_manifest_get_extra_path_grants (manifest);
+  /* A grant with a host path lets local sources be read from there. */
   for (guint i = 0; i < grants->len; i++)
-    g_strv_builder_add (builder,
-                        agents_sandbox_path_grant_get_path (grants->pdata[i]));
+    {
+      AgentsSandboxPathGrant *grant = grants->pdata[i];
+      const char *host_path = agents_sandbox_path_grant_get_host_path (grant);
+
+      g_strv_builder_add (
+        builder,
+        host_path ? host_path : agents_sandbox_path_grant_get_path (grant));
+    }
   return g_strv_builder_end (builder);
 }
 
@@ -202,13 +224,13 @@ open_failure_reason (int parent_fd, const char *name, int saved_errno)
 
   if (fstatat (parent_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
       S_ISLNK (st.st_mode))
-    return "symlink";
+    return "symlink_not_supported";
   switch (saved_errno)
     {
     case ENOENT:
       return "not_found";
     case ELOOP:
-      return "symlink";
+      return "symlink_not_supported";
     case ENOTDIR:
       return "not_a_directory";
     case EACCES:
@@ -223,9 +245,11 @@ open_failure_reason (int parent_fd, const char *name, int saved_errno)
  * symbolic link. The last component is opened with @flags. On failure
  * returns -1 and sets *reason. */
 static int
-open_beneath (int parent_fd, const char *rel, int flags, const char **reason)
+open_beneath (
+  int parent_fd, const char *rel, int flags, const char **reason, char **child)
 {
   g_auto (GStrv) parts = g_strsplit (rel, "/", -1);
+  g_autoptr (GString) walked = g_string_new (NULL);
   int fd = dup (parent_fd);
   guint last = 0;
 
@@ -251,12 +275,16 @@ open_beneath (int parent_fd, const char *rel, int flags, const char **reason)
           *reason = "escape";
           return -1;
         }
+      g_string_append_printf (walked, "%s%s", walked->len ? "/" : "", parts[i]);
       next = openat (fd, parts[i],
                      (is_last ? flags : O_RDONLY | O_DIRECTORY) | O_NOFOLLOW |
                        O_CLOEXEC);
       saved_errno = errno;
       if (next < 0)
-        *reason = open_failure_reason (fd, parts[i], saved_errno);
+        {
+          *reason = open_failure_reason (fd, parts[i], saved_errno);
+          *child = g_strdup (walked->str);
+        }
       close (fd);
       if (next < 0)
         return -1;
@@ -282,6 +310,7 @@ local_source_open (AgentsLocalSource *source, GError **error)
   int code = source->code;
   int flags = source->is_dir ? O_RDONLY | O_DIRECTORY : O_RDONLY | O_NONBLOCK;
   const char *reason = "unreadable";
+  g_autofree char *child = NULL;
   struct stat st;
   int base_fd, fd;
 
@@ -292,11 +321,11 @@ local_source_open (AgentsLocalSource *source, GError **error)
                         errno == ENOENT ? "not_found" : "unreadable", NULL);
       return -1;
     }
-  fd = open_beneath (base_fd, source->walk_rel, flags, &reason);
+  fd = open_beneath (base_fd, source->walk_rel, flags, &reason, &child);
   close (base_fd);
   if (fd < 0)
     {
-      set_source_error (error, code, source->src, reason, NULL);
+      set_source_error_full (error, code, source->src, reason, NULL, child);
       return -1;
     }
   if (fstat (fd, &st) != 0 ||
@@ -548,17 +577,19 @@ scan_one_dir (TreeCopy *copy,
               GError **error)
 {
   const char *reason = "unreadable";
+  g_autofree char *child = NULL;
   struct dirent *dent;
   DIR *dir;
-  int fd =
-    *rel ? open_beneath (copy->root_fd, rel, O_RDONLY | O_DIRECTORY, &reason)
-         : dup (copy->root_fd);
+  int fd = *rel ? open_beneath (copy->root_fd, rel, O_RDONLY | O_DIRECTORY,
+                                &reason, &child)
+                : dup (copy->root_fd);
 
   if (fd < 0 || (dir = fdopendir (fd)) == NULL)
     {
       if (fd >= 0)
         close (fd);
-      set_source_error (error, copy->error_code, copy->src, reason, NULL);
+      set_source_error_full (error, copy->error_code, copy->src, reason, NULL,
+                             child);
       return FALSE;
     }
   rewinddir (dir);
@@ -579,7 +610,20 @@ scan_one_dir (TreeCopy *copy,
         }
       else if (S_ISREG (st.st_mode))
         g_ptr_array_add (copy->files, join_rel (rel, dent->d_name));
-      /* Symbolic links, devices, sockets and fifos are never copied. */
+      else if (S_ISLNK (st.st_mode) &&
+               copy->error_code == AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ)
+        {
+          /* As the reference: a local_dir with a link in it is refused
+           * as a whole, before anything is copied. */
+          g_autofree char *link = join_rel (rel, dent->d_name);
+
+          closedir (dir);
+          set_source_error_full (error, copy->error_code, copy->src,
+                                 "symlink_not_supported", NULL, link);
+          return FALSE;
+        }
+      /* Links in a git checkout, devices, sockets and fifos are never
+       * copied. */
     }
   closedir (dir);
   return TRUE;
@@ -672,12 +716,13 @@ file_open_thread (GTask *task,
 {
   FileCopy *file = task_data;
   const char *reason = "unreadable";
+  g_autofree char *child = NULL;
   GError *error = NULL;
   struct stat st;
   int fd;
 
   fd = open_beneath (file->copy->root_fd, file->rel, O_RDONLY | O_NONBLOCK,
-                     &reason);
+                     &reason, &child);
   if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)))
     {
       close (fd);
@@ -686,8 +731,8 @@ file_open_thread (GTask *task,
     }
   if (fd < 0)
     {
-      set_source_error (&error, file->copy->error_code, file->copy->src, reason,
-                        NULL);
+      set_source_error_full (&error, file->copy->error_code, file->copy->src,
+                             reason, NULL, child);
       g_task_return_error (task, error);
       return;
     }
