@@ -985,8 +985,10 @@ agents_entry_copy_tree_finish (GAsyncResult *result, GError **error)
  *
  * A copy of a file of the host. The source must lie inside the base
  * directory given when the manifest is applied (or inside an extra path
- * grant of the session's manifest), and is opened without following
- * symbolic links.
+ * grant of the session's manifest, read from the grant's host path when
+ * it has one), and is opened without following symbolic links: a link on
+ * the way gives the context reason `symlink_not_supported`, with the
+ * path up to the link as `child`.
  */
 struct _AgentsLocalFile
 {
@@ -1284,8 +1286,10 @@ agents_local_file_get_src (AgentsLocalFile *self)
  * AgentsLocalDir:
  *
  * A copy of a directory tree of the host. The source is confined like
- * that of #AgentsLocalFile; symbolic links inside the tree are skipped,
- * never followed.
+ * that of #AgentsLocalFile. A symbolic link anywhere in the tree refuses
+ * it whole, before anything is copied: %AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ
+ * with the context reason `symlink_not_supported` and the link's path
+ * below the source as `child`.
  */
 G_DEFINE_FINAL_TYPE (AgentsLocalDir,
                      agents_local_dir,
