@@ -963,9 +963,12 @@ test_manifest_equality (void)
 /* The reference's InvalidManifestPathError: an absolute path is told to
  * be relative (reason `absolute`), a relative one not to escape. */
 static void
-assert_escape_error (const GError *error, const char *path)
+assert_escape_error (const GError *error, const char *given)
 {
-  gboolean absolute = g_path_is_absolute (path);
+  gboolean absolute = g_path_is_absolute (given);
+  /* An absolute path is named normalized (ENT-02). */
+  g_autofree char *path =
+    absolute ? g_canonicalize_filename (given, "/") : g_strdup (given);
   g_autofree char *message =
     g_strdup_printf (absolute ? "manifest path must be relative: %s"
                               : "manifest path must not escape root: %s",
@@ -1399,6 +1402,8 @@ test_list_targets_and_mounts (void)
                     "/workspace/data", "/workspace/top", "/workspace", NULL },
                   (AgentsManifestEntry *[]){ a, eph, data, top, root_dir });
 
+  /* Ephemeral children of a directory that is not ephemeral count too
+   * (mounts are ephemeral), as in the reference (APPLY-02). */
   ephemeral = agents_manifest_list_targets (manifest, TRUE);
   /* Nested ephemeral entries too (mounts are ephemeral). */
   assert_targets (ephemeral,
@@ -1432,14 +1437,16 @@ test_apply_file (ApplyFixture *fixture, gconstpointer data)
   g_autoptr (GError) error = NULL;
   g_autofree char *secret_path = workspace_path (fixture, "dir/sub/hello.txt");
   g_autofree char *plain_path = workspace_path (fixture, "plain.txt");
-  g_autofree char *chmod = g_strdup_printf ("chmod 640 %s", secret_path);
+  g_autofree char *chmod = g_strdup_printf ("chmod 0640 %s", secret_path);
+  g_autofree char *plain_chmod = g_strdup_printf ("chmod 0755 %s", plain_path);
 
   files = apply_entry (fixture, plain, "plain.txt", NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (files->len, ==, 1);
   assert_materialized (files, 0, plain_path, "plain");
   assert_workspace_file (fixture, "plain.txt", "plain");
-  g_assert_false (commands_contain (fixture->session, "chmod"));
+  /* Default permissions are applied too, as in the reference (ENT-30). */
+  g_assert_true (commands_contain (fixture->session, plain_chmod));
   g_clear_pointer (&files, g_ptr_array_unref);
 
   agents_manifest_entry_set_permissions (secret, mode);
@@ -1637,9 +1644,12 @@ test_apply_local_file_symlinks (ApplyFixture *fixture, gconstpointer data)
     int code;
     const char *reason;
   } cases[] = {
-    { "link_dir/secret.txt", AGENTS_SANDBOX_ERROR_LOCAL_FILE_READ, "symlink" },
-    { "file_link", AGENTS_SANDBOX_ERROR_LOCAL_FILE_READ, "symlink" },
-    { "inner_link", AGENTS_SANDBOX_ERROR_LOCAL_FILE_READ, "symlink" },
+    { "link_dir/secret.txt", AGENTS_SANDBOX_ERROR_LOCAL_FILE_READ,
+      "symlink_not_supported" },
+    { "file_link", AGENTS_SANDBOX_ERROR_LOCAL_FILE_READ,
+      "symlink_not_supported" },
+    { "inner_link", AGENTS_SANDBOX_ERROR_LOCAL_FILE_READ,
+      "symlink_not_supported" },
     { "missing.txt", AGENTS_SANDBOX_ERROR_LOCAL_FILE_READ, "not_found" },
     { "missing/x.txt", AGENTS_SANDBOX_ERROR_LOCAL_FILE_READ, "not_found" },
     { "adir", AGENTS_SANDBOX_ERROR_LOCAL_FILE_READ, "not_a_file" },
@@ -1716,7 +1726,24 @@ test_apply_local_dir (ApplyFixture *fixture, gconstpointer data)
   g_autofree char *c = workspace_path (fixture, "copy/sub/deeper/c.txt");
   g_autofree char *empty = workspace_path (fixture, "copy/empty");
 
+  g_autofree char *tree = g_build_filename (fixture->base, "tree", NULL);
+  g_autofree char *dir_link = g_build_filename (tree, "link_out", NULL);
+  g_autofree char *file_link =
+    g_build_filename (tree, "sub", "file_link", NULL);
+
   build_source_tree (fixture);
+
+  /* A link anywhere in the tree refuses it whole, before any write, as
+   * in the reference (ENT-20). */
+  files = apply_entry (fixture, entry, "copy", fixture->base, &error);
+  g_assert_null (files);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ);
+  agents_test_assert_context_str (error, "reason", "symlink_not_supported");
+  g_assert_cmpuint (fixture->session->writes->len, ==, 0);
+  g_clear_error (&error);
+  g_assert_no_errno (g_unlink (dir_link));
+  g_assert_no_errno (g_unlink (file_link));
 
   files = apply_entry (fixture, entry, "copy", fixture->base, &error);
   g_assert_no_error (error);
@@ -1729,7 +1756,7 @@ test_apply_local_dir (ApplyFixture *fixture, gconstpointer data)
   assert_workspace_file (fixture, "copy/sub/deeper/c.txt", "C");
   g_assert_true (g_file_test (empty, G_FILE_TEST_IS_DIR));
 
-  /* Symbolic links are skipped, never followed; nothing else is copied. */
+  /* Nothing but directories and regular files is copied. */
   assert_workspace_missing (fixture, "copy/link_out");
   assert_workspace_missing (fixture, "copy/link_out/secret.txt");
   assert_workspace_missing (fixture, "copy/sub/file_link");
@@ -1774,14 +1801,14 @@ test_apply_local_dir_refused (ApplyFixture *fixture, gconstpointer data)
   g_assert_null (files);
   g_assert_error (error, AGENTS_SANDBOX_ERROR,
                   AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ);
-  agents_test_assert_context_str (error, "reason", "symlink");
+  agents_test_assert_context_str (error, "reason", "symlink_not_supported");
   g_clear_error (&error);
 
   files = apply_entry (fixture, through, "copy", fixture->base, &error);
   g_assert_null (files);
   g_assert_error (error, AGENTS_SANDBOX_ERROR,
                   AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ);
-  agents_test_assert_context_str (error, "reason", "symlink");
+  agents_test_assert_context_str (error, "reason", "symlink_not_supported");
   g_clear_error (&error);
 
   files = apply_entry (fixture, missing, "copy", fixture->base, &error);
@@ -2215,7 +2242,7 @@ test_apply_git_repo_failures (ApplyFixture *fixture, gconstpointer data)
   files = apply_entry (fixture, bad_sub, "repo", fixture->base, &error);
   g_assert_null (files);
   g_assert_error (error, AGENTS_SANDBOX_ERROR, AGENTS_SANDBOX_ERROR_GIT_CLONE);
-  agents_test_assert_context_str (error, "reason", "symlink");
+  agents_test_assert_context_str (error, "reason", "symlink_not_supported");
   g_clear_error (&error);
 
   /* A local repository is confined like any local source. */

@@ -116,6 +116,22 @@ agents_unix_local_darwin_exec_profile (const char *workspace_root,
   return g_string_free (profile, FALSE);
 }
 
+/* Adds the virtual environment around @bin_dir (a directory holding
+ * pyvenv.cfg above it), once. */
+static void
+add_venv_root (GPtrArray *found, const char *bin_dir)
+{
+  g_autofree char *venv = g_path_get_dirname (bin_dir);
+  g_autofree char *cfg = g_build_filename (venv, "pyvenv.cfg", NULL);
+
+  if (!g_file_test (cfg, G_FILE_TEST_IS_REGULAR) || g_str_equal (venv, "/"))
+    return;
+  for (guint i = 0; i < found->len; i++)
+    if (g_str_equal (found->pdata[i], venv))
+      return;
+  g_ptr_array_add (found, g_steal_pointer (&venv));
+}
+
 char **
 agents_unix_local_darwin_interpreter_roots (const char *path_env,
                                             const char *resolved_program)
@@ -138,6 +154,17 @@ agents_unix_local_darwin_interpreter_roots (const char *path_env,
                agents_unix_local_path_is_at_or_under (entries[i], roots[r]);
       if (used)
         g_ptr_array_add (found, g_strdup (roots[r]));
+    }
+  /* A Python virtual environment on PATH (or holding the program) is
+   * readable as a whole, not the project around it (ULOC-06). */
+  for (guint i = 0; entries[i] != NULL; i++)
+    if (*entries[i] == '/')
+      add_venv_root (found, entries[i]);
+  if (resolved_program != NULL)
+    {
+      g_autofree char *bin_dir = g_path_get_dirname (resolved_program);
+
+      add_venv_root (found, bin_dir);
     }
   g_ptr_array_add (found, NULL);
   return (char **) g_ptr_array_free (found, FALSE);

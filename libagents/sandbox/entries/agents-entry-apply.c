@@ -70,23 +70,19 @@ agents_entry_join_dest (const char *dir, const char *name)
 
 /* ---- metadata: chmod and chgrp of a materialized path ------------------ */
 
+/* As the reference: chgrp first, then chmod with the permission bits
+ * only, in four octal digits, whatever the permissions are. */
 static GPtrArray *
 metadata_commands (AgentsManifestEntry *entry, const char *dest)
 {
   GPtrArray *commands =
     g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-  g_autoptr (AgentsPermissions) defaults = agents_permissions_new ();
   guint mode =
     agents_permissions_to_mode (agents_manifest_entry_get_permissions (entry));
   AgentsGroup *group = agents_manifest_entry_get_group (entry);
+  g_autofree char *octal = g_strdup_printf ("%04o", mode & 07777);
+  const char *chmod_argv[] = { "chmod", octal, dest, NULL };
 
-  if (mode != agents_permissions_to_mode (defaults))
-    {
-      g_autofree char *octal = g_strdup_printf ("%o", mode);
-      const char *argv[] = { "chmod", octal, dest, NULL };
-
-      g_ptr_array_add (commands, g_strdupv ((char **) argv));
-    }
   if (group != NULL)
     {
       const char *argv[] = { "chgrp", agents_group_get_name (group), dest,
@@ -94,6 +90,7 @@ metadata_commands (AgentsManifestEntry *entry, const char *dest)
 
       g_ptr_array_add (commands, g_strdupv ((char **) argv));
     }
+  g_ptr_array_add (commands, g_strdupv ((char **) chmod_argv));
   return commands;
 }
 

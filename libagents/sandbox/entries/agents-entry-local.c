@@ -76,7 +76,7 @@ agents_local_source_free (AgentsLocalSource *source)
 static const char *
 reason_text (const char *reason)
 {
-  if (g_str_equal (reason, "symlink"))
+  if (g_str_equal (reason, "symlink_not_supported"))
     return _ ("symbolic links are not followed");
   if (g_str_equal (reason, "not_found"))
     return _ ("no such file or directory");
@@ -92,11 +92,12 @@ reason_text (const char *reason)
 /* Sets an error about a local source; @detail defaults to a text for
  * @reason. */
 static void
-set_source_error (GError **error,
-                  int code,
-                  const char *src,
-                  const char *reason,
-                  const char *detail)
+set_source_error_full (GError **error,
+                       int code,
+                       const char *src,
+                       const char *reason,
+                       const char *detail,
+                       const char *child)
 {
   g_auto (GVariantBuilder) ctx =
     G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
@@ -104,6 +105,10 @@ set_source_error (GError **error,
 
   g_variant_builder_add (&ctx, "{sv}", "src", g_variant_new_string (src));
   g_variant_builder_add (&ctx, "{sv}", "reason", g_variant_new_string (reason));
+  /* The path below the source's base that was refused, as the reference
+   * names it. */
+  if (child != NULL)
+    g_variant_builder_add (&ctx, "{sv}", "child", g_variant_new_string (child));
   context = g_variant_builder_end (&ctx);
   if (detail == NULL)
     detail = reason_text (reason);
@@ -163,6 +168,16 @@ set_outside_base_error (GError **error,
       _ ("failed to read local file artifact: %s"), display);
 }
 
+static void
+set_source_error (GError **error,
+                  int code,
+                  const char *src,
+                  const char *reason,
+                  const char *detail)
+{
+  set_source_error_full (error, code, src, reason, detail, NULL);
+}
+
 char **
 agents_local_source_dup_grant_paths (AgentsSandboxSession *session)
 {
@@ -173,9 +188,16 @@ agents_local_source_dup_grant_paths (AgentsSandboxSession *session)
   if (manifest == NULL)
     return g_strv_builder_end (builder);
   grants = agents_manifest_get_extra_path_grants (manifest);
+  /* A grant with a host path lets local sources be read from there. */
   for (guint i = 0; i < grants->len; i++)
-    g_strv_builder_add (builder,
-                        agents_sandbox_path_grant_get_path (grants->pdata[i]));
+    {
+      AgentsSandboxPathGrant *grant = grants->pdata[i];
+      const char *host_path = agents_sandbox_path_grant_get_host_path (grant);
+
+      g_strv_builder_add (
+        builder,
+        host_path ? host_path : agents_sandbox_path_grant_get_path (grant));
+    }
   return g_strv_builder_end (builder);
 }
 
@@ -233,13 +255,13 @@ open_failure_reason (int parent_fd, const char *name, int saved_errno)
 
   if (fstatat (parent_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
       S_ISLNK (st.st_mode))
-    return "symlink";
+    return "symlink_not_supported";
   switch (saved_errno)
     {
     case ENOENT:
       return "not_found";
     case ELOOP:
-      return "symlink";
+      return "symlink_not_supported";
     case ENOTDIR:
       return "not_a_directory";
     case EACCES:
@@ -254,9 +276,11 @@ open_failure_reason (int parent_fd, const char *name, int saved_errno)
  * symbolic link. The last component is opened with @flags. On failure
  * returns -1 and sets *reason. */
 static int
-open_beneath (int parent_fd, const char *rel, int flags, const char **reason)
+open_beneath (
+  int parent_fd, const char *rel, int flags, const char **reason, char **child)
 {
   g_auto (GStrv) parts = g_strsplit (rel, "/", -1);
+  g_autoptr (GString) walked = g_string_new (NULL);
   int fd = dup (parent_fd);
   guint last = 0;
 
@@ -282,12 +306,16 @@ open_beneath (int parent_fd, const char *rel, int flags, const char **reason)
           *reason = "escape";
           return -1;
         }
+      g_string_append_printf (walked, "%s%s", walked->len ? "/" : "", parts[i]);
       next = openat (fd, parts[i],
                      (is_last ? flags : O_RDONLY | O_DIRECTORY) | O_NOFOLLOW |
                        O_CLOEXEC);
       saved_errno = errno;
       if (next < 0)
-        *reason = open_failure_reason (fd, parts[i], saved_errno);
+        {
+          *reason = open_failure_reason (fd, parts[i], saved_errno);
+          *child = g_strdup (walked->str);
+        }
       close (fd);
       if (next < 0)
         return -1;
@@ -313,6 +341,7 @@ local_source_open (AgentsLocalSource *source, GError **error)
   int code = source->code;
   int flags = source->is_dir ? O_RDONLY | O_DIRECTORY : O_RDONLY | O_NONBLOCK;
   const char *reason = "unreadable";
+  g_autofree char *child = NULL;
   struct stat st;
   int base_fd, fd;
 
@@ -323,11 +352,11 @@ local_source_open (AgentsLocalSource *source, GError **error)
                         errno == ENOENT ? "not_found" : "unreadable", NULL);
       return -1;
     }
-  fd = open_beneath (base_fd, source->walk_rel, flags, &reason);
+  fd = open_beneath (base_fd, source->walk_rel, flags, &reason, &child);
   close (base_fd);
   if (fd < 0)
     {
-      set_source_error (error, code, source->src, reason, NULL);
+      set_source_error_full (error, code, source->src, reason, NULL, child);
       return -1;
     }
   if (fstat (fd, &st) != 0 ||
@@ -579,17 +608,19 @@ scan_one_dir (TreeCopy *copy,
               GError **error)
 {
   const char *reason = "unreadable";
+  g_autofree char *child = NULL;
   struct dirent *dent;
   DIR *dir;
-  int fd =
-    *rel ? open_beneath (copy->root_fd, rel, O_RDONLY | O_DIRECTORY, &reason)
-         : dup (copy->root_fd);
+  int fd = *rel ? open_beneath (copy->root_fd, rel, O_RDONLY | O_DIRECTORY,
+                                &reason, &child)
+                : dup (copy->root_fd);
 
   if (fd < 0 || (dir = fdopendir (fd)) == NULL)
     {
       if (fd >= 0)
         close (fd);
-      set_source_error (error, copy->error_code, copy->src, reason, NULL);
+      set_source_error_full (error, copy->error_code, copy->src, reason, NULL,
+                             child);
       return FALSE;
     }
   rewinddir (dir);
@@ -610,7 +641,20 @@ scan_one_dir (TreeCopy *copy,
         }
       else if (S_ISREG (st.st_mode))
         g_ptr_array_add (copy->files, join_rel (rel, dent->d_name));
-      /* Symbolic links, devices, sockets and fifos are never copied. */
+      else if (S_ISLNK (st.st_mode) &&
+               copy->error_code == AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ)
+        {
+          /* As the reference: a local_dir with a link in it is refused
+           * as a whole, before anything is copied. */
+          g_autofree char *link = join_rel (rel, dent->d_name);
+
+          closedir (dir);
+          set_source_error_full (error, copy->error_code, copy->src,
+                                 "symlink_not_supported", NULL, link);
+          return FALSE;
+        }
+      /* Links in a git checkout, devices, sockets and fifos are never
+       * copied. */
     }
   closedir (dir);
   return TRUE;
@@ -703,12 +747,13 @@ file_open_thread (GTask *task,
 {
   FileCopy *file = task_data;
   const char *reason = "unreadable";
+  g_autofree char *child = NULL;
   GError *error = NULL;
   struct stat st;
   int fd;
 
   fd = open_beneath (file->copy->root_fd, file->rel, O_RDONLY | O_NONBLOCK,
-                     &reason);
+                     &reason, &child);
   if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)))
     {
       close (fd);
@@ -717,8 +762,8 @@ file_open_thread (GTask *task,
     }
   if (fd < 0)
     {
-      set_source_error (&error, file->copy->error_code, file->copy->src, reason,
-                        NULL);
+      set_source_error_full (&error, file->copy->error_code, file->copy->src,
+                             reason, NULL, child);
       g_task_return_error (task, error);
       return;
     }
@@ -971,8 +1016,10 @@ agents_entry_copy_tree_finish (GAsyncResult *result, GError **error)
  *
  * A copy of a file of the host. The source must lie inside the base
  * directory given when the manifest is applied (or inside an extra path
- * grant of the session's manifest), and is opened without following
- * symbolic links.
+ * grant of the session's manifest, read from the grant's host path when
+ * it has one), and is opened without following symbolic links: a link on
+ * the way gives the context reason `symlink_not_supported`, with the
+ * path up to the link as `child`.
  */
 struct _AgentsLocalFile
 {
@@ -1270,8 +1317,10 @@ agents_local_file_get_src (AgentsLocalFile *self)
  * AgentsLocalDir:
  *
  * A copy of a directory tree of the host. The source is confined like
- * that of #AgentsLocalFile; symbolic links inside the tree are skipped,
- * never followed.
+ * that of #AgentsLocalFile. A symbolic link anywhere in the tree refuses
+ * it whole, before anything is copied: %AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ
+ * with the context reason `symlink_not_supported` and the link's path
+ * below the source as `child`.
  */
 G_DEFINE_FINAL_TYPE (AgentsLocalDir,
                      agents_local_dir,

@@ -336,7 +336,8 @@ agents_manifest_new_path_policy (AgentsManifest *self)
  * must not climb out of it (`manifest path must not escape root: PATH`);
  * an absolute path must lie inside the root or inside one of the extra
  * path grants (`manifest path must be relative: PATH`, reason
- * `absolute`). Symbolic links are not looked at.
+ * `absolute`, PATH normalized: `/workspace/../etc/passwd` is refused as
+ * `/etc/passwd`). Symbolic links are not looked at.
  *
  * Returns: (transfer full) (type filename): the absolute path, or %NULL
  *   with %AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH set
@@ -347,13 +348,32 @@ agents_manifest_resolve_path (AgentsManifest *self,
                               GError **error)
 {
   g_autoptr (AgentsWorkspacePathPolicy) policy = NULL;
+  GError *local_error = NULL;
+  char *resolved;
 
   g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
 
   policy = agents_manifest_new_path_policy (self);
-  return agents_workspace_path_policy_normalize_path (
-    policy, path, AGENTS_WORKSPACE_PATH_HOST_NAMES, error);
+  resolved = agents_workspace_path_policy_normalize_path (
+    policy, path, AGENTS_WORKSPACE_PATH_HOST_NAMES, &local_error);
+  if (resolved != NULL)
+    return resolved;
+
+  /* An absolute path is refused by its normalized form, as the
+   * reference's resolve_workspace_path() names it. */
+  if (*path == '/' &&
+      g_error_matches (local_error, AGENTS_SANDBOX_ERROR,
+                       AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH))
+    {
+      g_autofree char *normalized = g_canonicalize_filename (path, "/");
+
+      g_clear_error (&local_error);
+      agents_sandbox_error_set_invalid_path (&local_error, normalized,
+                                             "absolute");
+    }
+  g_propagate_error (error, local_error);
+  return NULL;
 }
 
 /* The absolute destination of a relative manifest path. */

@@ -222,7 +222,9 @@ provision_accounts_async (Session *self,
   g_autoptr (GPtrArray) commands =
     account_commands (agents_sandbox_session_get_manifest (self));
 
-  agents_sandbox_session_run_commands_async (self, commands, TRUE, cancellable,
+  /* As the reference: any non-zero status fails, even 9 (the account
+   * exists), with the command's output in the error. */
+  agents_sandbox_session_run_commands_async (self, commands, FALSE, cancellable,
                                              callback, user_data);
 }
 
@@ -360,11 +362,14 @@ agents_sandbox_session_real_apply_manifest (Session *self,
     g_object_ref (task));
 }
 
-/* ---- apply_entry_batch: all entries of a batch at once ---------------- */
+/* ---- apply_entry_batch: entries at once, unless their paths overlap --- */
 
 typedef struct
 {
+  GPtrArray *targets; /* of AgentsEntryTarget */
+  char *base_dir;
   GPtrArray *results; /* one GPtrArray of files per target, or NULL */
+  guint next;         /* the first target not started */
   guint pending;
   GError *error;
 } BatchOp;
@@ -386,19 +391,19 @@ unref_files_if_set (gpointer files)
 static void
 batch_op_free (BatchOp *op)
 {
+  g_ptr_array_unref (op->targets);
+  g_free (op->base_dir);
   g_ptr_array_unref (op->results);
   g_clear_error (&op->error);
   g_free (op);
 }
 
 static void
-batch_finish_if_done (GTask *task)
+batch_return (GTask *task)
 {
   BatchOp *op = g_task_get_task_data (task);
   GPtrArray *files;
 
-  if (op->pending > 0)
-    return;
   if (op->error != NULL)
     {
       g_task_return_error (task, g_steal_pointer (&op->error));
@@ -417,6 +422,24 @@ batch_finish_if_done (GTask *task)
     }
   g_task_return_pointer (task, files, (GDestroyNotify) g_ptr_array_unref);
 }
+
+/* Whether @a and @b are the same path or one is below the other. */
+static gboolean
+paths_overlap (const char *a, const char *b)
+{
+  size_t la = strlen (a);
+  size_t lb = strlen (b);
+  const char *shorter = la <= lb ? a : b;
+  const char *longer = la <= lb ? b : a;
+  size_t n = MIN (la, lb);
+
+  if (strncmp (shorter, longer, n) != 0)
+    return FALSE;
+  return longer[n] == '\0' || longer[n] == '/' ||
+         (n > 0 && shorter[n - 1] == '/');
+}
+
+static void batch_start_wave (GTask *task);
 
 static void
 batch_entry_done (GObject *source, GAsyncResult *result, gpointer user_data)
@@ -437,8 +460,56 @@ batch_entry_done (GObject *source, GAsyncResult *result, gpointer user_data)
     g_ptr_array_index (op->results, item->index) = files;
 
   g_free (item);
-  op->pending--;
-  batch_finish_if_done (task);
+  if (--op->pending > 0)
+    return;
+  if (op->error == NULL && op->next < op->targets->len)
+    batch_start_wave (task);
+  else
+    batch_return (task);
+}
+
+/* Whether the target at @index overlaps one started in this wave, from
+ * @first on. */
+static gboolean
+batch_overlaps_wave (BatchOp *op, guint first, guint index)
+{
+  AgentsEntryTarget *target = g_ptr_array_index (op->targets, index);
+
+  for (guint i = first; i < index; i++)
+    {
+      AgentsEntryTarget *started = g_ptr_array_index (op->targets, i);
+
+      if (paths_overlap (started->path, target->path))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Starts the targets from op->next on at once, up to the first whose path
+ * overlaps one of them: that one waits until the wave has finished (the
+ * reference flushes its parallel work before an overlapping path). */
+static void
+batch_start_wave (GTask *task)
+{
+  BatchOp *op = g_task_get_task_data (task);
+  guint first = op->next;
+  guint end = first + 1;
+
+  while (end < op->targets->len && !batch_overlaps_wave (op, first, end))
+    end++;
+  op->pending = end - first;
+  op->next = end;
+  for (guint i = first; i < end; i++)
+    {
+      AgentsEntryTarget *target = g_ptr_array_index (op->targets, i);
+      BatchItem *item = g_new0 (BatchItem, 1);
+
+      item->task = g_object_ref (task);
+      item->index = i;
+      agents_manifest_entry_apply_async (
+        target->entry, g_task_get_source_object (task), target->path,
+        op->base_dir, g_task_get_cancellable (task), batch_entry_done, item);
+    }
 }
 
 void
@@ -449,28 +520,16 @@ agents_sandbox_session_real_apply_entry_batch (Session *self,
 {
   BatchOp *op = g_new0 (BatchOp, 1);
 
+  op->targets = g_ptr_array_ref (targets);
+  op->base_dir = g_strdup (base_dir);
   op->results = g_ptr_array_new_full (targets->len, unref_files_if_set);
   g_ptr_array_set_size (op->results, targets->len);
-  op->pending = targets->len;
   g_task_set_task_data (task, op, (GDestroyNotify) batch_op_free);
 
   if (targets->len == 0)
-    {
-      batch_finish_if_done (task);
-      return;
-    }
-
-  for (guint i = 0; i < targets->len; i++)
-    {
-      AgentsEntryTarget *target = g_ptr_array_index (targets, i);
-      BatchItem *item = g_new0 (BatchItem, 1);
-
-      item->task = g_object_ref (task);
-      item->index = i;
-      agents_manifest_entry_apply_async (
-        target->entry, self, target->path, base_dir,
-        g_task_get_cancellable (task), batch_entry_done, item);
-    }
+    batch_return (task);
+  else
+    batch_start_wave (task);
 }
 
 /* ---- start and stop --------------------------------------------------- */
