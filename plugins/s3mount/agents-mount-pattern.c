@@ -563,7 +563,7 @@ mountpoint_serialize_fields (AgentsMountPattern *pattern, JsonBuilder *builder)
   json_builder_begin_object (builder);
   for (guint i = 0; i < G_N_ELEMENTS (mountpoint_option_names); i++)
     agents_json_add_nullable_string (builder, mountpoint_option_names[i],
-                                self->options[i]);
+                                     self->options[i]);
   json_builder_end_object (builder);
 }
 
@@ -588,7 +588,8 @@ mountpoint_deserialize_fields (AgentsMountPattern *pattern,
       g_autofree char *value = NULL;
 
       if (!agents_json_typed_dup_string (options, MOUNTPOINT_OPTIONS,
-                                    mountpoint_option_names[i], &value, error))
+                                         mountpoint_option_names[i], &value,
+                                         error))
         return FALSE;
       s3mount_set_str (&self->options[i], value);
     }
@@ -925,9 +926,8 @@ rclone_serialize_fields (AgentsMountPattern *pattern, JsonBuilder *builder)
                                    self->vfs_cache_mode);
   for (guint i = 0; i < G_N_ELEMENTS (rclone_reference_members); i++)
     if (*rclone_member (self, i) != NULL)
-      agents_json_add_nullable_string (builder,
-                                       rclone_reference_members[i].member,
-                                       *rclone_member (self, i));
+      agents_json_add_nullable_string (
+        builder, rclone_reference_members[i].member, *rclone_member (self, i));
 }
 
 static gboolean
@@ -948,8 +948,8 @@ rclone_deserialize_fields (AgentsMountPattern *pattern,
       g_autofree char *value = NULL;
 
       if (!agents_json_typed_dup_string (object, type_name,
-                                    rclone_reference_members[i].member, &value,
-                                    error))
+                                         rclone_reference_members[i].member,
+                                         &value, error))
         return FALSE;
       s3mount_set_str (rclone_member (self, i), value);
     }

@@ -1853,9 +1853,7 @@ exec_probed (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 static ExecOp *
-exec_op_new (AgentsUnixLocalSession *self,
-             const char *const *argv,
-             GTask *task)
+exec_op_new (AgentsUnixLocalSession *self, const char *const *argv, GTask *task)
 {
   ExecOp *op = g_new0 (ExecOp, 1);
 
