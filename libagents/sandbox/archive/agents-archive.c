@@ -1036,7 +1036,14 @@ clear_slot (Extract *ex,
   if (S_ISDIR (st.st_mode))
     {
       *is_dir = TRUE;
-      return want_dir ? TRUE : set_write_error (ex, error, rel, EISDIR);
+      if (want_dir)
+        return TRUE;
+      /* A user's extract and a restore name the rule, as the reference
+       * does; the plain extractor keeps the docker validator's error. */
+      if (ex->keep_links || ex->no_links)
+        return agents_archive_set_unsafe_error_full (
+          error, rel, "destination_is_directory", rel);
+      return set_write_error (ex, error, rel, EISDIR);
     }
   if (unlinkat (parent, name, 0) < 0)
     return set_write_error (ex, error, rel, errno);

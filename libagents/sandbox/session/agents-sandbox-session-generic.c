@@ -1523,6 +1523,7 @@ archive_reason_text (const char *code, const char *detail)
     { "symlink_escape", "path escapes root after resolution" },
     { "duplicate_path", "duplicate archive path: " },
     { "parent_not_directory", "parent path is not a directory: " },
+    { "destination_is_directory", "destination directory already exists: " },
     { "max_members", "archive member count exceeds limit" },
     { "max_input_bytes", "archive input size exceeds limit" },
     { "max_extracted_bytes", "archive extracted size exceeds limit" },
