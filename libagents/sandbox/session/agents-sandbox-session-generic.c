@@ -1711,6 +1711,61 @@ out:
 
 static void extract_next_item (GTask *task);
 
+/* The first member at or beneath the item at @index that is not a
+ * directory: the one the reference names (items are depth first). */
+static const char *
+item_member (ExtractOp *op, guint index)
+{
+  ExtractItem *item = g_ptr_array_index (op->items, index);
+  g_autofree char *prefix = g_strconcat (item->rel, "/", NULL);
+
+  for (guint i = index + 1; i < op->items->len; i++)
+    {
+      ExtractItem *next = g_ptr_array_index (op->items, i);
+
+      if (!g_str_has_prefix (next->rel, prefix))
+        break;
+      if (next->kind != ITEM_DIR)
+        return next->rel;
+    }
+  return item->rel;
+}
+
+/* A member the workspace refuses to take (a symlink in the workspace on
+ * its way leads out of it), as the reference reports it: a
+ * WORKSPACE_ARCHIVE_WRITE for the archive's path, with the member and
+ * the reason. */
+static void
+item_error_to_write_error (ExtractOp *op, GError **error)
+{
+  g_auto (GVariantBuilder) ctx =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+  ExtractItem *item;
+  g_autofree char *reason = NULL;
+  g_autofree char *display = NULL;
+
+  if (!g_error_matches (*error, AGENTS_SANDBOX_ERROR,
+                        AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH) ||
+      op->next == 0)
+    return;
+  item = g_ptr_array_index (op->items, op->next - 1);
+  /* Directories come before what is in them: one that leads out is a
+   * symlink on the way of the members beneath it. */
+  reason = item->kind == ITEM_DIR
+             ? g_strconcat ("symlink in parent path: ", item->rel, NULL)
+             : g_strdup ("path escapes root after resolution");
+  display = g_utf8_make_valid (op->abs, -1);
+  g_variant_builder_add (&ctx, "{sv}", "path", g_variant_new_string (display));
+  g_variant_builder_add (&ctx, "{sv}", "member",
+                         g_variant_new_string (item_member (op, op->next - 1)));
+  g_variant_builder_add (&ctx, "{sv}", "reason", g_variant_new_string (reason));
+  g_clear_error (error);
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE,
+                            g_variant_builder_end (&ctx),
+                            _ ("failed to write archive for path: %s"),
+                            display);
+}
+
 static void
 extract_item_written (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -1734,6 +1789,7 @@ extract_item_written (GObject *source, GAsyncResult *result, gpointer user_data)
 
   if (error != NULL)
     {
+      item_error_to_write_error (g_task_get_task_data (task), &error);
       g_task_return_error (task, error);
       g_object_unref (task);
       return;
