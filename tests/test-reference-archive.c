@@ -175,6 +175,22 @@ extract_stream (Fixture *f,
 }
 
 static gboolean
+extract_with_limits (Fixture *f,
+                     const char *path,
+                     GInputStream *in,
+                     AgentsCompressionScheme scheme,
+                     const AgentsArchiveLimits *limits,
+                     GError **error)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+
+  agents_sandbox_session_extract_with_limits_async (
+    f->session, path, in, scheme, limits, NULL, agents_test_async_cb, &result);
+  return agents_sandbox_session_extract_finish (
+    f->session, agents_test_wait_result (&result), error);
+}
+
+static gboolean
 extract (Fixture *f, const char *path, GBytes *archive, GError **error)
 {
   g_autoptr (GInputStream) in = g_memory_input_stream_new_from_bytes (archive);
@@ -325,10 +341,11 @@ test_arc_08 (Fixture *f, gconstpointer data)
   g_autoptr (GInputStream) in = pipe_stream ("123", "45");
   g_autoptr (GError) error = NULL;
 
-  /* Session limits stand in for per-call ones, which are not built. */
-  set_limits (f, 4, G_MAXINT64, G_MAXINT64);
-  g_assert_false (extract_stream (f, "bundle.zip", in,
-                                  AGENTS_COMPRESSION_SCHEME_ZIP, &error));
+  g_autoptr (AgentsArchiveLimits) limits =
+    agents_archive_limits_new_full (4, G_MAXINT64, G_MAXINT64);
+
+  g_assert_false (extract_with_limits (
+    f, "bundle.zip", in, AGENTS_COMPRESSION_SCHEME_ZIP, limits, &error));
   assert_archive_write (f, error, "bundle.zip", NULL,
                         "archive input size exceeds limit");
   assert_context_int (error, "limit", 4);
@@ -361,16 +378,29 @@ test_arc_12 (Fixture *f, gconstpointer data)
 {
   g_autoptr (GBytes) tar = one_two (FALSE);
   g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsArchiveLimits) two =
+    agents_archive_limits_new_full (G_MAXINT64, G_MAXINT64, 2);
+  g_autoptr (GInputStream) in = g_memory_input_stream_new_from_bytes (tar);
+  g_autofree char *one_path = g_build_filename (f->ws, "one.txt", NULL);
+  g_autofree char *two_path = g_build_filename (f->ws, "two.txt", NULL);
 
   set_limits (f, G_MAXINT64, G_MAXINT64, 1);
+  /* (a) per-call limits win over the session's */
+  g_assert_true (extract_with_limits (
+    f, "bundle.tar", in, AGENTS_COMPRESSION_SCHEME_TAR, two, &error));
+  g_assert_no_error (error);
+  assert_ws_file (f, "one.txt", "1");
+  assert_ws_file (f, "two.txt", "2");
+  g_assert_no_errno (g_unlink (one_path));
+  g_assert_no_errno (g_unlink (two_path));
+
+  /* (b) otherwise the session's apply */
   g_assert_false (extract (f, "bundle.tar", tar, &error));
   assert_archive_write (f, error, "bundle.tar", "two.txt",
                         "archive member count exceeds limit");
   assert_context_int (error, "limit", 1);
   assert_context_int (error, "actual", 2);
   g_assert_false (ws_exists (f, "one.txt"));
-  g_test_incomplete ("(a) needs per-call archive limits on extract, "
-                     "which are not built; (b) passes");
 }
 
 static void
@@ -382,10 +412,16 @@ test_arc_14 (Fixture *f, gconstpointer data)
 
   add_file (b, "one.txt", "1");
   tar = builder_finish (b);
-  /* Session limits stand in for per-call ones: invalid limits are
-   * refused when the extract runs, not only when they are built. */
-  set_limits (f, 0, G_MAXINT64, G_MAXINT64);
-  g_assert_false (extract (f, "bundle.tar", tar, &error));
+  g_autoptr (AgentsArchiveLimits) limits =
+    agents_archive_limits_new_full (1, G_MAXINT64, G_MAXINT64);
+  g_autoptr (GInputStream) in = NULL;
+
+  /* Valid when built, made invalid afterwards: refused at extract time. */
+  g_assert_true (agents_archive_limits_validate (limits, NULL));
+  limits->max_input_bytes = 0;
+  in = g_memory_input_stream_new_from_bytes (tar);
+  g_assert_false (extract_with_limits (
+    f, "bundle.tar", in, AGENTS_COMPRESSION_SCHEME_TAR, limits, &error));
   g_assert_error (error, AGENTS_SANDBOX_ERROR,
                   AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
   g_assert_cmpstr (error->message, ==,

@@ -1926,8 +1926,11 @@ agents_sandbox_session_real_extract (Session *self,
                                      GTask *task)
 {
   const AgentsArchiveLimits *limits =
-    agents_sandbox_session_get_archive_limits (self);
+    g_object_get_data (G_OBJECT (task), AGENTS_EXTRACT_LIMITS_KEY);
   ExtractOp *op = g_new0 (ExtractOp, 1);
+
+  if (limits == NULL)
+    limits = agents_sandbox_session_get_archive_limits (self);
 
   op->data = g_object_ref (data);
   op->scheme = scheme;
