@@ -1759,6 +1759,8 @@ item_error_to_write_error (ExtractOp *op, GError **error)
   g_variant_builder_add (&ctx, "{sv}", "member",
                          g_variant_new_string (item_member (op, op->next - 1)));
   g_variant_builder_add (&ctx, "{sv}", "reason", g_variant_new_string (reason));
+  g_variant_builder_add (&ctx, "{sv}", "code",
+                         g_variant_new_string ("symlink_escape"));
   g_clear_error (error);
   agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE,
                             g_variant_builder_end (&ctx),
