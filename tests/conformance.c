@@ -1308,6 +1308,18 @@ build_happy (Builder *b)
   add_symlink (b, "lib/libfoo.so", "libfoo.so.1");
 }
 
+/* build_happy() without its symlink: what a user's extract accepts. */
+static void
+build_happy_no_links (Builder *b)
+{
+  add_dir (b, "docs/");
+  add_file (b, "docs/readme.txt", "archive readme\n");
+  add_file_fill (b, "docs/data.bin", 50000, 'z');
+  add_file (b, "top.txt", "top\n");
+  add_dir (b, "lib/");
+  add_file (b, "lib/libfoo.so.1", "elf\n");
+}
+
 /* ---- error classes ---------------------------------------------------- */
 
 /* One letter per outcome, for compact expectations:
@@ -1877,6 +1889,25 @@ check_happy_extracted (Fixture *f, const char *prefix)
   assert_entry (f, entries, libfoo, AGENTS_ENTRY_KIND_SYMLINK, -1, 0);
 }
 
+/* What build_happy_no_links() extracts. */
+static void
+check_happy_extracted_no_links (Fixture *f, const char *prefix)
+{
+  g_autofree char *readme = g_strconcat (prefix, "docs/readme.txt", NULL);
+  g_autofree char *top = g_strconcat (prefix, "top.txt", NULL);
+  g_autofree char *lib1 = g_strconcat (prefix, "lib/libfoo.so.1", NULL);
+  g_autofree char *data_rel = g_strconcat (prefix, "docs/data.bin", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) data = NULL;
+
+  assert_read_text (f, readme, "archive readme\n");
+  assert_read_text (f, top, "top\n");
+  assert_read_text (f, lib1, "elf\n");
+  data = session_read (f->session, data_rel, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (data), ==, 50000);
+}
+
 static void
 test_extract (gconstpointer data)
 {
@@ -1900,10 +1931,21 @@ test_extract (gconstpointer data)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr (GBytes) archive =
+        build_archive (&f, cases[i].format, build_happy_no_links);
+      g_autoptr (GBytes) with_link =
         build_archive (&f, cases[i].format, build_happy);
       g_autoptr (GBytes) stored = NULL;
       g_autoptr (GError) error = NULL;
 
+      /* A user's extract refuses link members, as the reference does. */
+      g_assert_false (session_extract (f.session, cases[i].path, with_link,
+                                       cases[i].scheme, &error));
+      g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                      AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE);
+      agents_test_assert_context_str (error, "member", "lib/libfoo.so");
+      agents_test_assert_context_str (error, "reason",
+                                      "link member not allowed");
+      g_clear_error (&error);
       g_assert_true (session_extract (f.session, cases[i].path, archive,
                                       cases[i].scheme, &error));
       g_assert_no_error (error);
@@ -1911,7 +1953,7 @@ test_extract (gconstpointer data)
       stored = session_read (f.session, cases[i].path, &error);
       g_assert_no_error (error);
       g_assert_true (g_bytes_equal (stored, archive));
-      check_happy_extracted (&f, cases[i].prefix);
+      check_happy_extracted_no_links (&f, cases[i].prefix);
     }
   fixture_close (&f);
 }
