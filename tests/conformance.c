@@ -1308,6 +1308,18 @@ build_happy (Builder *b)
   add_symlink (b, "lib/libfoo.so", "libfoo.so.1");
 }
 
+/* build_happy() without its symlink: what a user's extract accepts. */
+static void
+build_happy_no_links (Builder *b)
+{
+  add_dir (b, "docs/");
+  add_file (b, "docs/readme.txt", "archive readme\n");
+  add_file_fill (b, "docs/data.bin", 50000, 'z');
+  add_file (b, "top.txt", "top\n");
+  add_dir (b, "lib/");
+  add_file (b, "lib/libfoo.so.1", "elf\n");
+}
+
 /* ---- error classes ---------------------------------------------------- */
 
 /* One letter per outcome, for compact expectations:
@@ -1877,6 +1889,25 @@ check_happy_extracted (Fixture *f, const char *prefix)
   assert_entry (f, entries, libfoo, AGENTS_ENTRY_KIND_SYMLINK, -1, 0);
 }
 
+/* What build_happy_no_links() extracts. */
+static void
+check_happy_extracted_no_links (Fixture *f, const char *prefix)
+{
+  g_autofree char *readme = g_strconcat (prefix, "docs/readme.txt", NULL);
+  g_autofree char *top = g_strconcat (prefix, "top.txt", NULL);
+  g_autofree char *lib1 = g_strconcat (prefix, "lib/libfoo.so.1", NULL);
+  g_autofree char *data_rel = g_strconcat (prefix, "docs/data.bin", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) data = NULL;
+
+  assert_read_text (f, readme, "archive readme\n");
+  assert_read_text (f, top, "top\n");
+  assert_read_text (f, lib1, "elf\n");
+  data = session_read (f->session, data_rel, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (data), ==, 50000);
+}
+
 static void
 test_extract (gconstpointer data)
 {
@@ -1900,10 +1931,21 @@ test_extract (gconstpointer data)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr (GBytes) archive =
+        build_archive (&f, cases[i].format, build_happy_no_links);
+      g_autoptr (GBytes) with_link =
         build_archive (&f, cases[i].format, build_happy);
       g_autoptr (GBytes) stored = NULL;
       g_autoptr (GError) error = NULL;
 
+      /* A user's extract refuses link members, as the reference does. */
+      g_assert_false (session_extract (f.session, cases[i].path, with_link,
+                                       cases[i].scheme, &error));
+      g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                      AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE);
+      agents_test_assert_context_str (error, "member", "lib/libfoo.so");
+      agents_test_assert_context_str (error, "reason",
+                                      "link member not allowed");
+      g_clear_error (&error);
       g_assert_true (session_extract (f.session, cases[i].path, archive,
                                       cases[i].scheme, &error));
       g_assert_no_error (error);
@@ -1911,7 +1953,7 @@ test_extract (gconstpointer data)
       stored = session_read (f.session, cases[i].path, &error);
       g_assert_no_error (error);
       g_assert_true (g_bytes_equal (stored, archive));
-      check_happy_extracted (&f, cases[i].prefix);
+      check_happy_extracted_no_links (&f, cases[i].prefix);
     }
   fixture_close (&f);
 }
@@ -3204,6 +3246,64 @@ check_kept_link (Fixture *f, const char *rel, const char *target)
   g_assert_cmpstr (got, ==, want);
 }
 
+static gboolean
+has_link_member (GBytes *archive)
+{
+  struct archive *a = archive_read_new ();
+  struct archive_entry *entry;
+  gboolean found = FALSE;
+  gsize size;
+  const void *data = g_bytes_get_data (archive, &size);
+
+  archive_read_support_filter_all (a);
+  archive_read_support_format_all (a);
+  if (archive_read_open_memory (a, data, size) == ARCHIVE_OK)
+    while (!found && archive_read_next_header (a, &entry) == ARCHIVE_OK)
+      found = archive_entry_filetype (entry) == AE_IFLNK ||
+              archive_entry_hardlink (entry) != NULL;
+  archive_read_free (a);
+  return found;
+}
+
+/* A user's extract (unlike hydrate) refuses link members, and reports a
+ * refused member or an exceeded limit as the reference does: a
+ * WORKSPACE_ARCHIVE_WRITE whose "code" is the reason or limit code. */
+static const ArchiveOutcome *
+extract_outcome (const ArchiveOutcome *want,
+                 GBytes *archive,
+                 ArchiveOutcome *out)
+{
+  gboolean links = has_link_member (archive);
+
+  if (want->code == -1 || want->code == KEPT_LINK_CODE ||
+      g_strcmp0 (want->value, "symlink_escape") == 0 ||
+      g_strcmp0 (want->value, "hardlink_escape") == 0)
+    {
+      if (!links && want->code != AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER)
+        return want;
+      if (links)
+        {
+          *out = (ArchiveOutcome){ AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE,
+                                   "code", "link_member" };
+          return out;
+        }
+    }
+  if (want->code == AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER ||
+      want->code == AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT)
+    {
+      *out = (ArchiveOutcome){ AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE,
+                               "code", want->value };
+      return out;
+    }
+  if (want->code == AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH)
+    {
+      *out = (ArchiveOutcome){ AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE,
+                               "code", "symlink_escape" };
+      return out;
+    }
+  return want;
+}
+
 static void
 test_archive_case (gconstpointer data)
 {
@@ -3222,6 +3322,7 @@ test_archive_case (gconstpointer data)
   g_autoptr (GError) error = NULL;
   g_autofree char *what = NULL;
   gboolean ok;
+  ArchiveOutcome extract_want;
   Fixture f;
 
   if (!backend_has_outside (run->backend))
@@ -3253,6 +3354,8 @@ test_archive_case (gconstpointer data)
 
   what =
     g_strdup_printf ("%s of %s", run->hydrate ? "hydrate" : "extract", c->name);
+  if (!run->hydrate)
+    want = extract_outcome (want, archive, &extract_want);
   if (want->code == -1)
     {
       g_assert_no_error (error);
@@ -3281,6 +3384,8 @@ test_archive_case (gconstpointer data)
         g_assert_cmpstr (value, ==, want->value);
       if (want->code == AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER)
         g_assert_true (g_variant_lookup (context, "member", "&s", &value));
+      if (want->code == AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE)
+        g_assert_true (g_variant_lookup (context, "reason", "&s", &value));
       if (want->code == AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT)
         {
           g_autoptr (GVariant) limit =

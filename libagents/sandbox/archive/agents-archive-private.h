@@ -26,6 +26,16 @@ gboolean agents_archive_extract_named (GInputStream *archive,
                                        GCancellable *cancellable,
                                        GError **error);
 
+/* agents_archive_extract_named() for a user's extract: link members are
+ * refused ("link_member"), as the reference does. */
+gboolean agents_archive_extract_user (GInputStream *archive,
+                                      const char *archive_name,
+                                      const char *root,
+                                      AgentsCompressionScheme scheme,
+                                      const AgentsArchiveLimits *limits,
+                                      GCancellable *cancellable,
+                                      GError **error);
+
 /* ---- the extraction rules that need no file system --------------------
  * (agents-archive-rules.c; the docker plugin compiles its own copy) */
 
@@ -40,17 +50,30 @@ void agents_archive_set_path_error (GError **error,
 gboolean agents_archive_set_limit_error (GError **error,
                                          const char *limit,
                                          gint64 value);
+/* ARCHIVE_LIMIT {limit, value, member, actual}: @member (nullable) is
+ * the member that went over, @actual (-1: unknown) the amount reached. */
+gboolean agents_archive_set_limit_error_full (GError **error,
+                                              const char *limit,
+                                              gint64 value,
+                                              const char *member,
+                                              gint64 actual);
 /* UNSAFE_ARCHIVE_MEMBER {member, reason}; returns FALSE. */
 gboolean agents_archive_set_unsafe_error (GError **error,
                                           const char *member,
                                           const char *reason);
+/* The same, with {detail} (nullable): the path the reason is about. */
+gboolean agents_archive_set_unsafe_error_full (GError **error,
+                                               const char *member,
+                                               const char *reason,
+                                               const char *detail);
 
 /* The components of @path, without empty and "." ones. */
 GPtrArray *agents_archive_split_components (const char *path);
 char *agents_archive_join_components (GPtrArray *components, guint n);
 
 /* The components of a member name, or NULL with the reason it is unsafe
- * ("empty_name", "absolute_path", "name_too_long", "parent_reference"). */
+ * ("empty_name", "absolute_path", "windows_drive_path",
+ * "windows_path_separator", "name_too_long", "parent_reference"). */
 GPtrArray *agents_archive_member_components (const char *name,
                                              const char **reason);
 

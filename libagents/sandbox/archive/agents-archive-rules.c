@@ -63,11 +63,26 @@ agents_archive_set_path_error (GError **error,
 gboolean
 agents_archive_set_limit_error (GError **error, const char *limit, gint64 value)
 {
+  return agents_archive_set_limit_error_full (error, limit, value, NULL, -1);
+}
+
+gboolean
+agents_archive_set_limit_error_full (GError **error,
+                                     const char *limit,
+                                     gint64 value,
+                                     const char *member,
+                                     gint64 actual)
+{
   g_auto (GVariantBuilder) ctx =
     G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
 
   g_variant_builder_add (&ctx, "{sv}", "limit", g_variant_new_string (limit));
   g_variant_builder_add (&ctx, "{sv}", "value", g_variant_new_int64 (value));
+  if (member != NULL)
+    ctx_add_string (&ctx, "member", member);
+  if (actual >= 0)
+    g_variant_builder_add (&ctx, "{sv}", "actual",
+                           g_variant_new_int64 (actual));
   agents_sandbox_error_set (
     error, AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT, g_variant_builder_end (&ctx),
     _ ("archive exceeds archive_limits.%s (%" PRId64 ")"), limit,
@@ -80,12 +95,23 @@ agents_archive_set_unsafe_error (GError **error,
                                  const char *member,
                                  const char *reason)
 {
+  return agents_archive_set_unsafe_error_full (error, member, reason, NULL);
+}
+
+gboolean
+agents_archive_set_unsafe_error_full (GError **error,
+                                      const char *member,
+                                      const char *reason,
+                                      const char *detail)
+{
   g_auto (GVariantBuilder) ctx =
     G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
   g_autofree char *display = g_utf8_make_valid (member, -1);
 
   ctx_add_string (&ctx, "member", member);
   ctx_add_string (&ctx, "reason", reason);
+  if (detail != NULL)
+    ctx_add_string (&ctx, "detail", detail);
   agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER,
                             g_variant_builder_end (&ctx),
                             _ ("unsafe archive member: %s (%s)"), display,
@@ -134,6 +160,12 @@ agents_archive_member_components (const char *name, const char **reason)
     return (*reason = "empty_name", NULL);
   if (*name == '/')
     return (*reason = "absolute_path", NULL);
+  /* Windows names would be taken apart differently by a Windows client
+   * than here: refused rather than guessed at. */
+  if (g_ascii_isalpha (name[0]) && name[1] == ':')
+    return (*reason = "windows_drive_path", NULL);
+  if (strchr (name, '\\') != NULL)
+    return (*reason = "windows_path_separator", NULL);
   if (strlen (name) >= PATH_MAX)
     return (*reason = "name_too_long", NULL);
 

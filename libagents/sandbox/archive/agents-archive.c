@@ -823,6 +823,8 @@ typedef struct
   guint8 *buffer;
   GArray *dirs;        /* DirMode */
   gboolean keep_links; /* a snapshot: symlinks may point anywhere */
+  gboolean no_links;   /* a user's extract: no link members at all */
+  GHashTable *seen;    /* member path -> GINT_TO_POINTER (SeenKind) */
 } Extract;
 
 static void
@@ -879,8 +881,9 @@ extract_read_cb (struct archive *a, void *data, const void **buffer)
   ex->input_bytes += n;
   if (ex->input_bytes > ex->max_input_bytes)
     {
-      agents_archive_set_limit_error (&ex->error, "max_input_bytes",
-                                      ex->max_input_bytes);
+      agents_archive_set_limit_error_full (&ex->error, "max_input_bytes",
+                                           ex->max_input_bytes, NULL,
+                                           ex->input_bytes);
       archive_set_error (a, EFBIG, "%s", ex->error->message);
       return -1;
     }
@@ -1033,7 +1036,14 @@ clear_slot (Extract *ex,
   if (S_ISDIR (st.st_mode))
     {
       *is_dir = TRUE;
-      return want_dir ? TRUE : set_write_error (ex, error, rel, EISDIR);
+      if (want_dir)
+        return TRUE;
+      /* A user's extract and a restore name the rule, as the reference
+       * does; the plain extractor keeps the docker validator's error. */
+      if (ex->keep_links || ex->no_links)
+        return agents_archive_set_unsafe_error_full (
+          error, rel, "destination_is_directory", rel);
+      return set_write_error (ex, error, rel, EISDIR);
     }
   if (unlinkat (parent, name, 0) < 0)
     return set_write_error (ex, error, rel, errno);
@@ -1210,6 +1220,21 @@ extract_file_data (Extract *ex,
     }
 }
 
+/* For a user's extract and a workspace restore, the reference's mapping:
+ * bits within 0755, execute bits only when the owner had one, and always
+ * readable and writable by the owner. Otherwise the mode as archived. */
+static mode_t
+regular_file_mode (Extract *ex, mode_t mode)
+{
+  mode_t kept = mode & 0755;
+
+  if (!ex->keep_links && !ex->no_links)
+    return mode & 0777;
+  if ((mode & S_IXUSR) == 0)
+    kept &= ~(mode_t) 0111;
+  return kept | 0600;
+}
+
 static gboolean
 extract_regular (Extract *ex,
                  struct archive *a,
@@ -1230,8 +1255,9 @@ extract_regular (Extract *ex,
   int fd;
 
   if (size < 0 || size > ex->max_extracted_bytes - ex->extracted_bytes)
-    return agents_archive_set_limit_error (error, "max_extracted_bytes",
-                                           ex->max_extracted_bytes);
+    return agents_archive_set_limit_error_full (
+      error, "max_extracted_bytes", ex->max_extracted_bytes, member,
+      size < 0 ? -1 : ex->extracted_bytes + size);
 
   parent = resolve_dir (ex, components, components->len - 1, TRUE, member,
                         "symlink_escape", error);
@@ -1251,7 +1277,7 @@ extract_regular (Extract *ex,
   ok = extract_file_data (ex, a, fd, rel, &end, error);
   if (ok && size > end && ftruncate (fd, size) < 0)
     ok = set_write_error (ex, error, rel, errno);
-  if (ok && fchmod (fd, archive_entry_perm (entry) & 0777) < 0)
+  if (ok && fchmod (fd, regular_file_mode (ex, archive_entry_perm (entry))) < 0)
     ok = set_write_error (ex, error, rel, errno);
   entry_times (entry, times);
   if (ok)
@@ -1359,6 +1385,43 @@ extract_hardlink (Extract *ex,
   return ok;
 }
 
+typedef enum
+{
+  SEEN_FILE = 1, /* anything that cannot hold members */
+  SEEN_DIR,
+  SEEN_SYMLINK, /* judged by the walk when used as a directory */
+} SeenKind;
+
+/* In a user's extract, a path may be named once, except a directory, and
+ * nothing may go under a member that cannot hold it. Checked on the names
+ * alone, before anything about the member is written. (Snapshots and
+ * hydrate keep the rules the docker plugin's validator shares.) */
+static gboolean
+check_member_path (Extract *ex,
+                   GPtrArray *components,
+                   const char *member,
+                   const char *rel,
+                   SeenKind kind,
+                   GError **error)
+{
+  SeenKind seen;
+
+  for (guint n = 1; n < components->len; n++)
+    {
+      g_autofree char *prefix = agents_archive_join_components (components, n);
+
+      if (GPOINTER_TO_INT (g_hash_table_lookup (ex->seen, prefix)) == SEEN_FILE)
+        return agents_archive_set_unsafe_error_full (
+          error, member, "parent_not_directory", prefix);
+    }
+  seen = GPOINTER_TO_INT (g_hash_table_lookup (ex->seen, rel));
+  if (seen != 0 && !(kind == SEEN_DIR && seen == SEEN_DIR))
+    return agents_archive_set_unsafe_error_full (error, member,
+                                                 "duplicate_path", rel);
+  g_hash_table_insert (ex->seen, g_strdup (rel), GINT_TO_POINTER (kind));
+  return TRUE;
+}
+
 static gboolean
 extract_entry (Extract *ex,
                struct archive *a,
@@ -1390,6 +1453,15 @@ extract_entry (Extract *ex,
     }
 
   rel = agents_archive_join_components (components, components->len);
+  if (ex->no_links && (hardlink != NULL || type == AE_IFLNK))
+    return agents_archive_set_unsafe_error (error, member, "link_member");
+  if (ex->no_links && !check_member_path (ex, components, member, rel,
+                                          hardlink != NULL   ? SEEN_FILE
+                                          : type == AE_IFDIR ? SEEN_DIR
+                                          : type == AE_IFLNK ? SEEN_SYMLINK
+                                                             : SEEN_FILE,
+                                          error))
+    return FALSE;
   if (hardlink != NULL)
     return extract_hardlink (ex, entry, components, member, rel, hardlink,
                              error);
@@ -1459,8 +1531,9 @@ extract_entries (Extract *ex, struct archive *a, GError **error)
       if (r < ARCHIVE_WARN)
         return set_read_error (ex, a, error);
       if (++ex->members > ex->max_members)
-        return agents_archive_set_limit_error (error, "max_members",
-                                               ex->max_members);
+        return agents_archive_set_limit_error_full (
+          error, "max_members", ex->max_members, entry_pathname (entry),
+          ex->members);
       if (g_cancellable_set_error_if_cancelled (ex->cancellable, error) ||
           !extract_entry (ex, a, entry, error))
         return FALSE;
@@ -1548,12 +1621,19 @@ open_archive (Extract *ex,
   return TRUE;
 }
 
+typedef enum
+{
+  LINKS_INSIDE, /* links that stay beneath the root */
+  LINKS_KEEP,   /* a snapshot: symlinks may point anywhere */
+  LINKS_NONE,   /* a user's extract: no link members */
+} LinkPolicy;
+
 static gboolean extract_full (GInputStream *archive,
                               const char *archive_name,
                               const char *root,
                               AgentsCompressionScheme scheme,
                               const AgentsArchiveLimits *limits,
-                              gboolean keep_links,
+                              LinkPolicy links,
                               GCancellable *cancellable,
                               GError **error);
 
@@ -1593,8 +1673,8 @@ agents_archive_extract_to_directory (GInputStream *archive,
   g_return_val_if_fail (root != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  return extract_full (archive, NULL, root, scheme, limits, FALSE, cancellable,
-                       error);
+  return extract_full (archive, NULL, root, scheme, limits, LINKS_INSIDE,
+                       cancellable, error);
 }
 
 gboolean
@@ -1606,7 +1686,20 @@ agents_archive_extract_named (GInputStream *archive,
                               GCancellable *cancellable,
                               GError **error)
 {
-  return extract_full (archive, archive_name, root, scheme, limits, FALSE,
+  return extract_full (archive, archive_name, root, scheme, limits,
+                       LINKS_INSIDE, cancellable, error);
+}
+
+gboolean
+agents_archive_extract_user (GInputStream *archive,
+                             const char *archive_name,
+                             const char *root,
+                             AgentsCompressionScheme scheme,
+                             const AgentsArchiveLimits *limits,
+                             GCancellable *cancellable,
+                             GError **error)
+{
+  return extract_full (archive, archive_name, root, scheme, limits, LINKS_NONE,
                        cancellable, error);
 }
 
@@ -1617,7 +1710,7 @@ extract_full (GInputStream *archive,
               const char *root,
               AgentsCompressionScheme scheme,
               const AgentsArchiveLimits *limits,
-              gboolean keep_links,
+              LinkPolicy links,
               GCancellable *cancellable,
               GError **error)
 {
@@ -1629,7 +1722,8 @@ extract_full (GInputStream *archive,
 
   ex.root = root;
   ex.archive_name = archive_name ? archive_name : root;
-  ex.keep_links = keep_links;
+  ex.keep_links = links == LINKS_KEEP;
+  ex.no_links = links == LINKS_NONE;
   ex.root_fd = open (root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (ex.root_fd < 0)
     return set_write_error (&ex, error, NULL, errno);
@@ -1643,6 +1737,7 @@ extract_full (GInputStream *archive,
   ex.buffer = g_malloc (BLOCK_SIZE);
   ex.dirs = g_array_new (FALSE, TRUE, sizeof (DirMode));
   g_array_set_clear_func (ex.dirs, dir_mode_clear);
+  ex.seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   a = archive_read_new ();
   ok = open_archive (&ex, a, scheme, &spool_fd, error) &&
@@ -1655,6 +1750,7 @@ extract_full (GInputStream *archive,
   g_clear_error (&ex.error);
   g_free (ex.buffer);
   g_array_unref (ex.dirs);
+  g_hash_table_unref (ex.seen);
   return ok;
 }
 
@@ -1697,8 +1793,9 @@ extract_thread (GTask *task,
   GError *error = NULL;
 
   if (extract_full (td->archive, NULL, td->root, td->scheme,
-                    td->has_limits ? &td->limits : NULL, td->keep_links,
-                    cancellable, &error))
+                    td->has_limits ? &td->limits : NULL,
+                    td->keep_links ? LINKS_KEEP : LINKS_INSIDE, cancellable,
+                    &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);

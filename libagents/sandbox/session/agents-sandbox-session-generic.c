@@ -1561,6 +1561,95 @@ extract_op_free (ExtractOp *op)
   g_free (op);
 }
 
+/* The reference's texts for the extractor's reason codes. */
+static char *
+archive_reason_text (const char *code, const char *detail)
+{
+  static const struct
+  {
+    const char *code;
+    const char *text;
+  } texts[] = {
+    { "empty_name", "empty path" },
+    { "absolute_path", "absolute path" },
+    { "parent_reference", "parent traversal" },
+    { "windows_drive_path", "windows drive path" },
+    { "windows_path_separator", "windows path separator" },
+    { "name_too_long", "path too long" },
+    { "link_member", "link member not allowed" },
+    { "special_file", "special file member not allowed" },
+    { "invalid_root_member", "invalid archive root member" },
+    { "symlink_escape", "path escapes root after resolution" },
+    { "duplicate_path", "duplicate archive path: " },
+    { "parent_not_directory", "parent path is not a directory: " },
+    { "destination_is_directory", "destination directory already exists: " },
+    { "max_members", "archive member count exceeds limit" },
+    { "max_input_bytes", "archive input size exceeds limit" },
+    { "max_extracted_bytes", "archive extracted size exceeds limit" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    if (g_strcmp0 (code, texts[i].code) == 0)
+      return g_str_has_suffix (texts[i].text, ": ")
+               ? g_strconcat (texts[i].text, detail ? detail : "", NULL)
+               : g_strdup (texts[i].text);
+  return g_strdup (code);
+}
+
+static void
+ctx_copy (GVariantBuilder *ctx, GVariant *from, const char *key, const char *as)
+{
+  g_autoptr (GVariant) value = g_variant_lookup_value (from, key, NULL);
+
+  if (value != NULL)
+    g_variant_builder_add (ctx, "{sv}", as, value);
+}
+
+/* An unsafe member or an archive over a limit, as the reference reports
+ * them: a WORKSPACE_ARCHIVE_WRITE for the archive's path, with the member,
+ * the reason's text (and its code), and for a limit the limit and the
+ * amount reached. Other errors pass unchanged. */
+static void
+archive_error_to_write_error (GError **error, const char *archive_path)
+{
+  g_auto (GVariantBuilder) ctx =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+  g_autoptr (GVariant) from = NULL;
+  g_autofree char *reason = NULL;
+  g_autofree char *display = NULL;
+  const char *code = NULL;
+  const char *detail = NULL;
+  gboolean limit;
+
+  if (!g_error_matches (*error, AGENTS_SANDBOX_ERROR,
+                        AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER) &&
+      !g_error_matches (*error, AGENTS_SANDBOX_ERROR,
+                        AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT))
+    return;
+  limit = (*error)->code == AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT;
+  from = agents_sandbox_error_get_context (*error);
+  g_variant_lookup (from, limit ? "limit" : "reason", "&s", &code);
+  g_variant_lookup (from, "detail", "&s", &detail);
+  reason = archive_reason_text (code, detail);
+  display = g_utf8_make_valid (archive_path, -1);
+
+  g_variant_builder_add (&ctx, "{sv}", "path", g_variant_new_string (display));
+  ctx_copy (&ctx, from, "member", "member");
+  g_variant_builder_add (&ctx, "{sv}", "reason", g_variant_new_string (reason));
+  g_variant_builder_add (&ctx, "{sv}", "code",
+                         g_variant_new_string (code ? code : ""));
+  if (limit)
+    {
+      ctx_copy (&ctx, from, "value", "limit");
+      ctx_copy (&ctx, from, "actual", "actual");
+    }
+  g_clear_error (error);
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE,
+                            g_variant_builder_end (&ctx),
+                            _ ("failed to write archive for path: %s"),
+                            display);
+}
+
 static gboolean
 spool_archive (ExtractOp *op, GCancellable *cancellable, GError **error)
 {
@@ -1582,23 +1671,8 @@ spool_archive (ExtractOp *op, GCancellable *cancellable, GError **error)
     {
       total += n;
       if (total > op->limits->max_input_bytes)
-        {
-          g_auto (GVariantBuilder) ctx =
-            G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
-
-          g_variant_builder_add (&ctx, "{sv}", "limit",
-                                 g_variant_new_string ("max_input_bytes"));
-          g_variant_builder_add (
-            &ctx, "{sv}", "value",
-            g_variant_new_int64 (op->limits->max_input_bytes));
-          agents_sandbox_error_set (
-            error, AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT,
-            g_variant_builder_end (&ctx),
-            _ ("archive exceeds archive_limits.max_input_bytes "
-               "(%" PRId64 ")"),
-            (int64_t) op->limits->max_input_bytes);
-          return FALSE;
-        }
+        return agents_archive_set_limit_error_full (
+          error, "max_input_bytes", op->limits->max_input_bytes, NULL, total);
       if (!g_output_stream_write_all (out, buffer, n, NULL, cancellable, error))
         return FALSE;
     }
@@ -1663,8 +1737,13 @@ extract_prepare_thread (GTask *task,
   g_autoptr (GFileInputStream) in = NULL;
   GError *error = NULL;
 
-  if (!spool_archive (op, cancellable, &error))
+  if (!agents_archive_limits_validate (op->limits, &error))
     goto out;
+  if (!spool_archive (op, cancellable, &error))
+    {
+      archive_error_to_write_error (&error, op->abs);
+      goto out;
+    }
 
   op->tree = g_dir_make_tmp ("agents-extract-XXXXXX", &error);
   if (op->tree == NULL)
@@ -1673,10 +1752,13 @@ extract_prepare_thread (GTask *task,
   spool = g_file_new_for_path (op->spool);
   in = g_file_read (spool, cancellable, &error);
   /* Errors name the archive the caller gave, not our temp directory. */
-  if (in == NULL || !agents_archive_extract_named (
+  if (in == NULL || !agents_archive_extract_user (
                       G_INPUT_STREAM (in), op->abs, op->tree, op->scheme,
                       op->limits, cancellable, &error))
-    goto out;
+    {
+      archive_error_to_write_error (&error, op->abs);
+      goto out;
+    }
 
   op->items =
     g_ptr_array_new_with_free_func ((GDestroyNotify) extract_item_free);
@@ -1687,6 +1769,63 @@ out:
 }
 
 static void extract_next_item (GTask *task);
+
+/* The first member at or beneath the item at @index that is not a
+ * directory: the one the reference names (items are depth first). */
+static const char *
+item_member (ExtractOp *op, guint index)
+{
+  ExtractItem *item = g_ptr_array_index (op->items, index);
+  g_autofree char *prefix = g_strconcat (item->rel, "/", NULL);
+
+  for (guint i = index + 1; i < op->items->len; i++)
+    {
+      ExtractItem *next = g_ptr_array_index (op->items, i);
+
+      if (!g_str_has_prefix (next->rel, prefix))
+        break;
+      if (next->kind != ITEM_DIR)
+        return next->rel;
+    }
+  return item->rel;
+}
+
+/* A member the workspace refuses to take (a symlink in the workspace on
+ * its way leads out of it), as the reference reports it: a
+ * WORKSPACE_ARCHIVE_WRITE for the archive's path, with the member and
+ * the reason. */
+static void
+item_error_to_write_error (ExtractOp *op, GError **error)
+{
+  g_auto (GVariantBuilder) ctx =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+  ExtractItem *item;
+  g_autofree char *reason = NULL;
+  g_autofree char *display = NULL;
+
+  if (!g_error_matches (*error, AGENTS_SANDBOX_ERROR,
+                        AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH) ||
+      op->next == 0)
+    return;
+  item = g_ptr_array_index (op->items, op->next - 1);
+  /* Directories come before what is in them: one that leads out is a
+   * symlink on the way of the members beneath it. */
+  reason = item->kind == ITEM_DIR
+             ? g_strconcat ("symlink in parent path: ", item->rel, NULL)
+             : g_strdup ("path escapes root after resolution");
+  display = g_utf8_make_valid (op->abs, -1);
+  g_variant_builder_add (&ctx, "{sv}", "path", g_variant_new_string (display));
+  g_variant_builder_add (&ctx, "{sv}", "member",
+                         g_variant_new_string (item_member (op, op->next - 1)));
+  g_variant_builder_add (&ctx, "{sv}", "reason", g_variant_new_string (reason));
+  g_variant_builder_add (&ctx, "{sv}", "code",
+                         g_variant_new_string ("symlink_escape"));
+  g_clear_error (error);
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE,
+                            g_variant_builder_end (&ctx),
+                            _ ("failed to write archive for path: %s"),
+                            display);
+}
 
 static void
 extract_item_written (GObject *source, GAsyncResult *result, gpointer user_data)
@@ -1711,6 +1850,7 @@ extract_item_written (GObject *source, GAsyncResult *result, gpointer user_data)
 
   if (error != NULL)
     {
+      item_error_to_write_error (g_task_get_task_data (task), &error);
       g_task_return_error (task, error);
       g_object_unref (task);
       return;
@@ -1847,8 +1987,11 @@ agents_sandbox_session_real_extract (Session *self,
                                      GTask *task)
 {
   const AgentsArchiveLimits *limits =
-    agents_sandbox_session_get_archive_limits (self);
+    g_object_get_data (G_OBJECT (task), AGENTS_EXTRACT_LIMITS_KEY);
   ExtractOp *op = g_new0 (ExtractOp, 1);
+
+  if (limits == NULL)
+    limits = agents_sandbox_session_get_archive_limits (self);
 
   op->data = g_object_ref (data);
   op->scheme = scheme;

@@ -50,6 +50,9 @@ void agents_sandbox_session_real_rm (AgentsSandboxSession *self,
                                      const char *path,
                                      gboolean recursive,
                                      GTask *task);
+/* Object data on an extract's task: the call's AgentsArchiveLimits. */
+#define AGENTS_EXTRACT_LIMITS_KEY "agents-extract-limits"
+
 void agents_sandbox_session_real_extract (AgentsSandboxSession *self,
                                           const char *path,
                                           GInputStream *data,

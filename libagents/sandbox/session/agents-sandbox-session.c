@@ -1403,10 +1403,13 @@ agents_sandbox_session_rm_finish (AgentsSandboxSession *self,
  * @user_data: data for @callback
  *
  * Writes an archive into the workspace and extracts it beside itself.
- * Members that would land outside the workspace, links that point out of
- * it, device nodes and archives beyond the session's archive limits (the
- * default limits when none were set) are refused before anything is
- * written.
+ * Members that would land outside the workspace, link members, device
+ * nodes, paths named twice, Windows drive or backslash names and archives
+ * beyond the session's archive limits (the default limits when none were
+ * set) are refused before anything is written, with
+ * %AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE whose context names the
+ * `member` and the `reason` (and for a limit, the `limit` and the
+ * `actual` amount).
  */
 void
 agents_sandbox_session_extract_async (AgentsSandboxSession *self,
@@ -1425,6 +1428,49 @@ agents_sandbox_session_extract_async (AgentsSandboxSession *self,
 
   task = new_task (self, cancellable, callback, user_data,
                    agents_sandbox_session_extract_async);
+  IFACE (self)->extract (self, path, data, scheme, task);
+}
+
+/**
+ * agents_sandbox_session_extract_with_limits_async:
+ * @self: a session
+ * @path: where the archive is written in the workspace; its members are
+ *   extracted into the directory that contains it
+ * @data: the archive
+ * @scheme: the archive format
+ * @limits: (nullable): the archive limits of this call, instead of the
+ *   session's; %NULL for the session's
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * Like agents_sandbox_session_extract_async(), with limits for this call
+ * only. Invalid limits are refused when the extract runs. Finish with
+ * agents_sandbox_session_extract_finish().
+ */
+void
+agents_sandbox_session_extract_with_limits_async (
+  AgentsSandboxSession *self,
+  const char *path,
+  GInputStream *data,
+  AgentsCompressionScheme scheme,
+  const AgentsArchiveLimits *limits,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (path != NULL);
+  g_return_if_fail (G_IS_INPUT_STREAM (data));
+
+  task = new_task (self, cancellable, callback, user_data,
+                   agents_sandbox_session_extract_async);
+  if (limits != NULL)
+    g_object_set_data_full (G_OBJECT (task), AGENTS_EXTRACT_LIMITS_KEY,
+                            agents_archive_limits_copy (limits),
+                            (GDestroyNotify) agents_archive_limits_free);
   IFACE (self)->extract (self, path, data, scheme, task);
 }
 

@@ -385,6 +385,16 @@ void agents_sandbox_session_extract_async (AgentsSandboxSession *self,
                                            GAsyncReadyCallback callback,
                                            gpointer user_data);
 AGENTS_AVAILABLE_IN_1_0
+void agents_sandbox_session_extract_with_limits_async (
+  AgentsSandboxSession *self,
+  const char *path,
+  GInputStream *data,
+  AgentsCompressionScheme scheme,
+  const AgentsArchiveLimits *limits,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data);
+AGENTS_AVAILABLE_IN_1_0
 gboolean agents_sandbox_session_extract_finish (AgentsSandboxSession *self,
                                                 GAsyncResult *result,
                                                 GError **error);
