@@ -830,6 +830,7 @@ test_docker_host_mount (void)
   g_autofree char *dest = NULL;
   g_autofree char *owned = NULL;
   guint owned_before = count_owned_dirs ();
+  gboolean dest_existed_on_host;
 
   if (docker_skip_if_unavailable ())
     return;
@@ -840,6 +841,11 @@ test_docker_host_mount (void)
   agents_manifest_acknowledge_mount_credential_exposure (
     manifest, (const char *const[]){ "data", NULL });
   session = create_docker_session (client, manifest);
+  {
+    g_autofree char *target = session_path (session, "data");
+
+    dest_existed_on_host = g_file_test (target, G_FILE_TEST_EXISTS);
+  }
   g_assert_true (start_session (session, &error));
   g_assert_no_error (error);
 
@@ -849,6 +855,10 @@ test_docker_host_mount (void)
   dest = session_path (session, "data");
   bind = agents_sandbox_session_lookup_host_bind (session, dest);
   g_assert_nonnull (bind);
+  /* The mount point is the container's: nothing is made at that path on
+   * the host. */
+  if (!dest_existed_on_host)
+    g_assert_false (g_file_test (dest, G_FILE_TEST_EXISTS));
   g_assert_true (bind->read_only);
   owned = g_path_get_dirname (bind->host_path);
   g_assert_cmpuint (count_test_mounts (), ==, 1);

@@ -175,6 +175,8 @@ agents_docker_host_mounts_mount_async (AgentsDockerSession *session,
   g_task_set_task_data (task, op, (GDestroyNotify) mounts_op_free);
   agents_sandbox_session_set_host_binds_supported (
     AGENTS_SANDBOX_SESSION (session), TRUE);
+  agents_sandbox_session_set_host_binds_in_container (
+    AGENTS_SANDBOX_SESSION (session), TRUE);
   mount_next (g_steal_pointer (&task));
 }
 

@@ -534,7 +534,10 @@ mounted_cb (GObject *source, GAsyncResult *result, gpointer user_data)
       fail_mount (task, _ ("the mount command exited but nothing is mounted"));
       return;
     }
-  if (g_mkdir_with_parents (op->dest, 0755) < 0)
+  /* Under bubblewrap the mount point is a host path in the workspace;
+   * a container's is not, and the engine makes it. */
+  if (!agents_sandbox_session_get_host_binds_in_container (op->session) &&
+      g_mkdir_with_parents (op->dest, 0755) < 0)
     {
       fail_mount (task, g_strerror (errno));
       return;

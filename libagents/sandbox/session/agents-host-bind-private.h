@@ -44,6 +44,16 @@ void
 agents_sandbox_session_set_host_binds_supported (AgentsSandboxSession *session,
                                                  gboolean supported);
 
+/* Whether the sandbox paths of @session's binds name places in a
+ * container, not on the host (docker): the mount code must then not
+ * create them on the host. */
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_sandbox_session_get_host_binds_in_container (
+  AgentsSandboxSession *session);
+AGENTS_AVAILABLE_IN_1_0
+void agents_sandbox_session_set_host_binds_in_container (
+  AgentsSandboxSession *session, gboolean in_container);
+
 /* Adds or replaces the bind at @bind->sandbox_path (takes a copy). */
 AGENTS_AVAILABLE_IN_1_0
 void agents_sandbox_session_add_host_bind (AgentsSandboxSession *session,

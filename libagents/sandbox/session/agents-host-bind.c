@@ -24,7 +24,8 @@ typedef struct
 {
   GMutex lock;
   gboolean supported;
-  GPtrArray *binds; /* AgentsHostBind */
+  gboolean in_container; /* sandbox paths are not host paths */
+  GPtrArray *binds;      /* AgentsHostBind */
 } HostBinds;
 
 static GQuark
@@ -107,6 +108,24 @@ agents_sandbox_session_set_host_binds_supported (AgentsSandboxSession *session,
   g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (session));
 
   get_host_binds (session)->supported = !!supported;
+}
+
+gboolean
+agents_sandbox_session_get_host_binds_in_container (
+  AgentsSandboxSession *session)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION (session), FALSE);
+
+  return get_host_binds (session)->in_container;
+}
+
+void
+agents_sandbox_session_set_host_binds_in_container (
+  AgentsSandboxSession *session, gboolean in_container)
+{
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (session));
+
+  get_host_binds (session)->in_container = !!in_container;
 }
 
 static int
