@@ -113,6 +113,9 @@ static char *
 call (Fixture *f, const char *name, const char *arguments)
 {
   g_autoptr (GPtrArray) tools = agents_capability_get_tools (f->shell);
+  /* The array owns its tools (get_tools is transfer full). */
+  if (tools != NULL)
+    g_ptr_array_set_free_func (tools, g_object_unref);
   g_autoptr (GAsyncResult) result = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (JsonNode) output = NULL;

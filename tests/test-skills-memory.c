@@ -119,6 +119,9 @@ static AgentsTool *
 find_tool (AgentsCapability *capability, const char *name)
 {
   g_autoptr (GPtrArray) tools = agents_capability_get_tools (capability);
+  /* The array owns its tools (get_tools is transfer full). */
+  if (tools != NULL)
+    g_ptr_array_set_free_func (tools, g_object_unref);
 
   for (guint i = 0; i < tools->len; i++)
     if (g_str_equal (agents_tool_get_name (tools->pdata[i]), name))

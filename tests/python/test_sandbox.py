@@ -528,7 +528,11 @@ def test_python_backend_on_bases():
         check_equal(restored.get_manifest().get_root(), root, "root after deserialization")
         e = expect_error(Agents.SandboxError.INVALID_JSON, client.deserialize_session_state,
                          Json.from_string('{"type": "docker"}'))
-        check_equal(error_context(e).get("type"), "docker", "context type")
+        # A foreign type is the reference's redacted refusal (STATE-04).
+        check_equal(e.message, "sandbox session state payload is invalid",
+                    "foreign state message")
+        ctx = Agents.error_lookup_context(e.domain, e.code, e.message)
+        check(ctx is None or not ctx.unpack(), "foreign state has no context")
 
         call(session, "shutdown")
         check(not session.is_started(), "not started after shutdown")

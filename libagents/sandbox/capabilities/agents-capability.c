@@ -318,11 +318,12 @@ agents_capability_get_run_as (AgentsCapability *self)
  * agents_capability_get_tools:
  * @self: a capability
  *
- * Gets the tools.
- *
- * The caller owns the array and a reference on each tool: an
- * implementation returns new references (language bindings do so for
- * a list they return), and the array frees them.
+ * Gets the tools, as GObject introspection means (transfer full) for a
+ * #GPtrArray: the caller owns the array and a reference on each tool,
+ * and the array has no free function, so free it with
+ * `g_ptr_array_set_free_func (tools, g_object_unref)` then
+ * g_ptr_array_unref(). An implementation returns new references too
+ * (language bindings do so for a list they return).
  *
  * Returns: (transfer full) (element-type GObject): the tools
  */
@@ -334,9 +335,11 @@ agents_capability_get_tools (AgentsCapability *self)
   g_return_val_if_fail (AGENTS_IS_CAPABILITY (self), NULL);
 
   tools = IFACE (self)->get_tools (self);
-  /* Bindings hand back an array without a free function. */
+  /* One shape whoever implemented it: bindings hand back an array
+   * without a free function, and take the elements' references when
+   * they call this, so the array must not drop them again. */
   if (tools != NULL)
-    g_ptr_array_set_free_func (tools, g_object_unref);
+    g_ptr_array_set_free_func (tools, NULL);
   return tools;
 }
 

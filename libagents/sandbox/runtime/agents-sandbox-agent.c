@@ -847,6 +847,9 @@ static void
 add_capability_tools (AgentsAgent *agent, AgentsCapability *capability)
 {
   g_autoptr (GPtrArray) tools = agents_capability_get_tools (capability);
+  /* The array owns its tools (get_tools is transfer full). */
+  if (tools != NULL)
+    g_ptr_array_set_free_func (tools, g_object_unref);
 
   for (guint i = 0; tools != NULL && i < tools->len; i++)
     {
