@@ -18,11 +18,30 @@
 #define _AGENTS_EXTERN __attribute__ ((visibility ("default"))) extern
 #endif
 
-/* AGENTS_DEPRECATED marks a deprecated symbol, AGENTS_DEPRECATED_FOR (f)
- * one replaced by f, and AGENTS_UNAVAILABLE (maj, min) one newer than
- * AGENTS_VERSION_MAX_ALLOWED: the compiler warns where such a symbol is
- * used, unless AGENTS_DISABLE_DEPRECATION_WARNINGS is defined (as json-glib
- * does with JSON_DEPRECATED_FOR). */
+/**
+ * AGENTS_DEPRECATED:
+ *
+ * Marks a deprecated symbol: the compiler warns where it is used, unless
+ * `AGENTS_DISABLE_DEPRECATION_WARNINGS` is defined.
+ */
+
+/**
+ * AGENTS_DEPRECATED_FOR:
+ * @f: the symbol to use instead
+ *
+ * Marks a symbol replaced by @f: the compiler warns where it is used and
+ * names @f, unless `AGENTS_DISABLE_DEPRECATION_WARNINGS` is defined.
+ */
+
+/**
+ * AGENTS_UNAVAILABLE:
+ * @maj: the major version that introduced the symbol
+ * @min: the minor version that introduced the symbol
+ *
+ * Marks a symbol newer than `AGENTS_VERSION_MAX_ALLOWED`: the compiler
+ * warns where it is used, unless `AGENTS_DISABLE_DEPRECATION_WARNINGS`
+ * is defined.
+ */
 #ifdef AGENTS_DISABLE_DEPRECATION_WARNINGS
 #define AGENTS_DEPRECATED _AGENTS_EXTERN
 #define AGENTS_DEPRECATED_FOR(f) _AGENTS_EXTERN
@@ -91,6 +110,28 @@
 /* A symbol available in every version; then, per API version, the
  * macros that mark a symbol introduced or deprecated in it. */
 #define AGENTS_AVAILABLE_IN_ALL _AGENTS_EXTERN
+
+/**
+ * AGENTS_DEPRECATED_IN_1_0:
+ *
+ * Marks a symbol deprecated in version 1.0: it warns where it is used
+ * when `AGENTS_VERSION_MIN_REQUIRED` is 1.0 or newer.
+ */
+
+/**
+ * AGENTS_DEPRECATED_IN_1_0_FOR:
+ * @f: the symbol to use instead
+ *
+ * Marks a symbol deprecated in version 1.0 in favour of @f: it warns
+ * where it is used when `AGENTS_VERSION_MIN_REQUIRED` is 1.0 or newer.
+ */
+
+/**
+ * AGENTS_AVAILABLE_IN_1_0:
+ *
+ * Marks a symbol introduced in version 1.0: it warns where it is used
+ * when `AGENTS_VERSION_MAX_ALLOWED` is older than 1.0.
+ */
 
 /* 1.0 */
 #if AGENTS_VERSION_MIN_REQUIRED >= AGENTS_VERSION_1_0
