@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <string.h>
 
 #include <libsoup/soup.h>
@@ -317,6 +319,53 @@ reply_next (Reply *reply)
   reply_free (reply);
 }
 
+/* A streaming model server sends the status line and headers with its
+ * first event, then flushes each event as it comes. libsoup writes the
+ * headers, the chunk size and the data separately: cork the socket until
+ * the first data is written, so that curl's time to the first response
+ * byte (the baseline of bench-models) is the time to the first event too,
+ * and send without Nagle's delay after that. */
+static char cork_tag;
+
+static void
+uncork (SoupServerMessage *msg)
+{
+  GSocket *socket = soup_server_message_get_socket (msg);
+
+  g_signal_handlers_disconnect_by_data (msg, &cork_tag);
+  if (socket != NULL)
+    g_socket_set_option (socket, IPPROTO_TCP, TCP_CORK, 0, NULL);
+}
+
+static void
+uncork_after_data (SoupServerMessage *msg, guint size, gpointer data)
+{
+  uncork (msg);
+}
+
+/* An empty body writes no data: its end uncorks. */
+static void
+uncork_at_end (SoupServerMessage *msg, gpointer data)
+{
+  uncork (msg);
+}
+
+static void
+send_first_event_with_headers (SoupServerMessage *msg)
+{
+  GSocket *socket = soup_server_message_get_socket (msg);
+
+  if (socket == NULL || g_socket_get_family (socket) == G_SOCKET_FAMILY_UNIX)
+    return;
+  g_socket_set_option (socket, IPPROTO_TCP, TCP_NODELAY, 1, NULL);
+  if (!g_socket_set_option (socket, IPPROTO_TCP, TCP_CORK, 1, NULL))
+    return;
+  g_signal_connect (msg, "wrote-body-data", G_CALLBACK (uncork_after_data),
+                    &cork_tag);
+  g_signal_connect (msg, "wrote-body", G_CALLBACK (uncork_at_end), &cork_tag);
+  g_signal_connect (msg, "finished", G_CALLBACK (uncork_at_end), &cork_tag);
+}
+
 static void
 handle (SoupServer *server,
         SoupServerMessage *msg,
@@ -345,6 +394,7 @@ handle (SoupServer *server,
                      ? json_object_ref (json_node_get_object (body))
                      : json_object_new ());
 
+  send_first_event_with_headers (msg);
   soup_server_message_set_status (msg, member_int (exchange, "status", 200),
                                   NULL);
   soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
