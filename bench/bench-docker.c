@@ -45,6 +45,7 @@
 #include "agents-docker-container.h"
 #include "agents-docker-engine.h"
 #include "agents-docker-session.h"
+#include "agents-sandbox-session-private.h"
 #include "agents-fs-private.h"
 #include "agents.h"
 #include "bench-workspace.h"
@@ -497,7 +498,7 @@ static const char *
 session_container (AgentsSandboxSession *session)
 {
   return agents_docker_session_state_get_container_id (
-    AGENTS_DOCKER_SESSION_STATE (agents_sandbox_session_get_state (session)));
+    AGENTS_DOCKER_SESSION_STATE (agents_sandbox_session_peek_state (session)));
 }
 
 /* Creates and starts a session with a fresh container. */
@@ -543,7 +544,7 @@ static AgentsSandboxSession *
 session_twin (AgentsSandboxClient *client, AgentsSandboxSession *session)
 {
   g_autoptr (JsonNode) json = agents_sandbox_client_serialize_session_state (
-    client, agents_sandbox_session_get_state (session));
+    client, agents_sandbox_session_peek_state (session));
   g_autoptr (AgentsSandboxSessionState) state = NULL;
   AgentsSandboxSession *twin;
   Waiter waiter = { NULL };
@@ -567,7 +568,7 @@ save_state (AgentsSandboxClient *client,
             const char *path)
 {
   g_autoptr (JsonNode) json = agents_sandbox_client_serialize_session_state (
-    client, agents_sandbox_session_get_state (session));
+    client, agents_sandbox_session_peek_state (session));
   g_autofree char *text = json_to_string (json, FALSE);
   GError *error = NULL;
 

@@ -92,6 +92,7 @@ static char *
 stop_and_serialize (AgentsSandboxClient *client, AgentsSandboxSession *session)
 {
   g_autoptr (GAsyncResult) res = NULL;
+  g_autoptr (AgentsSandboxSessionState) saved = NULL;
   g_autoptr (JsonNode) state = NULL;
   GError *error = NULL;
 
@@ -99,8 +100,8 @@ stop_and_serialize (AgentsSandboxClient *client, AgentsSandboxSession *session)
   res = await ();
   if (!agents_sandbox_session_stop_finish (session, res, &error))
     die ("stop", error);
-  state = agents_sandbox_client_serialize_session_state (
-    client, agents_sandbox_session_get_state (session));
+  saved = agents_sandbox_session_get_state (session);
+  state = agents_sandbox_client_serialize_session_state (client, saved);
   return json_to_string (state, FALSE);
 }
 

@@ -10,6 +10,7 @@
 
 #include "agents-private.h"
 #include "agents-sandbox-error-private.h"
+#include "agents-typed-json.h"
 
 /**
  * AgentsRegistry:
@@ -78,6 +79,16 @@ static gboolean
 kind_is_valid (AgentsRegistryKind kind)
 {
   return (guint) kind < N_KINDS;
+}
+
+/* Entry and snapshot types are families of the typed-JSON mechanism
+ * (sandbox/common/agents-typed-json.c), which keeps their names: the
+ * registry forwards to it. */
+static gboolean
+kind_is_typed_json (AgentsRegistryKind kind)
+{
+  return kind == AGENTS_REGISTRY_KIND_ENTRY_TYPE ||
+         kind == AGENTS_REGISTRY_KIND_SNAPSHOT_TYPE;
 }
 
 static void
@@ -190,6 +201,14 @@ import_extensions (void)
           GIOExtension *ext = l->data;
           g_autoptr (GError) error = NULL;
 
+          if (kind_is_typed_json (i))
+            {
+              if (!agents_typed_json_register (
+                    required_type (i), g_io_extension_get_name (ext),
+                    g_io_extension_get_type (ext), &error))
+                g_warning ("%s", error->message);
+              continue;
+            }
           G_LOCK (registry);
           if (!register_locked (i, g_io_extension_get_name (ext),
                                 g_io_extension_get_type (ext), &error))
@@ -316,7 +335,9 @@ agents_registry_list_plugins (void)
  * @error: return location for a #GError
  *
  * Registers @type under @name. Registering the same type twice under a
- * name is harmless; another type under a taken name is an error.
+ * name is harmless; another type under a taken name is an error. Entry
+ * and snapshot types are kept by agents_typed_json_register(), which
+ * this calls for them (an empty name is an error there).
  *
  * Returns: %TRUE on success
  */
@@ -329,10 +350,13 @@ agents_registry_register (AgentsRegistryKind kind,
   gboolean ok;
 
   g_return_val_if_fail (kind_is_valid (kind), FALSE);
-  g_return_val_if_fail (name != NULL && *name != '\0', FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   agents_init ();
+
+  if (kind_is_typed_json (kind))
+    return agents_typed_json_register (required_type (kind), name, type, error);
+  g_return_val_if_fail (name != NULL && *name != '\0', FALSE);
 
   if (!g_type_is_a (type, required_type (kind)))
     {
@@ -365,6 +389,9 @@ agents_registry_list (AgentsRegistryKind kind)
   gpointer key;
 
   g_return_val_if_fail (kind_is_valid (kind), NULL);
+
+  if (kind_is_typed_json (kind))
+    return agents_typed_json_list (required_type (kind));
 
   agents_registry_load_plugins ();
 
@@ -400,6 +427,10 @@ agents_registry_lookup (AgentsRegistryKind kind,
 
   g_return_val_if_fail (kind_is_valid (kind), G_TYPE_INVALID);
   g_return_val_if_fail (error == NULL || *error == NULL, G_TYPE_INVALID);
+
+  if (kind_is_typed_json (kind))
+    return agents_typed_json_lookup (required_type (kind), name ? name : "",
+                                     error);
 
   agents_registry_load_plugins ();
 
@@ -599,4 +630,12 @@ agents_registry_ensure_builtins (void)
                                      builtins[i].get_type (), &error))
         g_critical ("%s", error->message);
     }
+
+  {
+    g_autoptr (GError) error = NULL;
+
+    if (!agents_typed_json_register (AGENTS_TYPE_ENV_VALUE, "str",
+                                     AGENTS_TYPE_STR_ENV_VALUE, &error))
+      g_critical ("%s", error->message);
+  }
 }

@@ -20,6 +20,8 @@
 
 #include "sandbox/common/agents-sandbox-error.h"
 #include "sandbox/common/agents-sandbox-types.h"
+#include "sandbox/common/agents-typed-json.h"
+#include "sandbox/manifest/agents-env-value.h"
 #include "sandbox/manifest/agents-manifest-entry.h"
 #include "sandbox/manifest/agents-manifest.h"
 #include "sandbox/archive/agents-snapshot.h"

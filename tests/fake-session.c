@@ -27,7 +27,7 @@ default_iface (void)
 static AgentsSandboxSessionState *
 fake_get_state (AgentsSandboxSession *session)
 {
-  return FAKE_SESSION (session)->state;
+  return g_object_ref (FAKE_SESSION (session)->state);
 }
 
 static void

@@ -40,7 +40,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (
 static AgentsSandboxSessionState *
 record_get_state (AgentsSandboxSession *session)
 {
-  return RECORD_SESSION (session)->state;
+  return g_object_ref (RECORD_SESSION (session)->state);
 }
 
 static void

@@ -33,6 +33,7 @@
 #include "agents-docker-container.h"
 #include "agents-docker-engine.h"
 #include "agents-docker-session.h"
+#include "agents-sandbox-session-private.h"
 #include "docker-test-utils.h"
 #include "test-utils.h"
 
@@ -748,7 +749,7 @@ static char *
 session_serialize (AgentsSandboxClient *client, AgentsSandboxSession *session)
 {
   g_autoptr (JsonNode) node = agents_sandbox_client_serialize_session_state (
-    client, agents_sandbox_session_get_state (session));
+    client, agents_sandbox_session_peek_state (session));
 
   return json_to_string (node, FALSE);
 }
@@ -882,7 +883,7 @@ static const char *
 session_container_id (AgentsSandboxSession *session)
 {
   return agents_docker_session_state_get_container_id (
-    AGENTS_DOCKER_SESSION_STATE (agents_sandbox_session_get_state (session)));
+    AGENTS_DOCKER_SESSION_STATE (agents_sandbox_session_peek_state (session)));
 }
 
 /* Write, read back, and exec with separate streams and an exit code. */
@@ -1018,7 +1019,7 @@ test_tcp (void)
   g_assert_nonnull (id);
   g_assert_true (engine_has_container (engine, id));
   state = agents_sandbox_client_serialize_session_state (
-    client, agents_sandbox_session_get_state (session));
+    client, agents_sandbox_session_peek_state (session));
   g_assert_cmpstr (
     json_object_get_string_member (json_node_get_object (state), "docker_host"),
     ==, engine->tcp_host);

@@ -20,6 +20,7 @@
 #include "agents-docker-container.h"
 #include "agents-docker-engine.h"
 #include "agents-docker-session.h"
+#include "agents-sandbox-session-private.h"
 #include "docker-test-utils.h"
 #include "test-utils.h"
 
@@ -137,7 +138,7 @@ static void
 track_session (Fixture *f, AgentsSandboxSession *session)
 {
   const char *id = agents_sandbox_session_state_get_session_id (
-    agents_sandbox_session_get_state (session));
+    agents_sandbox_session_peek_state (session));
 
   for (guint i = 0; i < f->session_ids->len; i++)
     if (g_str_equal (g_ptr_array_index (f->session_ids, i), id))
@@ -151,7 +152,7 @@ static const char *
 container_id (AgentsSandboxSession *session)
 {
   return agents_docker_session_state_get_container_id (
-    AGENTS_DOCKER_SESSION_STATE (agents_sandbox_session_get_state (session)));
+    AGENTS_DOCKER_SESSION_STATE (agents_sandbox_session_peek_state (session)));
 }
 
 /* The engine's inspect answer, or NULL when the container is gone. */
@@ -506,7 +507,7 @@ static JsonNode *
 serialize_state (Fixture *f, AgentsSandboxSession *session)
 {
   return agents_sandbox_client_serialize_session_state (
-    f->client, agents_sandbox_session_get_state (session));
+    f->client, agents_sandbox_session_peek_state (session));
 }
 
 static AgentsSandboxSessionState *
@@ -2399,7 +2400,7 @@ test_resume_refuses_unconfigured (Fixture *f, gconstpointer data)
   stop_session (session);
   json = serialize_state (f, session);
   session_id = agents_sandbox_session_state_get_session_id (
-    agents_sandbox_session_get_state (session));
+    agents_sandbox_session_peek_state (session));
 
   for (guint i = 0; i < G_N_ELEMENTS (tamperings); i++)
     {
@@ -2687,7 +2688,7 @@ test_state_json_shape (Fixture *f, gconstpointer data)
   g_assert_false (json_object_get_boolean_member (object, "read_only_root"));
   g_assert_cmpstr (json_object_get_string_member (object, "session_id"), ==,
                    agents_sandbox_session_state_get_session_id (
-                     agents_sandbox_session_get_state (session)));
+                     agents_sandbox_session_peek_state (session)));
   g_assert_true (json_object_has_member (object, "manifest"));
 
   assert_round_trip (f, json);

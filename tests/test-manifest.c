@@ -191,7 +191,7 @@ fake_session_init (FakeSession *self)
 static AgentsSandboxSessionState *
 fake_get_state (AgentsSandboxSession *session)
 {
-  return FAKE_SESSION (session)->state;
+  return g_object_ref (FAKE_SESSION (session)->state);
 }
 
 static void

@@ -20,6 +20,7 @@
 #include "agents-host-bind-private.h"
 #include "agents-docker-client.h"
 #include "agents-s3-mount.h"
+#include "agents-sandbox-session-private.h"
 #include "agents-unix-local-client.h"
 #include "agents-unix-local-confine.h"
 #include "docker-test-utils.h"
@@ -557,7 +558,7 @@ test_resume_rebinds_credentials (void)
   g_assert_no_error (error);
 
   payload = agents_sandbox_client_serialize_session_state (
-    client, agents_sandbox_session_get_state (session));
+    client, agents_sandbox_session_peek_state (session));
   text = json_to_string (payload, FALSE);
   g_assert_null (strstr (text, secret));
   g_assert_nonnull (strstr (text, "__openai_agents_redacted_mount_authority"));

@@ -56,7 +56,7 @@ fake_get_state (AgentsSandboxSession *session)
 
       self->state = agents_sandbox_session_state_new (manifest, NULL);
     }
-  return self->state;
+  return g_object_ref (self->state);
 }
 
 static void

@@ -20,6 +20,7 @@
 #include <glib/gstdio.h>
 
 #include "agents-s3-mount.h"
+#include "agents-sandbox-session-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-unix-local-client.h"
 #include "agents-unix-local-confine.h"
@@ -428,7 +429,7 @@ test_client_rewrites_default_manifest_root_to_temp_workspace (void)
 
   agents_manifest_set_entry (manifest, "default.txt", file);
   session = create_session (client, manifest, NULL);
-  session_state = agents_sandbox_session_get_state (session);
+  session_state = agents_sandbox_session_peek_state (session);
   session_manifest = agents_sandbox_session_state_get_manifest (session_state);
   workspace_root = g_strdup (agents_manifest_get_root (session_manifest));
   name = g_path_get_basename (workspace_root);
@@ -618,7 +619,7 @@ test_client_delete_preserves_caller_owned_workspace_root (void)
   session = create_session (client, manifest, NULL);
   g_assert_false (agents_unix_local_session_state_get_workspace_root_owned (
     AGENTS_UNIX_LOCAL_SESSION_STATE (
-      agents_sandbox_session_get_state (session))));
+      agents_sandbox_session_peek_state (session))));
 
   delete_session (client, session);
 
@@ -1829,10 +1830,10 @@ test_failed_restore_keeps_snapshot (void)
   g_assert_no_error (error);
   close_session (session);
   json = agents_sandbox_client_serialize_session_state (
-    client, agents_sandbox_session_get_state (session));
+    client, agents_sandbox_session_peek_state (session));
   tar = agents_local_snapshot_dup_archive_path (
     AGENTS_LOCAL_SNAPSHOT (agents_sandbox_session_state_get_snapshot (
-      agents_sandbox_session_get_state (session))));
+      agents_sandbox_session_peek_state (session))));
   delete_session (client, session);
   /* The archive cannot be restored (damaged, or refused). */
   g_assert_true (g_file_set_contents (tar, broken, -1, NULL));
@@ -2013,7 +2014,7 @@ test_persist_and_resume (void)
   g_assert_true (agents_exec_result_ok (made));
   close_session (session);
   json = agents_sandbox_client_serialize_session_state (
-    client, agents_sandbox_session_get_state (session));
+    client, agents_sandbox_session_peek_state (session));
   delete_session (client, session);
 
   /* Another process, another day: the workspace is gone. */
@@ -2154,7 +2155,7 @@ test_persist_hydrate_progress (void)
   check_progress (&persist, size);
   g_assert_cmpuint (hydrate.detailed, ==, 0);
   json = agents_sandbox_client_serialize_session_state (
-    client, agents_sandbox_session_get_state (session));
+    client, agents_sandbox_session_peek_state (session));
   delete_session (client, session);
 
   agents_test_rm_rf (root);

@@ -1196,9 +1196,13 @@ add_env (JsonBuilder *builder, AgentsManifest *manifest)
   json_builder_begin_array (builder);
   for (guint i = 0; names != NULL && names[i] != NULL; i++)
     {
-      g_autofree char *pair = g_strdup_printf (
-        "%s=%s", names[i], agents_manifest_get_env (manifest, names[i]));
+      const char *text = agents_manifest_get_env (manifest, names[i]);
+      g_autofree char *pair = NULL;
 
+      /* A typed value that needs resolving has no text here: unset. */
+      if (text == NULL)
+        continue;
+      pair = g_strdup_printf ("%s=%s", names[i], text);
       json_builder_add_string_value (builder, pair);
     }
   json_builder_end_array (builder);

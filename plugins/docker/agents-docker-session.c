@@ -125,8 +125,11 @@ agents_docker_session_set_output_limit (AgentsDockerSession *self, gsize limit)
 static AgentsDockerSessionState *
 session_state (AgentsDockerSession *self)
 {
-  return AGENTS_DOCKER_SESSION_STATE (
-    agents_sandbox_session_get_state (AGENTS_SANDBOX_SESSION (self)));
+  g_autoptr (AgentsSandboxSessionState) state =
+    agents_sandbox_session_get_state (AGENTS_SANDBOX_SESSION (self));
+
+  /* The session keeps its state: the pointer outlives this reference. */
+  return AGENTS_DOCKER_SESSION_STATE (state);
 }
 
 static AgentsManifest *

@@ -593,7 +593,8 @@ client_delete (AgentsSandboxClient *client,
                AgentsSandboxSession *session,
                GTask *task)
 {
-  AgentsSandboxSessionState *state = agents_sandbox_session_get_state (session);
+  g_autoptr (AgentsSandboxSessionState) state =
+    agents_sandbox_session_get_state (session);
   AgentsManifest *manifest = agents_sandbox_session_state_get_manifest (state);
   DeleteOp *op = g_new0 (DeleteOp, 1);
 

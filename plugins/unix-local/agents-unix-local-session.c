@@ -1625,10 +1625,12 @@ build_policy (AgentsUnixLocalSession *self,
     }
   if (!add_host_binds (self, policy, mechanism, error))
     return NULL;
+  /* A typed value that needs resolving has no text here: left unset. */
   for (guint i = 0; names != NULL && names[i] != NULL; i++)
-    g_hash_table_insert (
-      policy->env, g_strdup (names[i]),
-      g_strdup (agents_manifest_get_env (manifest, names[i])));
+    if (agents_manifest_get_env (manifest, names[i]) != NULL)
+      g_hash_table_insert (
+        policy->env, g_strdup (names[i]),
+        g_strdup (agents_manifest_get_env (manifest, names[i])));
   if (mechanism != AGENTS_UNIX_LOCAL_CONFINEMENT_BWRAP)
     {
       if (!ensure_host_tmp_dir (self, error))

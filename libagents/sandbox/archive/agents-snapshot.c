@@ -22,6 +22,7 @@
 #include "agents-registry.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-snapshot.h"
+#include "agents-typed-json-private.h"
 
 #define CHUNK_SIZE (64 * 1024)
 
@@ -78,18 +79,8 @@ agents_snapshot_real_restorable (AgentsSnapshot *self, GTask *task)
 static const char *
 agents_snapshot_real_get_snapshot_type (AgentsSnapshot *self)
 {
-  g_auto (GStrv) names =
-    agents_registry_list (AGENTS_REGISTRY_KIND_SNAPSHOT_TYPE);
-
-  for (guint i = 0; names[i] != NULL; i++)
-    {
-      GType type = agents_registry_lookup (AGENTS_REGISTRY_KIND_SNAPSHOT_TYPE,
-                                           names[i], NULL);
-
-      if (type == G_OBJECT_TYPE (self))
-        return g_intern_string (names[i]);
-    }
-  return NULL;
+  return agents_typed_json_get_type_name (AGENTS_TYPE_SNAPSHOT,
+                                          G_OBJECT_TYPE (self));
 }
 
 static gboolean
@@ -115,9 +106,13 @@ agents_snapshot_real_get_id (AgentsSnapshot *self)
   return id;
 }
 
+static AgentsTypedJsonFamily snapshot_family;
+
 static void
 agents_snapshot_default_init (AgentsSnapshotInterface *iface)
 {
+  snapshot_family.base = G_TYPE_FROM_INTERFACE (iface);
+  agents_typed_json_define_family (&snapshot_family);
   iface->get_snapshot_type = agents_snapshot_real_get_snapshot_type;
   iface->get_id = agents_snapshot_real_get_id;
   iface->persist = agents_snapshot_real_persist;
@@ -310,36 +305,31 @@ agents_snapshot_restorable_finish (AgentsSnapshot *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
-/**
- * agents_snapshot_to_json:
- * @self: a snapshot
- *
- * Serializes @self as `{"type": …, "id": …, …}`.
- *
- * Returns: (transfer full): a JSON object node
- */
-JsonNode *
-agents_snapshot_to_json (AgentsSnapshot *self)
+/* ---- JSON, through the typed-JSON mechanism --------------------------- */
+
+static char *
+unknown_snapshot_type_message (const char *type_name, const char *known)
 {
-  AgentsSnapshotInterface *iface;
-  g_autoptr (JsonBuilder) builder = json_builder_new ();
-  const char *type;
-  const char *id;
+  return g_strdup_printf (_ ("unknown snapshot type `%s`"), type_name);
+}
 
-  g_return_val_if_fail (AGENTS_IS_SNAPSHOT (self), NULL);
+static char *
+missing_snapshot_type_message (void)
+{
+  return g_strdup (_ ("snapshot payload must include a string `type` field"));
+}
 
-  iface = AGENTS_SNAPSHOT_GET_IFACE (self);
-  type = agents_snapshot_get_snapshot_type (self);
-  id = agents_snapshot_get_id (self);
+static char *
+snapshot_not_object_message (const char *json_type)
+{
+  return g_strdup_printf (_ ("snapshot payload must be a JSON object, got %s"),
+                          json_type);
+}
 
-  json_builder_begin_object (builder);
-  agents_json_add_string (builder, "type", type ? type : "");
-  agents_json_add_string (builder, "id", id ? id : "");
-  if (iface->serialize_fields != NULL)
-    iface->serialize_fields (self, builder);
-  json_builder_end_object (builder);
-
-  return json_builder_get_root (builder);
+static const char *
+snapshot_type_name_of (GObject *self)
+{
+  return agents_snapshot_get_snapshot_type (AGENTS_SNAPSHOT (self));
 }
 
 static gboolean
@@ -351,13 +341,78 @@ invalid_member (GError **error, const char *member, const char *expected)
   return FALSE;
 }
 
+/* Snapshots get their id at construction, when their type has an `id`
+ * property. */
+static GObject *
+instantiate_snapshot (GType type, JsonObject *object, GError **error)
+{
+  const char *id = agents_json_get_string (object, "id");
+
+  if (id == NULL)
+    return (invalid_member (error, "id", _ ("a string")), NULL);
+  if (type_has_id_property (type))
+    return g_object_new (type, "id", id, NULL);
+  return g_object_new (type, NULL);
+}
+
+static void
+write_snapshot_fields (GObject *object, JsonBuilder *builder)
+{
+  AgentsSnapshot *self = AGENTS_SNAPSHOT (object);
+  const char *id = agents_snapshot_get_id (self);
+
+  agents_json_add_string (builder, "id", id ? id : "");
+  if (AGENTS_SNAPSHOT_GET_IFACE (self)->serialize_fields != NULL)
+    AGENTS_SNAPSHOT_GET_IFACE (self)->serialize_fields (self, builder);
+}
+
+static gboolean
+read_snapshot_fields (GObject *object, JsonObject *json, GError **error)
+{
+  AgentsSnapshot *self = AGENTS_SNAPSHOT (object);
+  AgentsSnapshotInterface *iface = AGENTS_SNAPSHOT_GET_IFACE (self);
+
+  return iface->deserialize_fields == NULL ||
+         iface->deserialize_fields (self, json, error);
+}
+
+/* Completed (its base) when the interface is initialized. */
+static AgentsTypedJsonFamily snapshot_family = {
+  .label = N_ ("snapshot type"),
+  .member = "snapshot",
+  .unknown_type_message = unknown_snapshot_type_message,
+  .missing_type_message = missing_snapshot_type_message,
+  .not_object_message = snapshot_not_object_message,
+  .type_name_of = snapshot_type_name_of,
+  .instantiate = instantiate_snapshot,
+  .write_fields = write_snapshot_fields,
+  .read_fields = read_snapshot_fields,
+};
+
+/**
+ * agents_snapshot_to_json:
+ * @self: a snapshot
+ *
+ * Serializes @self as `{"type": …, "id": …, …}`, see #AgentsTypedJson.
+ *
+ * Returns: (transfer full): a JSON object node
+ */
+JsonNode *
+agents_snapshot_to_json (AgentsSnapshot *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SNAPSHOT (self), NULL);
+
+  return agents_typed_json_to_json (AGENTS_TYPE_SNAPSHOT, G_OBJECT (self));
+}
+
 /**
  * agents_snapshot_new_from_json:
  * @node: a JSON object made by agents_snapshot_to_json()
  * @error: return location for a #GError
  *
- * Creates a snapshot from its JSON form, looking its `type` up in the
- * registry. The document is untrusted: every member is checked.
+ * Creates a snapshot from its JSON form, looking its `type` up among
+ * the registered snapshot types (see #AgentsTypedJson). The document is
+ * untrusted: every member is checked.
  *
  * Returns: (transfer full) (nullable): the snapshot, or %NULL with @error
  *   set
@@ -365,41 +420,10 @@ invalid_member (GError **error, const char *member, const char *expected)
 AgentsSnapshot *
 agents_snapshot_new_from_json (JsonNode *node, GError **error)
 {
-  g_autoptr (AgentsSnapshot) snapshot = NULL;
-  AgentsSnapshotInterface *iface;
-  JsonObject *object;
-  const char *type_name;
-  const char *id;
-  GType type;
-
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return (invalid_member (error, "snapshot", _ ("an object")), NULL);
-  object = json_node_get_object (node);
-
-  type_name = agents_json_get_string (object, "type");
-  if (type_name == NULL)
-    return (invalid_member (error, "type", _ ("a string")), NULL);
-  id = agents_json_get_string (object, "id");
-  if (id == NULL)
-    return (invalid_member (error, "id", _ ("a string")), NULL);
-
-  type = agents_registry_lookup (AGENTS_REGISTRY_KIND_SNAPSHOT_TYPE, type_name,
-                                 error);
-  if (type == G_TYPE_INVALID)
-    return NULL;
-
-  if (type_has_id_property (type))
-    snapshot = g_object_new (type, "id", id, NULL);
-  else
-    snapshot = g_object_new (type, NULL);
-
-  iface = AGENTS_SNAPSHOT_GET_IFACE (snapshot);
-  if (iface->deserialize_fields != NULL &&
-      !iface->deserialize_fields (snapshot, object, error))
-    return NULL;
-  return g_steal_pointer (&snapshot);
+  return AGENTS_SNAPSHOT (
+    agents_typed_json_new_from_json (AGENTS_TYPE_SNAPSHOT, node, error));
 }
 
 static void

@@ -13,6 +13,7 @@
 #include "agents-manifest-private.h"
 #include "agents-registry.h"
 #include "agents-sandbox-error-private.h"
+#include "agents-typed-json-private.h"
 
 /* Directory entries nest; hostile JSON must not exhaust the stack. */
 #define MAX_ENTRY_DEPTH 64
@@ -269,10 +270,15 @@ agents_manifest_entry_notify (GObject *object, GParamSpec *pspec)
   agents_manifest_private_changed ();
 }
 
+static AgentsTypedJsonFamily entry_family;
+
 static void
 agents_manifest_entry_class_init (AgentsManifestEntryClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  entry_family.base = G_TYPE_FROM_CLASS (klass);
+  agents_typed_json_define_family (&entry_family);
   GParamFlags flags =
     G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
 
@@ -528,30 +534,13 @@ agents_manifest_entry_set_permissions (AgentsManifestEntry *self,
 
 /* ---- JSON of an entry ------------------------------------------------ */
 
-/**
- * agents_manifest_entry_to_json:
- * @self: an #AgentsManifestEntry
- *
- * Serializes @self in the reference's shape: `type`, `description`,
- * `ephemeral`, `group` and `permissions`, then the members of its class.
- *
- * Returns: (transfer full): a JSON object node
- */
-JsonNode *
-agents_manifest_entry_to_json (AgentsManifestEntry *self)
+static void
+write_entry_fields (GObject *object, JsonBuilder *builder)
 {
-  g_autoptr (JsonBuilder) builder = json_builder_new ();
-  AgentsManifestEntryClass *klass;
-  AgentsManifestEntryPrivate *priv;
+  AgentsManifestEntry *self = AGENTS_MANIFEST_ENTRY (object);
+  AgentsManifestEntryClass *klass = AGENTS_MANIFEST_ENTRY_GET_CLASS (self);
+  AgentsManifestEntryPrivate *priv = get_priv (self);
 
-  g_return_val_if_fail (AGENTS_IS_MANIFEST_ENTRY (self), NULL);
-
-  klass = AGENTS_MANIFEST_ENTRY_GET_CLASS (self);
-  priv = get_priv (self);
-
-  json_builder_begin_object (builder);
-  agents_json_add_string (builder, "type",
-                          klass->type_name ? klass->type_name : "");
   agents_json_add_nullable_string (builder, "description", priv->description);
   agents_json_add_boolean (builder, "ephemeral", priv->ephemeral);
   agents_json_add_node (
@@ -563,8 +552,25 @@ agents_manifest_entry_to_json (AgentsManifestEntry *self)
 
   if (klass->serialize_fields != NULL)
     klass->serialize_fields (self, builder);
-  json_builder_end_object (builder);
-  return json_builder_get_root (builder);
+}
+
+/**
+ * agents_manifest_entry_to_json:
+ * @self: an #AgentsManifestEntry
+ *
+ * Serializes @self in the reference's shape: `type`, `description`,
+ * `ephemeral`, `group` and `permissions`, then the members of its class
+ * (see #AgentsTypedJson).
+ *
+ * Returns: (transfer full): a JSON object node
+ */
+JsonNode *
+agents_manifest_entry_to_json (AgentsManifestEntry *self)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST_ENTRY (self), NULL);
+
+  return agents_typed_json_to_json (AGENTS_TYPE_MANIFEST_ENTRY,
+                                    G_OBJECT (self));
 }
 
 static gboolean
@@ -612,51 +618,64 @@ read_base_fields (AgentsManifestEntry *self, JsonObject *object, GError **error)
   return TRUE;
 }
 
-static GType
-lookup_entry_type (JsonObject *object, GError **error)
+static gboolean
+read_entry_fields (GObject *object, JsonObject *json, GError **error)
 {
-  const char *type_name = NULL;
-  GType type;
+  AgentsManifestEntry *self = AGENTS_MANIFEST_ENTRY (object);
+  AgentsManifestEntryClass *klass = AGENTS_MANIFEST_ENTRY_GET_CLASS (self);
 
-  if (!agents_json_read_string (object, "type", FALSE, TRUE, &type_name, error))
-    return G_TYPE_INVALID;
-  type =
-    agents_registry_lookup (AGENTS_REGISTRY_KIND_ENTRY_TYPE, type_name, error);
-  if (type == G_TYPE_INVALID)
-    return G_TYPE_INVALID;
-  if (!g_type_is_a (type, AGENTS_TYPE_MANIFEST_ENTRY) ||
-      G_TYPE_IS_ABSTRACT (type))
-    {
-      agents_json_set_error (error, "type", "abstract_type",
-                             _ ("entry type %s cannot be instantiated"),
-                             type_name);
-      return G_TYPE_INVALID;
-    }
-  return type;
-}
-
-static AgentsManifestEntry *
-entry_from_object (JsonObject *object, GError **error)
-{
-  g_autoptr (AgentsManifestEntry) self = NULL;
-  AgentsManifestEntryClass *klass;
-  GType type = lookup_entry_type (object, error);
-
-  if (type == G_TYPE_INVALID)
-    return NULL;
-
-  self = g_object_new (type, NULL);
-  klass = AGENTS_MANIFEST_ENTRY_GET_CLASS (self);
-  if (!read_base_fields (self, object, error))
-    return NULL;
+  if (!read_base_fields (self, json, error))
+    return FALSE;
   if (AGENTS_IS_MOUNT (self) &&
-      !agents_mount_deserialize_common (AGENTS_MOUNT (self), object, error))
-    return NULL;
-  if (klass->deserialize_fields != NULL &&
-      !klass->deserialize_fields (self, object, error))
-    return NULL;
-  return g_steal_pointer (&self);
+      !agents_mount_deserialize_common (AGENTS_MOUNT (self), json, error))
+    return FALSE;
+  return klass->deserialize_fields == NULL ||
+         klass->deserialize_fields (self, json, error);
 }
+
+/* The reference's texts (entries/base.py, BaseEntry.parse). */
+static char *
+unknown_entry_type_message (const char *type_name, const char *known)
+{
+  return g_strdup_printf (
+    _ ("Unknown artifact type `%s`. Registered types: %s"), type_name, known);
+}
+
+static char *
+missing_entry_type_message (void)
+{
+  return g_strdup (
+    _ ("Artifact entry mapping must include a string `type` field"));
+}
+
+static char *
+entry_not_object_message (const char *json_type)
+{
+  return g_strdup_printf (_ ("Artifact entry must be a JSON object, got %s"),
+                          json_type);
+}
+
+static const char *
+entry_type_name_of (GObject *self)
+{
+  const char *name = AGENTS_MANIFEST_ENTRY_GET_CLASS (self)->type_name;
+
+  return name ? name
+              : agents_typed_json_get_type_name (AGENTS_TYPE_MANIFEST_ENTRY,
+                                                 G_OBJECT_TYPE (self));
+}
+
+/* Completed (its base) when the class is initialized. */
+static AgentsTypedJsonFamily entry_family = {
+  .label = N_ ("manifest entry type"),
+  .member = "entry",
+  .unknown_type_message = unknown_entry_type_message,
+  .missing_type_message = missing_entry_type_message,
+  .not_object_message = entry_not_object_message,
+  .type_name_of = entry_type_name_of,
+  .write_fields = write_entry_fields,
+  .read_fields = read_entry_fields,
+};
 
 /**
  * agents_manifest_entry_new_from_json:
@@ -664,8 +683,9 @@ entry_from_object (JsonObject *object, GError **error)
  * @error: return location for a #GError
  *
  * Reads an entry serialized by agents_manifest_entry_to_json(). Its
- * `type` is looked up in the registry, so entry types of plugins are
- * read as well. Missing members take their defaults.
+ * `type` is looked up among the registered entry types (see
+ * #AgentsTypedJson), so entry types of plugins are read as well.
+ * Missing members take their defaults.
  *
  * Returns: (transfer full): the entry, or %NULL with @error set
  *   (%AGENTS_SANDBOX_ERROR_UNKNOWN_TYPE for an unknown type,
@@ -677,11 +697,6 @@ agents_manifest_entry_new_from_json (JsonNode *node, GError **error)
   AgentsManifestEntry *self;
   int depth = GPOINTER_TO_INT (g_private_get (&entry_depth_key));
 
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      agents_json_set_wrong_type (error, "entry", _ ("an object"));
-      return NULL;
-    }
   if (depth >= MAX_ENTRY_DEPTH)
     {
       agents_json_set_error (error, "children", "too_deep",
@@ -690,7 +705,8 @@ agents_manifest_entry_new_from_json (JsonNode *node, GError **error)
     }
 
   g_private_set (&entry_depth_key, GINT_TO_POINTER (depth + 1));
-  self = entry_from_object (json_node_get_object (node), error);
+  self = AGENTS_MANIFEST_ENTRY (
+    agents_typed_json_new_from_json (AGENTS_TYPE_MANIFEST_ENTRY, node, error));
   g_private_set (&entry_depth_key, GINT_TO_POINTER (depth));
   return self;
 }

@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agents-json-private.h"
+#include "agents-typed-json-private.h"
 #include "agents-manifest-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-workspace-path-policy-private.h"
@@ -44,7 +45,7 @@ struct _AgentsManifest
   GPtrArray *entry_paths; /* insertion order */
   GHashTable *entries;    /* path → AgentsManifestEntry */
   GPtrArray *env_names;   /* insertion order */
-  GHashTable *env;        /* name → value */
+  GHashTable *env;        /* name → EnvSlot */
   GPtrArray *users;
   GPtrArray *groups;
   GPtrArray *grants;
@@ -52,6 +53,32 @@ struct _AgentsManifest
 };
 
 G_DEFINE_FINAL_TYPE (AgentsManifest, agents_manifest, G_TYPE_OBJECT)
+
+/* A variable is a plain string or a typed value (never both). */
+typedef struct
+{
+  char *plain;
+  AgentsEnvValue *value;
+} EnvSlot;
+
+static void
+env_slot_free (gpointer data)
+{
+  EnvSlot *slot = data;
+
+  g_free (slot->plain);
+  g_clear_object (&slot->value);
+  g_free (slot);
+}
+
+static gboolean
+env_slot_equal (const EnvSlot *a, const EnvSlot *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+  return g_strcmp0 (a->plain, b->plain) == 0 &&
+         agents_env_value_equal (a->value, b->value);
+}
 
 enum
 {
@@ -165,7 +192,8 @@ agents_manifest_init (AgentsManifest *self)
   self->entries =
     g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->env_names = g_ptr_array_new_with_free_func (g_free);
-  self->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->env =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, env_slot_free);
   self->users = g_ptr_array_new_with_free_func (g_object_unref);
   self->groups = g_ptr_array_new_with_free_func (g_object_unref);
   self->grants = g_ptr_array_new_with_free_func (g_object_unref);
@@ -581,23 +609,10 @@ agents_manifest_get_n_entries (AgentsManifest *self)
 
 /* ---- environment ----------------------------------------------------- */
 
-/**
- * agents_manifest_set_env:
- * @self: an #AgentsManifest
- * @name: a variable name
- * @value: (nullable): its value, or %NULL to remove it
- *
- * Sets or removes an environment variable of the workspace.
- */
-void
-agents_manifest_set_env (AgentsManifest *self,
-                         const char *name,
-                         const char *value)
+static void
+set_env_slot (AgentsManifest *self, const char *name, EnvSlot *slot)
 {
-  g_return_if_fail (AGENTS_IS_MANIFEST (self));
-  g_return_if_fail (name != NULL && *name != '\0' && !strchr (name, '='));
-
-  if (value == NULL)
+  if (slot == NULL)
     {
       if (g_hash_table_remove (self->env, name))
         remove_ordered_key (self->env_names, name);
@@ -605,7 +620,86 @@ agents_manifest_set_env (AgentsManifest *self,
     }
   if (!g_hash_table_contains (self->env, name))
     g_ptr_array_add (self->env_names, g_strdup (name));
-  g_hash_table_replace (self->env, g_strdup (name), g_strdup (value));
+  g_hash_table_replace (self->env, g_strdup (name), slot);
+}
+
+/**
+ * agents_manifest_set_env:
+ * @self: an #AgentsManifest
+ * @name: a variable name
+ * @value: (nullable): its value, or %NULL to remove it
+ *
+ * Sets the environment variable @name of the workspace to a plain
+ * string, or removes it.
+ */
+void
+agents_manifest_set_env (AgentsManifest *self,
+                         const char *name,
+                         const char *value)
+{
+  EnvSlot *slot = NULL;
+
+  g_return_if_fail (AGENTS_IS_MANIFEST (self));
+  g_return_if_fail (name != NULL && *name != '\0' && !strchr (name, '='));
+
+  if (value != NULL)
+    {
+      slot = g_new0 (EnvSlot, 1);
+      slot->plain = g_strdup (value);
+    }
+  set_env_slot (self, name, slot);
+}
+
+/**
+ * agents_manifest_set_env_value:
+ * @self: an #AgentsManifest
+ * @name: a variable name
+ * @value: (nullable): a typed value, or %NULL to remove the variable
+ *
+ * Sets the environment variable @name of the workspace to a typed
+ * value, found when the environment is resolved (see
+ * agents_manifest_resolve_environment_async()). The value is shared,
+ * not copied, by copies of the manifest.
+ */
+void
+agents_manifest_set_env_value (AgentsManifest *self,
+                               const char *name,
+                               AgentsEnvValue *value)
+{
+  EnvSlot *slot = NULL;
+
+  g_return_if_fail (AGENTS_IS_MANIFEST (self));
+  g_return_if_fail (name != NULL && *name != '\0' && !strchr (name, '='));
+  g_return_if_fail (value == NULL || AGENTS_IS_ENV_VALUE (value));
+
+  if (value != NULL)
+    {
+      slot = g_new0 (EnvSlot, 1);
+      slot->value = g_object_ref (value);
+    }
+  set_env_slot (self, name, slot);
+}
+
+/**
+ * agents_manifest_get_env_value:
+ * @self: an #AgentsManifest
+ * @name: a variable name
+ *
+ * Gets the typed value of an environment variable.
+ *
+ * Returns: (nullable) (transfer none): its value, or %NULL when the
+ *   variable is a plain string or is not set
+ */
+AgentsEnvValue *
+agents_manifest_get_env_value (AgentsManifest *self, const char *name)
+{
+  EnvSlot *slot;
+
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  slot = g_hash_table_lookup (self->env, name);
+  return slot ? slot->value : NULL;
 }
 
 /**
@@ -613,17 +707,28 @@ agents_manifest_set_env (AgentsManifest *self,
  * @self: an #AgentsManifest
  * @name: a variable name
  *
- * Gets an environment variable of the workspace.
+ * Gets the text of an environment variable of the workspace that is
+ * known without resolving: a plain string or a `str` value. Other typed
+ * values need agents_manifest_resolve_environment_async().
  *
- * Returns: (nullable): its value
+ * Returns: (nullable): its text
  */
 const char *
 agents_manifest_get_env (AgentsManifest *self, const char *name)
 {
+  EnvSlot *slot;
+
   g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
-  return g_hash_table_lookup (self->env, name);
+  slot = g_hash_table_lookup (self->env, name);
+  if (slot == NULL)
+    return NULL;
+  if (slot->plain != NULL)
+    return slot->plain;
+  if (AGENTS_IS_STR_ENV_VALUE (slot->value))
+    return agents_str_env_value_get_value (AGENTS_STR_ENV_VALUE (slot->value));
+  return NULL;
 }
 
 /**
@@ -939,6 +1044,37 @@ add_object_array (JsonBuilder *builder,
   json_builder_end_array (builder);
 }
 
+/* A plain string as it is; a typed value as its JSON, inside
+ * {"value": …, "description": …, "ephemeral": …} when it has either (an
+ * environment entry of the reference). */
+static void
+add_env_slot (JsonBuilder *builder, const char *name, const EnvSlot *slot)
+{
+  const char *description;
+  gboolean ephemeral;
+
+  if (slot->plain != NULL)
+    {
+      agents_json_add_string (builder, name, slot->plain);
+      return;
+    }
+  description = agents_env_value_get_description (slot->value);
+  ephemeral = agents_env_value_get_ephemeral (slot->value);
+  if (description == NULL && !ephemeral)
+    {
+      agents_json_add_node (builder, name,
+                            agents_env_value_to_json (slot->value));
+      return;
+    }
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_object (builder);
+  agents_json_add_node (builder, "value",
+                        agents_env_value_to_json (slot->value));
+  agents_json_add_nullable_string (builder, "description", description);
+  agents_json_add_boolean (builder, "ephemeral", ephemeral);
+  json_builder_end_object (builder);
+}
+
 /**
  * agents_manifest_to_json:
  * @self: an #AgentsManifest
@@ -979,8 +1115,7 @@ agents_manifest_to_json (AgentsManifest *self)
     {
       const char *name = self->env_names->pdata[i];
 
-      agents_json_add_string (builder, name,
-                              g_hash_table_lookup (self->env, name));
+      add_env_slot (builder, name, g_hash_table_lookup (self->env, name));
     }
   json_builder_end_object (builder);
   json_builder_end_object (builder);
@@ -1058,11 +1193,17 @@ read_entries (AgentsManifest *self, JsonObject *object, GError **error)
   const char *path;
   JsonNode *value;
 
-  if (!agents_json_read_container (object, "entries", JSON_NODE_OBJECT, &node,
-                                   error))
-    return FALSE;
+  node = json_object_get_member (object, "entries");
   if (node == NULL)
     return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      agents_json_set_error (
+        error, "entries", "wrong_type",
+        _ ("Artifact mapping must be a JSON object, got %s"),
+        agents_typed_json_node_type_name (node));
+      return FALSE;
+    }
 
   json_object_iter_init_ordered (&iter, json_node_get_object (node));
   while (json_object_iter_next_ordered (&iter, &path, &value))
@@ -1075,7 +1216,10 @@ read_entries (AgentsManifest *self, JsonObject *object, GError **error)
         {
           g_autofree char *member = g_strconcat ("entries.", path, NULL);
 
-          agents_json_set_wrong_type (error, member, _ ("an object"));
+          agents_json_set_error (
+            error, member, "wrong_type",
+            _ ("Artifact entry must be a JSON object, got %s"),
+            agents_typed_json_node_type_name (value));
           return FALSE;
         }
       entry = agents_manifest_entry_new_from_json (value, error);
@@ -1086,34 +1230,35 @@ read_entries (AgentsManifest *self, JsonObject *object, GError **error)
   return TRUE;
 }
 
-/* A typed value: {"type": "str", "value": "…"} (the reference's
- * StrEnvValue), the only type known here. Returns its string node. */
-static JsonNode *
-read_env_value (JsonObject *typed, const char *member, GError **error)
+/* A typed value {"type": …} of any registered type, or an entry
+ * {"value": {"type": …}, "description": …, "ephemeral": …} around one.
+ * An object that is neither is refused rather than guessed at. */
+static AgentsEnvValue *
+read_env_value (JsonObject *object, GError **error)
 {
-  const char *type = agents_json_get_string (typed, "type");
-  JsonNode *value;
+  g_autoptr (AgentsEnvValue) value = NULL;
+  JsonNode *inner = json_object_get_member (object, "value");
+  const char *description = NULL;
+  gboolean ephemeral = FALSE;
 
-  if (type == NULL)
+  if (json_object_has_member (object, "type") || inner == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (inner))
     {
-      agents_json_set_error (
-        error, member, "missing_type",
-        _ ("env value mapping must include a string `type` field"));
-      return NULL;
+      g_autoptr (JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+
+      json_node_set_object (node, object);
+      return agents_env_value_new_from_json (node, error);
     }
-  if (!g_str_equal (type, "str"))
-    {
-      agents_json_set_error (error, member, "unknown_type",
-                             _ ("unknown env value type"));
-      return NULL;
-    }
-  value = json_object_get_member (typed, "value");
-  if (value == NULL || !agents_json_holds (value, G_TYPE_STRING))
-    {
-      agents_json_set_wrong_type (error, member, _ ("a string"));
-      return NULL;
-    }
-  return value;
+  if (!agents_json_read_string (object, "description", TRUE, FALSE,
+                                &description, error) ||
+      !agents_json_read_boolean (object, "ephemeral", &ephemeral, error))
+    return NULL;
+  value = agents_env_value_new_from_json (inner, error);
+  if (value == NULL)
+    return NULL;
+  agents_env_value_set_description (value, description);
+  agents_env_value_set_ephemeral (value, ephemeral);
+  return g_steal_pointer (&value);
 }
 
 static gboolean
@@ -1151,13 +1296,20 @@ read_environment (AgentsManifest *self, JsonObject *object, GError **error)
                                  name);
           return FALSE;
         }
-      if (JSON_NODE_HOLDS_OBJECT (value) &&
-          (value = read_env_value (json_node_get_object (value), member,
-                                   error)) == NULL)
-        return FALSE;
+      if (JSON_NODE_HOLDS_OBJECT (value))
+        {
+          g_autoptr (AgentsEnvValue) typed =
+            read_env_value (json_node_get_object (value), error);
+
+          if (typed == NULL)
+            return FALSE;
+          agents_manifest_set_env_value (self, name, typed);
+          continue;
+        }
       if (!agents_json_holds (value, G_TYPE_STRING))
         {
-          agents_json_set_wrong_type (error, member, _ ("a string"));
+          agents_json_set_wrong_type (error, member,
+                                      _ ("a string or a JSON object"));
           return FALSE;
         }
       agents_manifest_set_env (self, name, json_node_get_string (value));
@@ -1364,9 +1516,15 @@ agents_manifest_copy (AgentsManifest *self)
       agents_manifest_set_entry (copy, path, entry);
     }
   for (guint i = 0; i < self->env_names->len; i++)
-    agents_manifest_set_env (
-      copy, self->env_names->pdata[i],
-      g_hash_table_lookup (self->env, self->env_names->pdata[i]));
+    {
+      const char *name = self->env_names->pdata[i];
+      const EnvSlot *slot = g_hash_table_lookup (self->env, name);
+
+      if (slot->plain != NULL)
+        agents_manifest_set_env (copy, name, slot->plain);
+      else
+        agents_manifest_set_env_value (copy, name, slot->value);
+    }
   copy_objects (self->users, copy->users, copy_user);
   copy_objects (self->groups, copy->groups,
                 (gpointer) agents_manifest_copy_group);
@@ -1399,8 +1557,8 @@ env_equal (AgentsManifest *a, AgentsManifest *b)
     {
       const char *name = a->env_names->pdata[i];
 
-      if (g_strcmp0 (g_hash_table_lookup (a->env, name),
-                     g_hash_table_lookup (b->env, name)) != 0)
+      if (!env_slot_equal (g_hash_table_lookup (a->env, name),
+                           g_hash_table_lookup (b->env, name)))
         return FALSE;
     }
   return TRUE;

@@ -13,6 +13,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "agents-env-value.h"
 #include "agents-manifest-entry.h"
 #include "sandbox/common/agents-sandbox-types.h"
 #include "sandbox/common/agents-workspace-path-policy.h"
@@ -79,6 +80,22 @@ AGENTS_AVAILABLE_IN_1_0
 const char *agents_manifest_get_env (AgentsManifest *self, const char *name);
 AGENTS_AVAILABLE_IN_1_0
 char **agents_manifest_get_env_names (AgentsManifest *self);
+AGENTS_AVAILABLE_IN_1_0
+void agents_manifest_set_env_value (AgentsManifest *self,
+                                    const char *name,
+                                    AgentsEnvValue *value);
+AGENTS_AVAILABLE_IN_1_0
+AgentsEnvValue *agents_manifest_get_env_value (AgentsManifest *self,
+                                               const char *name);
+AGENTS_AVAILABLE_IN_1_0
+void agents_manifest_resolve_environment_async (AgentsManifest *self,
+                                                GCancellable *cancellable,
+                                                GAsyncReadyCallback callback,
+                                                gpointer user_data);
+AGENTS_AVAILABLE_IN_1_0
+GHashTable *agents_manifest_resolve_environment_finish (AgentsManifest *self,
+                                                        GAsyncResult *result,
+                                                        GError **error);
 
 AGENTS_AVAILABLE_IN_1_0
 GPtrArray *agents_manifest_get_users (AgentsManifest *self);

@@ -10,6 +10,7 @@
 
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-runtime-private.h"
+#include "agents-sandbox-session-private.h"
 #include "agents-sandbox-session-manager.h"
 
 /**
@@ -643,7 +644,7 @@ delta_applied (GObject *source, GAsyncResult *result, gpointer user_data)
       return;
     }
   agents_sandbox_session_state_set_manifest (
-    agents_sandbox_session_get_state (session), op->processed);
+    agents_sandbox_session_peek_state (session), op->processed);
   ensure_done (task);
 }
 
@@ -673,7 +674,7 @@ materialize_delta (GTask *task)
     {
       if (!agents_manifest_equal (current, op->processed))
         agents_sandbox_session_state_set_manifest (
-          agents_sandbox_session_get_state (session), op->processed);
+          agents_sandbox_session_peek_state (session), op->processed);
       ensure_done (task);
       return;
     }
@@ -707,7 +708,7 @@ injected_running (GObject *source, GAsyncResult *result, gpointer user_data)
   processed = processed_manifest (agents_sandbox_session_get_manifest (session),
                                   op->agent, op->capabilities);
   agents_sandbox_session_state_set_manifest (
-    agents_sandbox_session_get_state (session), processed);
+    agents_sandbox_session_peek_state (session), processed);
   start_session (task);
 }
 
@@ -1272,7 +1273,8 @@ note_error (CleanupOp *op, GError *error)
 static void
 save_state (AgentsSandboxSessionManager *self, AgentsSandboxSession *session)
 {
-  AgentsSandboxSessionState *state = agents_sandbox_session_get_state (session);
+  AgentsSandboxSessionState *state =
+    agents_sandbox_session_peek_state (session);
   g_autoptr (JsonNode) node =
     agents_sandbox_client_serialize_session_state (config_client (self), state);
 

@@ -539,7 +539,7 @@ start_complete (GTask *task, GError *error)
 {
   if (error == NULL)
     agents_sandbox_session_state_set_workspace_root_ready (
-      agents_sandbox_session_get_state (task_session (task)), TRUE);
+      agents_sandbox_session_peek_state (task_session (task)), TRUE);
   return_error_or_true (task, error);
   g_object_unref (task);
 }
@@ -660,7 +660,7 @@ start_clear_done (GObject *source, GAsyncResult *result, gpointer user_data)
       return;
     }
   agents_snapshot_restore_async (agents_sandbox_session_state_get_snapshot (
-                                   agents_sandbox_session_get_state (self)),
+                                   agents_sandbox_session_peek_state (self)),
                                  g_task_get_cancellable (task),
                                  start_restore_done, task);
 }
@@ -696,7 +696,7 @@ agents_sandbox_session_real_start (Session *self, GTask *task)
 {
   gboolean workspace_preserved = FALSE;
   AgentsSnapshot *snapshot = agents_sandbox_session_state_get_snapshot (
-    agents_sandbox_session_get_state (self));
+    agents_sandbox_session_peek_state (self));
 
   g_object_ref (task);
   agents_sandbox_session_get_start_state_preserved (self, &workspace_preserved,
@@ -742,7 +742,7 @@ stop_archive_done (GObject *source, GAsyncResult *result, gpointer user_data)
     stream, self, "persist", agents_progress_stream_size (stream));
   watch_progress (task, counted);
   agents_snapshot_persist_async (agents_sandbox_session_state_get_snapshot (
-                                   agents_sandbox_session_get_state (self)),
+                                   agents_sandbox_session_peek_state (self)),
                                  counted, g_task_get_cancellable (task),
                                  stop_persist_done, task);
 }

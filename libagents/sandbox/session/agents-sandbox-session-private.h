@@ -25,6 +25,11 @@ typedef struct
 } AgentsSandboxSessionData;
 
 void agents_sandbox_session_data_init (AgentsSandboxSessionData *data);
+
+/* The state the session keeps (transfer none), for the library's own
+ * callers; agents_sandbox_session_get_state() returns a reference. */
+AgentsSandboxSessionState *
+agents_sandbox_session_peek_state (AgentsSandboxSession *self);
 void agents_sandbox_session_data_clear (AgentsSandboxSessionData *data);
 AgentsSandboxSessionData *
 agents_sandbox_session_base_get_data (AgentsSandboxSessionBase *self);

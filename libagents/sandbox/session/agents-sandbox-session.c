@@ -93,7 +93,7 @@ default_get_state (AgentsSandboxSession *self)
 
   if (sd->state == NULL)
     sd->state = agents_sandbox_session_state_new (NULL, NULL);
-  return sd->state;
+  return g_object_ref (sd->state);
 }
 
 static void
@@ -271,9 +271,10 @@ finish_pointer (AgentsSandboxSession *self,
  * agents_sandbox_session_get_state:
  * @self: a session
  *
- * Gets the session's state: its id, manifest and snapshot.
+ * Gets the session's state: its id, manifest and snapshot. The session
+ * keeps the state; changing it changes the session's.
  *
- * Returns: (transfer none): the state
+ * Returns: (transfer full): a new reference to the state
  */
 AgentsSandboxSessionState *
 agents_sandbox_session_get_state (AgentsSandboxSession *self)
@@ -281,6 +282,16 @@ agents_sandbox_session_get_state (AgentsSandboxSession *self)
   g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION (self), NULL);
 
   return IFACE (self)->get_state (self);
+}
+
+AgentsSandboxSessionState *
+agents_sandbox_session_peek_state (AgentsSandboxSession *self)
+{
+  AgentsSandboxSessionState *state = agents_sandbox_session_get_state (self);
+
+  /* The session keeps its state: the pointer outlives this reference. */
+  g_object_unref (state);
+  return state;
 }
 
 /**
@@ -314,7 +325,7 @@ AgentsManifest *
 agents_sandbox_session_get_manifest (AgentsSandboxSession *self)
 {
   return agents_sandbox_session_state_get_manifest (
-    agents_sandbox_session_get_state (self));
+    agents_sandbox_session_peek_state (self));
 }
 
 /**

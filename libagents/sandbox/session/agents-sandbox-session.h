@@ -30,8 +30,9 @@ G_DECLARE_INTERFACE (AgentsSandboxSession,
 
 /**
  * AgentsSandboxSessionInterface:
- * @get_state: returns the session's state (manifest, snapshot, id); the
- *   default returns the state given to agents_sandbox_session_set_state()
+ * @get_state: returns a new reference to the state the session keeps
+ *   (manifest, snapshot, id); the default returns the state given to
+ *   agents_sandbox_session_set_state()
  * @start: starts the session; the default prepares the workspace, see
  *   agents_sandbox_session_prepare_workspace_async(); the task returns a
  *   boolean
@@ -163,8 +164,8 @@ struct _AgentsSandboxSessionInterface
 };
 
 AGENTS_AVAILABLE_IN_1_0
-AgentsSandboxSessionState *
-agents_sandbox_session_get_state (AgentsSandboxSession *self);
+AgentsSandboxSessionState *agents_sandbox_session_get_state (
+  AgentsSandboxSession *self) G_GNUC_WARN_UNUSED_RESULT;
 AGENTS_AVAILABLE_IN_1_0
 void agents_sandbox_session_set_state (AgentsSandboxSession *self,
                                        AgentsSandboxSessionState *state);
