@@ -819,6 +819,44 @@ count_managed_volumes (void)
   return json_array_get_length (json_node_get_array (volumes));
 }
 
+/* Whether the container @id was given capability @cap and the FUSE
+ * device (HostConfig.CapAdd, HostConfig.Devices). */
+static void
+container_privileges (const char *id, gboolean *sys_admin, gboolean *fuse)
+{
+  g_autoptr (AgentsDockerEngine) engine = agents_docker_engine_new (NULL, NULL);
+  g_autofree char *path = g_strdup_printf ("/containers/%s/json", id);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) info = agents_docker_engine_call_json (
+    engine, "GET", path, NULL, NULL, NULL, &error);
+  JsonObject *host_config;
+  JsonNode *caps, *devices;
+
+  g_assert_no_error (error);
+  host_config =
+    json_object_get_object_member (json_node_get_object (info), "HostConfig");
+  caps = json_object_get_member (host_config, "CapAdd");
+  devices = json_object_get_member (host_config, "Devices");
+  *sys_admin = FALSE;
+  *fuse = FALSE;
+  for (guint i = 0; caps != NULL && JSON_NODE_HOLDS_ARRAY (caps) &&
+                    i < json_array_get_length (json_node_get_array (caps));
+       i++)
+    if (g_str_has_suffix (
+          json_array_get_string_element (json_node_get_array (caps), i),
+          "SYS_ADMIN"))
+      *sys_admin = TRUE;
+  for (guint i = 0; devices != NULL && JSON_NODE_HOLDS_ARRAY (devices) &&
+                    i < json_array_get_length (json_node_get_array (devices));
+       i++)
+    if (g_strcmp0 (
+          json_object_get_string_member_with_default (
+            json_array_get_object_element (json_node_get_array (devices), i),
+            "PathOnHost", NULL),
+          "/dev/fuse") == 0)
+      *fuse = TRUE;
+}
+
 static const char *
 session_container_id (AgentsSandboxSession *session)
 {
@@ -902,6 +940,7 @@ test_docker_volume (void)
   g_autoptr (AgentsSandboxSession) resumed = NULL;
   g_autofree char *container_id = NULL;
   guint volumes_before = 0;
+  gboolean sys_admin, fuse;
   g_autofree char *bucket = NULL;
   g_autoptr (AgentsManifestEntry) entry = NULL;
   g_autoptr (AgentsManifest) manifest = NULL;
@@ -945,8 +984,12 @@ test_docker_volume (void)
   g_assert_true (bind->read_only);
   owned = g_path_get_dirname (bind->host_path);
   g_assert_cmpuint (count_test_mounts (), ==, 1);
-  /* The container has it as a named Docker volume. */
+  /* The container has it as a named Docker volume, and no privilege
+   * for FUSE. */
   g_assert_cmpuint (count_managed_volumes (), ==, volumes_before + 1);
+  container_privileges (container_id, &sys_admin, &fuse);
+  g_assert_false (sys_admin);
+  g_assert_false (fuse);
   g_assert_cmpuint (count_rclone_mounts (), ==, 1);
   g_assert_false (any_cmdline_contains (secret));
 
@@ -1171,6 +1214,7 @@ test_docker_in_container (void)
   g_autofree char *out = NULL;
   g_autofree char *mounts = NULL;
   guint host_mounts_before = count_test_mounts ();
+  gboolean sys_admin, fuse;
   int status;
 
   if (fuse_skip_if_unavailable ())
@@ -1196,6 +1240,9 @@ test_docker_in_container (void)
   g_clear_pointer (&out, g_free);
   out = run_stdout (session, "test -c /dev/fuse && echo fuse", NULL);
   g_assert_cmpstr (out, ==, "fuse\n");
+  container_privileges (container_id, &sys_admin, &fuse);
+  g_assert_true (sys_admin);
+  g_assert_true (fuse);
 
   /* The credentials went through a file that is gone, and are on no
    * command line (the container's processes are the host's too). */
