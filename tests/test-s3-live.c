@@ -1362,6 +1362,62 @@ test_unix_local_refuses_docker_volume (void)
   g_assert_no_error (error);
 }
 
+/* A docker_volume volume whose container is gone (its process died
+ * before deleting it, and the container was reaped) goes at the next
+ * reap; one a container still uses stays. */
+static gboolean
+volume_exists (AgentsDockerEngine *engine, const char *name)
+{
+  g_autofree char *path = g_strdup_printf ("/volumes/%s", name);
+  g_autoptr (JsonNode) answer = NULL;
+  g_autoptr (GError) error = NULL;
+
+  answer = agents_docker_engine_call_json (engine, "GET", path, NULL, NULL,
+                                           NULL, &error);
+  if (g_error_matches (error, AGENTS_DOCKER_ERROR,
+                       AGENTS_DOCKER_ERROR_NOT_FOUND))
+    return FALSE;
+  g_assert_no_error (error);
+  return TRUE;
+}
+
+static void
+test_docker_reap_volumes (void)
+{
+  g_autoptr (AgentsSandboxClient) client = NULL;
+  g_autoptr (AgentsDockerEngine) engine = NULL;
+  g_autoptr (JsonNode) body = NULL;
+  g_autoptr (JsonNode) answer = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *text = NULL;
+
+  if (docker_skip_if_unavailable ())
+    return;
+  client = agents_docker_client_new ();
+  engine = agents_docker_engine_new (NULL, &error);
+  g_assert_no_error (error);
+  name = g_strdup_printf ("sandbox_test_reap_%d", (int) getpid ());
+  text = g_strdup_printf (
+    "{\"Name\":\"%s\",\"Labels\":{\"" AGENTS_DOCKER_LABEL_MANAGED
+    "\":\"true\"}}",
+    name);
+  body = json_from_string (text, &error);
+  g_assert_no_error (error);
+  answer = agents_docker_engine_call_json (engine, "POST", "/volumes/create",
+                                           body, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (volume_exists (engine, name));
+
+  agents_sandbox_client_reap_async (client, NULL, FALSE, NULL,
+                                    agents_test_async_cb, &result);
+  agents_sandbox_client_reap_finish (client, agents_test_wait_result (&result),
+                                     &error);
+  g_assert_no_error (error);
+  g_assert_false (volume_exists (engine, name));
+}
+
 /* Runs last: every mount the tests made is gone. */
 static void
 test_no_mounts_left (void)
@@ -1418,6 +1474,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/s3/docker/volume", test_docker_volume);
   g_test_add_func ("/s3/docker/delete-unmounts", test_docker_delete_unmounts);
   g_test_add_func ("/s3/docker/mount-fails", test_docker_mount_fails);
+  g_test_add_func ("/s3/docker/reap-volumes", test_docker_reap_volumes);
   g_test_add_func ("/s3/docker/in-container", test_docker_in_container);
   g_test_add_func ("/s3/docker/in-container-fails",
                    test_docker_in_container_fails);
