@@ -7,13 +7,21 @@
  * $AGENTS_TEST_S3_ENDPOINT_FILE, default build/s3/endpoint): uploads one
  * object of --mb MB, then for each of --reps rounds, interleaved:
  *
- *   setup   a unix_local session created and started (the rclone mount,
- *           its probe and the bind into bubblewrap included)
+ *   setup   a session created and started (the rclone mount, its probe
+ *           and how the sandbox is given the mount included)
  *   mount   `cat data/big.bin >/dev/null` run in that session, cold
  *   cat     `rclone cat remote:bucket/big.bin >/dev/null` on the host,
  *           same remote settings (env), same server
  *
- * and prints the medians as one JSON line.
+ * and prints the medians as one JSON line. --backend picks the session:
+ *
+ *   unix_local           in_container strategy: rclone on the host, bound
+ *                        into bubblewrap (the default)
+ *   docker-in-container  in_container strategy on docker: rclone inside
+ *                        the container (image libagents-test:fuse, the
+ *                        host's network)
+ *   docker-volume        docker_volume strategy: rclone on the host, a
+ *                        local volume of the container (libagents-test:busybox)
  */
 
 #include "config.h"
@@ -24,6 +32,7 @@
 
 #include <glib/gstdio.h>
 
+#include "agents-docker-client.h"
 #include "agents-s3-mount.h"
 #include "agents-unix-local-client.h"
 
@@ -73,11 +82,13 @@ median (GArray *values)
 }
 
 static AgentsManifest *
-bucket_manifest (const char *bucket, const char *endpoint)
+bucket_manifest (const char *bucket, const char *endpoint, const char *backend)
 {
   g_autoptr (AgentsMountPattern) pattern = agents_rclone_mount_pattern_new ();
   g_autoptr (AgentsMountStrategy) strategy =
-    agents_in_container_mount_strategy_new (pattern);
+    g_str_equal (backend, "docker-volume")
+      ? agents_docker_volume_mount_strategy_new ("rclone")
+      : agents_in_container_mount_strategy_new (pattern);
   g_autoptr (AgentsManifestEntry) entry =
     agents_s3_mount_new (bucket, strategy);
   AgentsManifest *manifest = agents_manifest_new ();
@@ -91,11 +102,35 @@ bucket_manifest (const char *bucket, const char *endpoint)
   return manifest;
 }
 
+static AgentsSandboxClient *
+backend_client (const char *backend, GVariant **options)
+{
+  *options = NULL;
+  if (g_str_equal (backend, "unix_local"))
+    return agents_unix_local_client_new ();
+  if (g_str_equal (backend, "docker-in-container"))
+    *options = g_variant_ref_sink (g_variant_new_parsed (
+      "{'image': <'libagents-test:fuse'>, 'network': <'host'>, "
+      "'allow_host_network': <true>}"));
+  else if (g_str_equal (backend, "docker-volume"))
+    *options = g_variant_ref_sink (
+      g_variant_new_parsed ("{'image': <'libagents-test:busybox'>}"));
+  else
+    g_error ("unknown backend %s (unix_local, docker-in-container, "
+             "docker-volume)",
+             backend);
+  return agents_docker_client_new ();
+}
+
 /* One round: returns setup and read seconds through the mount. */
 static void
-mount_round (AgentsManifest *manifest, double *setup, double *read)
+mount_round (AgentsManifest *manifest,
+             const char *backend,
+             double *setup,
+             double *read)
 {
-  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autoptr (GVariant) options = NULL;
+  g_autoptr (AgentsSandboxClient) client = backend_client (backend, &options);
   g_autoptr (AgentsSandboxSession) session = NULL;
   g_autoptr (AgentsExecResult) exec_result = NULL;
   g_autoptr (GAsyncResult) r1 = NULL, r2 = NULL, r3 = NULL, r4 = NULL;
@@ -103,7 +138,7 @@ mount_round (AgentsManifest *manifest, double *setup, double *read)
   const char *command[] = { "cat data/big.bin >/dev/null", NULL };
   gint64 t0 = g_get_monotonic_time ();
 
-  agents_sandbox_client_create_async (client, manifest, NULL, NULL, NULL,
+  agents_sandbox_client_create_async (client, manifest, options, NULL, NULL,
                                       done_cb, &r1);
   session =
     agents_sandbox_client_create_finish (client, wait_result (&r1), &error);
@@ -133,9 +168,12 @@ main (int argc, char *argv[])
 {
   const char *file = g_getenv ("AGENTS_TEST_S3_ENDPOINT_FILE");
   int mb = 100, reps = 3;
+  g_autofree char *backend = NULL;
   GOptionEntry entries[] = {
     { "mb", 0, 0, G_OPTION_ARG_INT, &mb, "object size in MB", "N" },
     { "reps", 0, 0, G_OPTION_ARG_INT, &reps, "rounds", "N" },
+    { "backend", 0, 0, G_OPTION_ARG_STRING, &backend,
+      "unix_local, docker-in-container or docker-volume", "NAME" },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
@@ -162,7 +200,10 @@ main (int argc, char *argv[])
                             &error))
     g_error ("no S3 server (scripts/s3-service.sh start): %s", error->message);
   g_strstrip (endpoint);
+  if (backend == NULL)
+    backend = g_strdup ("unix_local");
   agents_unix_local_register_types ();
+  agents_docker_register_types ();
   agents_s3mount_register_types ();
   loop = g_main_loop_new (NULL, FALSE);
 
@@ -208,7 +249,7 @@ main (int argc, char *argv[])
   envp =
     g_environ_setenv (envp, "RCLONE_CONFIG_S3MOUNT_ENDPOINT", endpoint, TRUE);
   remote = g_strdup_printf ("s3mount:%s/big.bin", bucket);
-  manifest = bucket_manifest (bucket, endpoint);
+  manifest = bucket_manifest (bucket, endpoint, backend);
 
   for (int i = 0; i < reps; i++)
     {
@@ -217,7 +258,7 @@ main (int argc, char *argv[])
       double setup, read, cat_s;
       gint64 t0;
 
-      mount_round (manifest, &setup, &read);
+      mount_round (manifest, backend, &setup, &read);
       t0 = g_get_monotonic_time ();
       run_host (cat, envp);
       cat_s = (g_get_monotonic_time () - t0) / 1e6;
@@ -229,10 +270,10 @@ main (int argc, char *argv[])
                   i + 1, setup, read, cat_s);
     }
 
-  printf ("{\"bench\":\"s3mount\",\"mb\":%d,\"reps\":%d,"
-          "\"setup_s\":%.3f,\"mount_read_s\":%.3f,\"rclone_cat_s\":%.3f,"
-          "\"ratio\":%.2f}\n",
-          mb, reps, median (setups), median (reads), median (cats),
+  printf ("{\"bench\":\"s3mount\",\"backend\":\"%s\",\"mb\":%d,"
+          "\"reps\":%d,\"setup_s\":%.3f,\"mount_read_s\":%.3f,"
+          "\"rclone_cat_s\":%.3f,\"ratio\":%.2f}\n",
+          backend, mb, reps, median (setups), median (reads), median (cats),
           median (reads) / median (cats));
   g_strfreev (envp);
   return 0;

@@ -19,6 +19,8 @@
 
 #include "agents-host-bind-private.h"
 #include "agents-docker-client.h"
+#include "agents-docker-engine.h"
+#include "agents-docker-session.h"
 #include "agents-s3-mount.h"
 #include "agents-sandbox-session-private.h"
 #include "agents-unix-local-client.h"
@@ -121,6 +123,16 @@ new_mount (const char *bucket, const char *url, gboolean read_only)
   agents_s3_mount_set_secret_access_key (mount, secret);
   agents_mount_set_read_only (AGENTS_MOUNT (entry), read_only);
   return entry;
+}
+
+/* The docker_volume strategy, rclone's: mounted on the host. */
+static void
+use_docker_volume (AgentsManifestEntry *entry)
+{
+  g_autoptr (AgentsMountStrategy) strategy =
+    agents_docker_volume_mount_strategy_new ("rclone");
+
+  agents_s3_mount_set_mount_strategy (AGENTS_S3_MOUNT (entry), strategy);
 }
 
 static AgentsManifest *
@@ -786,6 +798,110 @@ shutdown_session (AgentsSandboxSession *session, GError **error)
     session, agents_test_wait_result (&result), error);
 }
 
+/* The libagents volumes of the engine (docker_volume). */
+static guint
+count_managed_volumes (void)
+{
+  g_autoptr (AgentsDockerEngine) engine = agents_docker_engine_new (NULL, NULL);
+  g_autofree char *filter = agents_docker_engine_escape (
+    "{\"label\":[\"" AGENTS_DOCKER_LABEL_MANAGED "=true\"]}");
+  g_autofree char *path = g_strdup_printf ("/volumes?filters=%s", filter);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) answer = agents_docker_engine_call_json (
+    engine, "GET", path, NULL, NULL, NULL, &error);
+  JsonObject *object;
+  JsonNode *volumes;
+
+  g_assert_no_error (error);
+  object = json_node_get_object (answer);
+  volumes = json_object_get_member (object, "Volumes");
+  if (volumes == NULL || !JSON_NODE_HOLDS_ARRAY (volumes))
+    return 0;
+  return json_array_get_length (json_node_get_array (volumes));
+}
+
+/* Whether the container @id was given capability @cap and the FUSE
+ * device (HostConfig.CapAdd, HostConfig.Devices). */
+static void
+container_privileges (const char *id, gboolean *sys_admin, gboolean *fuse)
+{
+  g_autoptr (AgentsDockerEngine) engine = agents_docker_engine_new (NULL, NULL);
+  g_autofree char *path = g_strdup_printf ("/containers/%s/json", id);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) info = agents_docker_engine_call_json (
+    engine, "GET", path, NULL, NULL, NULL, &error);
+  JsonObject *host_config;
+  JsonNode *caps, *devices;
+
+  g_assert_no_error (error);
+  host_config =
+    json_object_get_object_member (json_node_get_object (info), "HostConfig");
+  caps = json_object_get_member (host_config, "CapAdd");
+  devices = json_object_get_member (host_config, "Devices");
+  *sys_admin = FALSE;
+  *fuse = FALSE;
+  for (guint i = 0; caps != NULL && JSON_NODE_HOLDS_ARRAY (caps) &&
+                    i < json_array_get_length (json_node_get_array (caps));
+       i++)
+    if (g_str_has_suffix (
+          json_array_get_string_element (json_node_get_array (caps), i),
+          "SYS_ADMIN"))
+      *sys_admin = TRUE;
+  for (guint i = 0; devices != NULL && JSON_NODE_HOLDS_ARRAY (devices) &&
+                    i < json_array_get_length (json_node_get_array (devices));
+       i++)
+    if (g_strcmp0 (
+          json_object_get_string_member_with_default (
+            json_array_get_object_element (json_node_get_array (devices), i),
+            "PathOnHost", NULL),
+          "/dev/fuse") == 0)
+      *fuse = TRUE;
+}
+
+static const char *
+session_container_id (AgentsSandboxSession *session)
+{
+  return agents_docker_session_state_get_container_id (
+    AGENTS_DOCKER_SESSION_STATE (agents_sandbox_session_get_state (session)));
+}
+
+/* @session's state saved (without secrets) and read back, its keys
+ * given back from the trusted @manifest, and resumed with @options. */
+static AgentsSandboxSession *
+resume_docker_session (AgentsSandboxClient *client,
+                       AgentsSandboxSession *session,
+                       AgentsManifest *manifest,
+                       GVariant *options)
+{
+  g_autoptr (JsonNode) payload = agents_sandbox_client_serialize_session_state (
+    client, agents_sandbox_session_get_state (session));
+  g_autofree char *text = json_to_string (payload, FALSE);
+  g_autoptr (JsonNode) parsed = NULL;
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  AgentsSandboxSession *resumed;
+
+  g_assert_null (strstr (text, secret));
+  parsed = json_from_string (text, &error);
+  g_assert_no_error (error);
+  state =
+    agents_sandbox_client_deserialize_session_state (client, parsed, &error);
+  g_assert_no_error (error);
+  g_assert_true (agents_manifest_rebind_mount_authority (
+    agents_sandbox_session_state_get_manifest (state), manifest, &error));
+  g_assert_no_error (error);
+  if (options == NULL)
+    options =
+      g_variant_new_parsed ("{'image': <%s>}", AGENTS_DOCKER_TEST_IMAGE);
+  agents_sandbox_client_resume_with_options_async (
+    client, state, options, NULL, NULL, agents_test_async_cb, &result);
+  resumed = agents_sandbox_client_resume_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  return resumed;
+}
+
 static void
 wait_for_no_rclone (void)
 {
@@ -819,9 +935,13 @@ assert_docker_sees_bucket (AgentsSandboxSession *session)
 }
 
 static void
-test_docker_host_mount (void)
+test_docker_volume (void)
 {
   g_autoptr (AgentsSandboxClient) client = NULL;
+  g_autoptr (AgentsSandboxSession) resumed = NULL;
+  g_autofree char *container_id = NULL;
+  guint volumes_before = 0;
+  gboolean sys_admin, fuse;
   g_autofree char *bucket = NULL;
   g_autoptr (AgentsManifestEntry) entry = NULL;
   g_autoptr (AgentsManifest) manifest = NULL;
@@ -836,12 +956,14 @@ test_docker_host_mount (void)
   if (docker_skip_if_unavailable ())
     return;
   client = agents_docker_client_new ();
+  volumes_before = count_managed_volumes ();
   bucket = new_bucket ();
   entry = new_mount (bucket, endpoint, TRUE);
+  use_docker_volume (entry);
+  /* The keys stay on the host: no acknowledgement is needed. */
   manifest = manifest_with_mount (entry);
-  agents_manifest_acknowledge_mount_credential_exposure (
-    manifest, (const char *const[]){ "data", NULL });
   session = create_docker_session (client, manifest);
+  container_id = g_strdup (session_container_id (session));
   {
     g_autofree char *target = session_path (session, "data");
 
@@ -863,6 +985,12 @@ test_docker_host_mount (void)
   g_assert_true (bind->read_only);
   owned = g_path_get_dirname (bind->host_path);
   g_assert_cmpuint (count_test_mounts (), ==, 1);
+  /* The container has it as a named Docker volume, and no privilege
+   * for FUSE. */
+  g_assert_cmpuint (count_managed_volumes (), ==, volumes_before + 1);
+  container_privileges (container_id, &sys_admin, &fuse);
+  g_assert_false (sys_admin);
+  g_assert_false (fuse);
   g_assert_cmpuint (count_rclone_mounts (), ==, 1);
   g_assert_false (any_cmdline_contains (secret));
 
@@ -873,13 +1001,27 @@ test_docker_host_mount (void)
   g_assert_false (g_file_test (owned, G_FILE_TEST_EXISTS));
   wait_for_no_rclone ();
 
-  /* Started again, the bucket is mounted and bound again (in a new
-   * container: the engine binds only at creation). */
+  /* Started again, the bucket is mounted again at the same host path,
+   * so the stopped container is used again, not replaced. */
   g_assert_true (start_session (session, &error));
   g_assert_no_error (error);
   assert_docker_sees_bucket (session);
   g_assert_cmpuint (count_test_mounts (), ==, 1);
   g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 1);
+  g_assert_cmpstr (session_container_id (session), ==, container_id);
+
+  /* Resumed from its saved state (shut down, as another process would
+   * find it), it keeps its container too. */
+  g_assert_true (shutdown_session (session, &error));
+  g_assert_no_error (error);
+  resumed = resume_docker_session (client, session, manifest, NULL);
+  g_assert_true (start_session (resumed, &error));
+  g_assert_no_error (error);
+  assert_docker_sees_bucket (resumed);
+  g_assert_cmpstr (session_container_id (resumed), ==, container_id);
+  g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 1);
+  g_clear_object (&session);
+  session = g_steal_pointer (&resumed);
 
   g_assert_true (delete_session (client, session, &error));
   g_assert_no_error (error);
@@ -887,6 +1029,7 @@ test_docker_host_mount (void)
   g_assert_cmpuint (count_owned_dirs (), ==, owned_before);
   wait_for_no_rclone ();
   g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 0);
+  g_assert_cmpuint (count_managed_volumes (), ==, volumes_before);
 }
 
 /* Deleted while running: the container goes first, then the mount. */
@@ -909,9 +1052,8 @@ test_docker_delete_unmounts (void)
   client = agents_docker_client_new ();
   bucket = new_bucket ();
   entry = new_mount (bucket, endpoint, TRUE);
+  use_docker_volume (entry);
   manifest = manifest_with_mount (entry);
-  agents_manifest_acknowledge_mount_credential_exposure (
-    manifest, (const char *const[]){ "data", NULL });
   session = create_docker_session (client, manifest);
   g_assert_true (start_session (session, &error));
   g_assert_no_error (error);
@@ -921,6 +1063,7 @@ test_docker_delete_unmounts (void)
   /* The engine cannot bind into the running container: a bucket mounted
    * later is refused, not mounted where the container never sees it. */
   late = new_mount (bucket, endpoint, TRUE);
+  use_docker_volume (late);
   late_dest = session_path (session, "late");
   agents_mount_mount_async (AGENTS_MOUNT (late), session, late_dest, NULL, NULL,
                             agents_test_async_cb, &result);
@@ -943,6 +1086,7 @@ test_docker_delete_unmounts (void)
 static void
 test_docker_mount_fails (void)
 {
+  guint volumes_before = 0;
   g_autoptr (AgentsSandboxClient) client = NULL;
   g_autoptr (AgentsManifestEntry) entry = NULL;
   g_autoptr (AgentsManifest) manifest = NULL;
@@ -954,10 +1098,10 @@ test_docker_mount_fails (void)
   if (docker_skip_if_unavailable ())
     return;
   client = agents_docker_client_new ();
+  volumes_before = count_managed_volumes ();
   entry = new_mount ("no-such-bucket", endpoint, TRUE);
+  use_docker_volume (entry);
   manifest = manifest_with_mount (entry);
-  agents_manifest_acknowledge_mount_credential_exposure (
-    manifest, (const char *const[]){ "data", NULL });
   agents_sandbox_client_create_async (
     client, manifest,
     g_variant_new_parsed ("{'image': <%s>}", AGENTS_DOCKER_TEST_IMAGE), NULL,
@@ -971,6 +1115,308 @@ test_docker_mount_fails (void)
   g_assert_cmpuint (count_test_mounts (), ==, 0);
   g_assert_cmpuint (count_owned_dirs (), ==, owned_before);
   g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 0);
+  g_assert_cmpuint (count_managed_volumes (), ==, volumes_before);
+}
+
+/* ---- docker: the FUSE tool inside the container ---------------------- */
+
+#define FUSE_IMAGE "libagents-test:fuse"
+
+static char *fuse_skip_reason;
+
+/* The image with rclone and fusermount3 (tests/docker/build-image.sh
+ * --fuse), built when missing. */
+static char *
+find_fuse_skip_reason (void)
+{
+  g_autofree char *script =
+    g_test_build_filename (G_TEST_DIST, "docker", "build-image.sh", NULL);
+  const char *argv[] = { "sh", script, "--fuse", NULL };
+  g_autofree char *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  if (!g_file_test ("/dev/fuse", G_FILE_TEST_EXISTS))
+    return g_strdup ("no /dev/fuse for the container");
+  if (!g_spawn_sync (NULL, (char **) argv, NULL,
+                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                     NULL, NULL, &err, &status, &error) ||
+      !g_spawn_check_wait_status (status, NULL))
+    return g_strdup_printf ("cannot build %s: %s", FUSE_IMAGE,
+                            error ? error->message : err);
+  return NULL;
+}
+
+static gboolean
+fuse_skip_if_unavailable (void)
+{
+  if (docker_skip_if_unavailable ())
+    return TRUE;
+  if (fuse_skip_reason == NULL)
+    return FALSE;
+  g_test_skip (fuse_skip_reason);
+  return TRUE;
+}
+
+/* The FUSE image, on the host's network: the S3 server listens on the
+ * host's 127.0.0.1. */
+static GVariant *
+fuse_options (void)
+{
+  return g_variant_new_parsed ("{'image': <%s>, 'network': <'host'>, "
+                               "'allow_host_network': <true>}",
+                               FUSE_IMAGE);
+}
+
+static AgentsSandboxSession *
+create_fuse_session (AgentsSandboxClient *client, AgentsManifest *manifest)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  AgentsSandboxSession *session;
+
+  agents_sandbox_client_create_async (client, manifest, fuse_options (), NULL,
+                                      NULL, agents_test_async_cb, &result);
+  session = agents_sandbox_client_create_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  return session;
+}
+
+static char *
+run_stdout (AgentsSandboxSession *session, const char *script, int *status)
+{
+  g_autoptr (AgentsExecResult) result = run (session, script);
+
+  if (status != NULL)
+    *status = agents_exec_result_get_exit_code (result);
+  else if (agents_exec_result_get_exit_code (result) != 0)
+    {
+      g_autofree char *err = agents_exec_result_dup_stderr_text (result);
+
+      g_test_message ("%s: %s", script, err);
+      g_assert_cmpint (agents_exec_result_get_exit_code (result), ==, 0);
+    }
+  return agents_exec_result_dup_stdout_text (result);
+}
+
+static void
+test_docker_in_container (void)
+{
+  g_autoptr (AgentsSandboxClient) client = NULL;
+  g_autofree char *bucket = NULL;
+  g_autofree char *object = NULL;
+  g_autofree char *container_id = NULL;
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsSandboxSession) resumed = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *mounts = NULL;
+  guint host_mounts_before = count_test_mounts ();
+  gboolean sys_admin, fuse;
+  int status;
+
+  if (fuse_skip_if_unavailable ())
+    return;
+  client = agents_docker_client_new ();
+  bucket = new_bucket ();
+  entry = new_mount (bucket, endpoint, FALSE);
+  manifest = manifest_with_mount (entry);
+  agents_manifest_acknowledge_mount_credential_exposure (
+    manifest, (const char *const[]){ "data", NULL });
+  session = create_fuse_session (client, manifest);
+  container_id = g_strdup (session_container_id (session));
+  start_session (session, &error);
+  g_assert_no_error (error);
+
+  /* The tool runs in the container, which has the FUSE device: the
+   * mount is the container's, not the host's. */
+  out = run_stdout (session, "ls data/dir && cat data/dir/a.txt", NULL);
+  g_assert_cmpstr (out, ==, "a.txt\nhello from s3\n");
+  mounts = run_stdout (session, "grep \" $PWD/data \" /proc/mounts", NULL);
+  g_assert_nonnull (strstr (mounts, "fuse"));
+  g_assert_cmpuint (count_test_mounts (), ==, host_mounts_before);
+  g_clear_pointer (&out, g_free);
+  out = run_stdout (session, "test -c /dev/fuse && echo fuse", NULL);
+  g_assert_cmpstr (out, ==, "fuse\n");
+  container_privileges (container_id, &sys_admin, &fuse);
+  g_assert_true (sys_admin);
+  g_assert_true (fuse);
+
+  /* The credentials went through a file that is gone, and are on no
+   * command line (the container's processes are the host's too). */
+  g_clear_pointer (&out, g_free);
+  out = run_stdout (session, "test -e .sandbox-s3mount", &status);
+  g_assert_cmpint (status, !=, 0);
+  g_assert_false (any_cmdline_contains (secret));
+
+  /* Writable: an object written in the container is in the bucket. */
+  g_clear_pointer (&out, g_free);
+  out = run_stdout (session,
+                    "mkdir -p data/out && echo written in the container > "
+                    "data/out/result.txt",
+                    NULL);
+
+  /* Shut down (the mount goes first, its upload done), started again:
+   * the same container, mounted again. */
+  g_assert_true (shutdown_session (session, &error));
+  g_assert_no_error (error);
+  object = g_strdup_printf ("/%s/out/result.txt", bucket);
+  g_assert_true (object_has (object, "written in the container\n"));
+  start_session (session, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (session_container_id (session), ==, container_id);
+  g_clear_pointer (&out, g_free);
+  out = run_stdout (session, "cat data/out/result.txt", NULL);
+  g_assert_cmpstr (out, ==, "written in the container\n");
+
+  /* Resumed from its saved state while the container runs: the same
+   * container, and the mount it has is kept. */
+  resumed = resume_docker_session (client, session, manifest, fuse_options ());
+  start_session (resumed, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (session_container_id (resumed), ==, container_id);
+  g_clear_pointer (&out, g_free);
+  out = run_stdout (resumed, "cat data/dir/a.txt", NULL);
+  g_assert_cmpstr (out, ==, "hello from s3\n");
+  g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 1);
+
+  g_assert_true (delete_session (client, resumed, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 0);
+  g_assert_cmpuint (count_test_mounts (), ==, host_mounts_before);
+  g_assert_false (any_cmdline_contains (secret));
+}
+
+/* A bucket that does not exist: the error names it and the endpoint but
+ * no secret, and the container keeps no mount point, mount or file of
+ * the attempt. */
+static void
+test_docker_in_container_fails (void)
+{
+  g_autoptr (AgentsSandboxClient) client = NULL;
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  int status;
+
+  if (fuse_skip_if_unavailable ())
+    return;
+  client = agents_docker_client_new ();
+  entry = new_mount ("no-such-bucket", endpoint, TRUE);
+  manifest = manifest_with_mount (entry);
+  agents_manifest_acknowledge_mount_credential_exposure (
+    manifest, (const char *const[]){ "data", NULL });
+  session = create_fuse_session (client, manifest);
+  g_assert_false (start_session (session, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_MOUNT_FAILED);
+  g_assert_nonnull (strstr (error->message, "no-such-bucket"));
+  g_assert_nonnull (strstr (error->message, endpoint));
+  g_assert_null (strstr (error->message, secret));
+  g_assert_null (strstr (error->message, ACCESS_KEY "="));
+  g_clear_error (&error);
+
+  out = run_stdout (session,
+                    "test -e data || test -e .sandbox-s3mount || "
+                    "test -e /tmp/.agents-s3mount/* || grep -q fuse "
+                    "/proc/mounts",
+                    &status);
+  g_assert_cmpint (status, !=, 0);
+  g_assert_false (any_cmdline_contains (secret));
+
+  g_assert_true (delete_session (client, session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 0);
+}
+
+/* docker_volume is the docker backend's: unix_local refuses it. */
+static void
+test_unix_local_refuses_docker_volume (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  guint owned_before = count_owned_dirs ();
+
+  if (skip_if_unavailable ())
+    return;
+  entry = new_mount ("any-bucket", endpoint, TRUE);
+  use_docker_volume (entry);
+  manifest = manifest_with_mount (entry);
+  session = create_session (client, manifest);
+  g_assert_false (start_session (session, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_MOUNT_CONFIG);
+  g_assert_cmpstr (error->message, ==,
+                   "docker-volume mounts are not supported by this sandbox "
+                   "backend");
+  g_assert_cmpuint (count_owned_dirs (), ==, owned_before);
+  g_clear_error (&error);
+  g_assert_true (delete_session (client, session, &error));
+  g_assert_no_error (error);
+}
+
+/* A docker_volume volume whose container is gone (its process died
+ * before deleting it, and the container was reaped) goes at the next
+ * reap; one a container still uses stays. */
+static gboolean
+volume_exists (AgentsDockerEngine *engine, const char *name)
+{
+  g_autofree char *path = g_strdup_printf ("/volumes/%s", name);
+  g_autoptr (JsonNode) answer = NULL;
+  g_autoptr (GError) error = NULL;
+
+  answer = agents_docker_engine_call_json (engine, "GET", path, NULL, NULL,
+                                           NULL, &error);
+  if (g_error_matches (error, AGENTS_DOCKER_ERROR,
+                       AGENTS_DOCKER_ERROR_NOT_FOUND))
+    return FALSE;
+  g_assert_no_error (error);
+  return TRUE;
+}
+
+static void
+test_docker_reap_volumes (void)
+{
+  g_autoptr (AgentsSandboxClient) client = NULL;
+  g_autoptr (AgentsDockerEngine) engine = NULL;
+  g_autoptr (JsonNode) body = NULL;
+  g_autoptr (JsonNode) answer = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *text = NULL;
+
+  if (docker_skip_if_unavailable ())
+    return;
+  client = agents_docker_client_new ();
+  engine = agents_docker_engine_new (NULL, &error);
+  g_assert_no_error (error);
+  name = g_strdup_printf ("sandbox_test_reap_%d", (int) getpid ());
+  text = g_strdup_printf (
+    "{\"Name\":\"%s\",\"Labels\":{\"" AGENTS_DOCKER_LABEL_MANAGED
+    "\":\"true\"}}",
+    name);
+  body = json_from_string (text, &error);
+  g_assert_no_error (error);
+  answer = agents_docker_engine_call_json (engine, "POST", "/volumes/create",
+                                           body, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (volume_exists (engine, name));
+
+  agents_sandbox_client_reap_async (client, NULL, FALSE, NULL,
+                                    agents_test_async_cb, &result);
+  agents_sandbox_client_reap_finish (client, agents_test_wait_result (&result),
+                                     &error);
+  g_assert_no_error (error);
+  g_assert_false (volume_exists (engine, name));
 }
 
 /* Runs last: every mount the tests made is gone. */
@@ -1006,6 +1452,8 @@ main (int argc, char *argv[])
   secret = g_strdup_printf ("Sec%08xRET%08x", g_random_int (), g_random_int ());
   skip_reason = find_skip_reason ();
   docker_skip_reason = agents_docker_test_unavailable ();
+  if (skip_reason == NULL && docker_skip_reason == NULL)
+    fuse_skip_reason = find_fuse_skip_reason ();
 
   g_test_add_func ("/s3/unix-local/read-only", test_read_only_mount);
   g_test_add_func ("/s3/unix-local/writable", test_writable_mount);
@@ -1022,9 +1470,15 @@ main (int argc, char *argv[])
   g_test_add_func ("/s3/unix-local/run-state-has-no-secret",
                    test_run_state_has_no_secret);
   g_test_add_func ("/s3/unix-local/reap-after-kill", test_reap_after_kill);
-  g_test_add_func ("/s3/docker/host-mount", test_docker_host_mount);
+  g_test_add_func ("/s3/unix-local/docker-volume-refused",
+                   test_unix_local_refuses_docker_volume);
+  g_test_add_func ("/s3/docker/volume", test_docker_volume);
   g_test_add_func ("/s3/docker/delete-unmounts", test_docker_delete_unmounts);
   g_test_add_func ("/s3/docker/mount-fails", test_docker_mount_fails);
+  g_test_add_func ("/s3/docker/reap-volumes", test_docker_reap_volumes);
+  g_test_add_func ("/s3/docker/in-container", test_docker_in_container);
+  g_test_add_func ("/s3/docker/in-container-fails",
+                   test_docker_in_container_fails);
   g_test_add_func ("/s3/zz-leaks/no-mounts-left", test_no_mounts_left);
 
   return agents_docker_test_run_and_reap ();

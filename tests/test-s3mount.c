@@ -746,6 +746,15 @@ static const struct
   { "{\"pattern\":{\"type\":\"mountpoint\"}}",
     AGENTS_SANDBOX_ERROR_UNKNOWN_TYPE },
   { "{\"type\":\"in_container\"}", AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"docker_volume\",\"driver\":\"local\"}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
+  { "{\"type\":\"docker_volume\",\"driver\":1}",
+    AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"type\":\"docker_volume\",\"driver_options\":[]}",
+    AGENTS_SANDBOX_ERROR_INVALID_JSON },
+  { "{\"type\":\"docker_volume\",\"driver\":\"rclone\","
+    "\"driver_options\":{\"s3-access-key-id\":\"k\"}}",
+    AGENTS_SANDBOX_ERROR_MOUNT_CONFIG },
   { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"nfs\"}}",
     AGENTS_SANDBOX_ERROR_UNKNOWN_TYPE },
   { "{\"type\":\"in_container\",\"pattern\":\"mountpoint\"}",
@@ -848,6 +857,49 @@ test_hostile_strategies (void)
       g_assert_null (strategy);
       g_assert_error (error, AGENTS_SANDBOX_ERROR, hostile_strategies[i].code);
     }
+}
+
+/* The reference's docker_volume JSON: read, written back the same, and
+ * mounted with the driver's tool. */
+static void
+test_docker_volume_strategy (void)
+{
+  g_autoptr (JsonNode) node =
+    parse_json ("{\"type\":\"docker_volume\",\"driver\":\"mountpoint\","
+                "\"driver_options\":{}}");
+  g_autoptr (JsonNode) defaults = parse_json ("{\"type\":\"docker_volume\"}");
+  g_autoptr (AgentsMountStrategy) strategy = NULL;
+  g_autoptr (AgentsMountStrategy) copy = NULL;
+  g_autoptr (AgentsMountStrategy) plain = NULL;
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (JsonNode) back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) argv = NULL;
+
+  strategy = agents_mount_strategy_new_from_json (node, &error);
+  g_assert_no_error (error);
+  g_assert_true (AGENTS_IS_DOCKER_VOLUME_MOUNT_STRATEGY (strategy));
+  g_assert_cmpstr (agents_docker_volume_mount_strategy_get_driver (
+                     AGENTS_DOCKER_VOLUME_MOUNT_STRATEGY (strategy)),
+                   ==, "mountpoint");
+  back = agents_mount_strategy_to_json (strategy);
+  g_assert_true (json_node_equal (back, node));
+  copy = agents_mount_strategy_copy (strategy);
+  g_assert_true (agents_mount_strategy_equal (copy, strategy));
+
+  entry = agents_s3_mount_new ("bucket", strategy);
+  argv = agents_mount_strategy_build_mount_argv (
+    strategy, AGENTS_S3_MOUNT (entry), MOUNT_PATH, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (argv[0], ==, "mount-s3");
+
+  /* Without a driver: rclone. */
+  plain = agents_mount_strategy_new_from_json (defaults, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (agents_docker_volume_mount_strategy_get_driver (
+                     AGENTS_DOCKER_VOLUME_MOUNT_STRATEGY (plain)),
+                   ==, "rclone");
+  g_assert_false (agents_mount_strategy_equal (plain, strategy));
 }
 
 static void
@@ -1341,6 +1393,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/s3mount/json/hostile-entries", test_hostile_entries);
   g_test_add_func ("/s3mount/json/hostile-strategies", test_hostile_strategies);
   g_test_add_func ("/s3mount/copy-equal", test_copy_equal);
+  g_test_add_func ("/s3mount/json/docker-volume", test_docker_volume_strategy);
   g_test_add_func ("/s3mount/argv/mountpoint", test_mountpoint_argv);
   g_test_add_func ("/s3mount/argv/s3fs", test_s3fs_argv);
   g_test_add_func ("/s3mount/argv/rclone", test_rclone_argv);

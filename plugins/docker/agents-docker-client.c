@@ -244,6 +244,22 @@ container_removed (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 static void
+unmounted_in_container (GObject *source,
+                        GAsyncResult *result,
+                        gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+
+  /* A failure was logged; the container goes all the same (removing it
+   * deletes nothing through the mount, which is the container's). */
+  agents_docker_host_mounts_unmount_in_container_finish (
+    AGENTS_DOCKER_SESSION (source), result, NULL);
+  agents_docker_session_remove_container_async (
+    AGENTS_DOCKER_SESSION (source), g_task_get_cancellable (task),
+    container_removed, g_object_ref (task));
+}
+
+static void
 client_delete (AgentsSandboxClient *client,
                AgentsSandboxSession *session,
                GTask *task)
@@ -256,9 +272,10 @@ client_delete (AgentsSandboxClient *client,
                                G_OBJECT_TYPE_NAME (session));
       return;
     }
-  agents_docker_session_remove_container_async (
+  /* Mounts inside the container go first, their uploads done. */
+  agents_docker_host_mounts_unmount_in_container_async (
     AGENTS_DOCKER_SESSION (session), g_task_get_cancellable (task),
-    container_removed, g_object_ref (task));
+    unmounted_in_container, g_object_ref (task));
 }
 
 static void reap_thread (GTask *task,

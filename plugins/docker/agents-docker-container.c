@@ -1303,15 +1303,50 @@ add_strings (JsonBuilder *builder, const char *name, const char *const *strings)
   json_builder_end_array (builder);
 }
 
+/* A FUSE tool inside the container (an in_container s3_mount) needs the
+ * FUSE device and SYS_ADMIN to mount, and, where the engine's host
+ * confines containers with AppArmor, a profile that allows mount (the
+ * engine ignores the option elsewhere): that container only. */
 static void
-add_security (JsonBuilder *builder)
+add_fuse (JsonBuilder *builder)
+{
+  json_builder_set_member_name (builder, "Devices");
+  json_builder_begin_array (builder);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "PathOnHost");
+  json_builder_add_string_value (builder, "/dev/fuse");
+  json_builder_set_member_name (builder, "PathInContainer");
+  json_builder_add_string_value (builder, "/dev/fuse");
+  json_builder_set_member_name (builder, "CgroupPermissions");
+  json_builder_add_string_value (builder, "rwm");
+  json_builder_end_object (builder);
+  json_builder_end_array (builder);
+}
+
+static void
+add_security (JsonBuilder *builder, gboolean fuse)
 {
   const char *const drop[] = { "ALL", NULL };
-  const char *const security[] = { "no-new-privileges:true", NULL };
+  const char *const fuse_caps[] = { "SYS_ADMIN", NULL };
+  const char *const fuse_security[] = { "apparmor:unconfined", NULL };
+  const char *const no_new_privileges = "no-new-privileges:true";
 
   add_strings (builder, "CapDrop", drop);
-  add_strings (builder, "CapAdd", kept_capabilities);
-  add_strings (builder, "SecurityOpt", security);
+  json_builder_set_member_name (builder, "CapAdd");
+  json_builder_begin_array (builder);
+  for (guint i = 0; kept_capabilities[i] != NULL; i++)
+    json_builder_add_string_value (builder, kept_capabilities[i]);
+  for (guint i = 0; fuse && fuse_caps[i] != NULL; i++)
+    json_builder_add_string_value (builder, fuse_caps[i]);
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "SecurityOpt");
+  json_builder_begin_array (builder);
+  json_builder_add_string_value (builder, no_new_privileges);
+  if (fuse)
+    json_builder_add_string_value (builder, fuse_security[0]);
+  json_builder_end_array (builder);
+  if (fuse)
+    add_fuse (builder);
 }
 
 /* A read-only root keeps two places writable: /tmp (a tmpfs, where the
@@ -1374,7 +1409,7 @@ host_config_node (AgentsDockerSessionState *state)
   add_int_member (builder, "Memory", memory);
   add_int_member (builder, "NanoCpus", cpus);
   add_int_member (builder, "PidsLimit", pids);
-  add_security (builder);
+  add_security (builder, agents_docker_host_mounts_need_fuse (state));
   if (agents_docker_session_state_get_read_only_root (state))
     add_read_only_root (builder, state);
   else
@@ -1613,15 +1648,21 @@ agents_docker_container_ensure (AgentsDockerEngine *engine,
           AGENTS_SANDBOX_SESSION_STATE (state)),
         cancellable, NULL);
     }
+  /* The volumes are made with the container, as it is configured now. */
+  agents_docker_host_mounts_remove_volumes (engine, state, cancellable);
 
   id = create_container (engine, state, cancellable, error);
   if (id == NULL)
-    return NULL;
+    {
+      agents_docker_host_mounts_remove_volumes (engine, state, NULL);
+      return NULL;
+    }
   container = agents_docker_container_new (engine, id);
   if (!start_container (container, cancellable, error))
     {
       /* Nothing is left behind when the container cannot start. */
       remove_container (container, NULL, NULL);
+      agents_docker_host_mounts_remove_volumes (engine, state, NULL);
       return NULL;
     }
   return g_steal_pointer (&id);
@@ -1676,5 +1717,8 @@ agents_docker_reap (AgentsDockerEngine *engine,
         return -1;
       removed++;
     }
+  /* The docker_volume volumes of the containers removed (or lost). */
+  if (agents_docker_host_mounts_reap_volumes (engine, cancellable, error) < 0)
+    return -1;
   return removed;
 }

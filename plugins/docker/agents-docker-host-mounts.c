@@ -3,14 +3,21 @@
  * Copyright 2026 The libagents authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The host-mount strategy of the docker backend: an s3_mount entry is
- * mounted on the host by the s3mount plugin (rclone or s3fs, in a
- * directory the library owns) and the engine binds that directory into
- * the container at the entry's path when it creates the container. The
- * container needs neither /dev/fuse nor SYS_ADMIN. Because the engine
- * binds only at creation, the mounts are made before the container and
- * undone after it is stopped or removed (a FUSE mount still bound into
- * a running container would keep its daemon alive).
+ * The s3_mount strategies of the docker backend.
+ *
+ * docker_volume: the entry is mounted on the host by the s3mount plugin
+ * (rclone or mount-s3, in a directory the library owns) and the engine
+ * gives that directory to the container at the entry's path when it
+ * creates the container. The container needs neither /dev/fuse nor
+ * SYS_ADMIN. Because the engine binds only at creation, the mounts are
+ * made before the container and undone after it is stopped or removed
+ * (a FUSE mount still bound into a running container would keep its
+ * daemon alive).
+ *
+ * in_container: the s3mount plugin runs the tool inside the container
+ * when the manifest is applied; the container is created with /dev/fuse
+ * and SYS_ADMIN for that (agents_docker_host_mounts_need_fuse()), and
+ * the mounts are undone before it is stopped or removed.
  */
 
 #include "config.h"
@@ -21,6 +28,10 @@
 #include "agents-host-bind-private.h"
 
 #define S3_MOUNT_TYPE "s3_mount"
+#define DOCKER_VOLUME "docker_volume"
+#define IN_CONTAINER "in_container"
+
+typedef gboolean (*EntryFilter) (AgentsManifestEntry *entry);
 
 static GQuark
 binds_quark (void)
@@ -45,11 +56,48 @@ mounts_op_free (MountsOp *op)
   g_free (op);
 }
 
+/* The `type` of @entry's `mount_strategy` if it is an s3_mount. */
+static char *
+s3_strategy_type (AgentsManifestEntry *entry)
+{
+  g_autoptr (JsonNode) node = NULL;
+  JsonObject *object;
+  JsonNode *strategy;
+
+  if (g_strcmp0 (agents_manifest_entry_get_type_name (entry), S3_MOUNT_TYPE) !=
+      0)
+    return NULL;
+  node = agents_manifest_entry_to_json (entry);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  object = json_node_get_object (node);
+  strategy = json_object_get_member (object, "mount_strategy");
+  if (strategy == NULL || !JSON_NODE_HOLDS_OBJECT (strategy))
+    return NULL;
+  return g_strdup (json_object_get_string_member_with_default (
+    json_node_get_object (strategy), "type", NULL));
+}
+
+static gboolean
+has_strategy (AgentsManifestEntry *entry, const char *type)
+{
+  g_autofree char *actual = s3_strategy_type (entry);
+
+  return g_strcmp0 (actual, type) == 0;
+}
+
+/* Mounted on the host and given to the container as a volume. */
 static gboolean
 is_host_mounted (AgentsManifestEntry *entry)
 {
-  return g_strcmp0 (agents_manifest_entry_get_type_name (entry),
-                    S3_MOUNT_TYPE) == 0;
+  return has_strategy (entry, DOCKER_VOLUME);
+}
+
+/* Mounted by the FUSE tool inside the container. */
+static gboolean
+is_in_container (AgentsManifestEntry *entry)
+{
+  return has_strategy (entry, IN_CONTAINER);
 }
 
 static int
@@ -68,10 +116,10 @@ compare_shallowest_first (gconstpointer a, gconstpointer b)
 }
 
 static GPtrArray *
-host_mounted_targets (AgentsDockerSession *session, gboolean deepest_first)
+filtered_targets (AgentsManifest *manifest,
+                  EntryFilter filter,
+                  gboolean deepest_first)
 {
-  AgentsManifest *manifest =
-    agents_sandbox_session_get_manifest (AGENTS_SANDBOX_SESSION (session));
   g_autoptr (GPtrArray) all = agents_manifest_list_mounts (manifest);
   GPtrArray *targets =
     g_ptr_array_new_with_free_func ((GDestroyNotify) agents_entry_target_free);
@@ -80,12 +128,20 @@ host_mounted_targets (AgentsDockerSession *session, gboolean deepest_first)
     {
       AgentsEntryTarget *target = g_ptr_array_index (all, i);
 
-      if (is_host_mounted (target->entry))
+      if (filter (target->entry))
         g_ptr_array_add (targets, agents_entry_target_copy (target));
     }
   g_ptr_array_sort (targets, deepest_first ? compare_deepest_first
                                            : compare_shallowest_first);
   return targets;
+}
+
+static GPtrArray *
+host_mounted_targets (AgentsDockerSession *session, gboolean deepest_first)
+{
+  return filtered_targets (
+    agents_sandbox_session_get_manifest (AGENTS_SANDBOX_SESSION (session)),
+    is_host_mounted, deepest_first);
 }
 
 static void mount_next (GTask *task);
@@ -270,6 +326,108 @@ agents_docker_host_mounts_unmount_finish (AgentsDockerSession *session,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/* ---- unmount in the container ----------------------------------------- */
+
+static void unmount_in_container_next (GTask *task);
+
+static void
+unmounted_in_container_cb (GObject *source,
+                           GAsyncResult *result,
+                           gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  MountsOp *op = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if (!agents_mount_unmount_finish (AGENTS_MOUNT (source), result, &error))
+    {
+      g_warning (
+        "Could not unmount %s in the container: %s",
+        ((AgentsEntryTarget *) g_ptr_array_index (op->targets, op->next - 1))
+          ->path,
+        error->message);
+      if (op->first_error == NULL)
+        op->first_error = error;
+      else
+        g_error_free (error);
+    }
+  unmount_in_container_next (g_steal_pointer (&task));
+}
+
+static void
+unmount_in_container_next (GTask *task)
+{
+  MountsOp *op = g_task_get_task_data (task);
+  AgentsSandboxSession *session = g_task_get_source_object (task);
+
+  if (op->next < op->targets->len)
+    {
+      AgentsEntryTarget *target = g_ptr_array_index (op->targets, op->next++);
+
+      agents_mount_unmount_async (
+        AGENTS_MOUNT (target->entry), session, target->path,
+        agents_manifest_get_root (
+          agents_sandbox_session_get_manifest (session)),
+        NULL, unmounted_in_container_cb, task);
+      return;
+    }
+  if (op->first_error != NULL)
+    g_task_return_error (task, g_steal_pointer (&op->first_error));
+  else
+    g_task_return_boolean (task, TRUE);
+  g_object_unref (task);
+}
+
+/* A container that is not running has nothing mounted in it. */
+static void
+running_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+
+  if (!agents_sandbox_session_running_finish (AGENTS_SANDBOX_SESSION (source),
+                                              result, NULL))
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  unmount_in_container_next (g_steal_pointer (&task));
+}
+
+void
+agents_docker_host_mounts_unmount_in_container_async (
+  AgentsDockerSession *session,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data)
+{
+  g_autoptr (GTask) task =
+    g_task_new (session, cancellable, callback, user_data);
+  MountsOp *op = g_new0 (MountsOp, 1);
+
+  g_task_set_source_tag (task,
+                         agents_docker_host_mounts_unmount_in_container_async);
+  op->targets = filtered_targets (
+    agents_sandbox_session_get_manifest (AGENTS_SANDBOX_SESSION (session)),
+    is_in_container, TRUE);
+  g_task_set_task_data (task, op, (GDestroyNotify) mounts_op_free);
+  if (op->targets->len == 0)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  agents_sandbox_session_running_async (AGENTS_SANDBOX_SESSION (session),
+                                        cancellable, running_cb,
+                                        g_steal_pointer (&task));
+}
+
+gboolean
+agents_docker_host_mounts_unmount_in_container_finish (
+  AgentsDockerSession *session, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, session), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 /* ---- container configuration ------------------------------------------ */
 
 void
@@ -284,11 +442,95 @@ agents_docker_host_mounts_sync_state (AgentsDockerSession *session,
 }
 
 gboolean
+agents_docker_host_mounts_need_fuse (AgentsDockerSessionState *state)
+{
+  AgentsManifest *manifest = agents_sandbox_session_state_get_manifest (
+    AGENTS_SANDBOX_SESSION_STATE (state));
+  g_autoptr (GPtrArray) targets = NULL;
+
+  if (manifest == NULL)
+    return FALSE;
+  targets = filtered_targets (manifest, is_in_container, FALSE);
+  return targets->len > 0;
+}
+
+gboolean
 agents_docker_host_mounts_any (AgentsDockerSessionState *state)
 {
   GPtrArray *binds = g_object_get_qdata (G_OBJECT (state), binds_quark ());
 
   return binds != NULL && binds->len > 0;
+}
+
+/* The reference's volume name, `sandbox_<session>_<sha256(path)[:12]>_
+ * <path>`, in the characters Docker allows (at most 128 of them). */
+static char *
+volume_name (AgentsDockerSessionState *state, const char *path)
+{
+  const char *session_id = agents_sandbox_session_state_get_session_id (
+    AGENTS_SANDBOX_SESSION_STATE (state));
+  g_autofree char *digest =
+    g_compute_checksum_for_string (G_CHECKSUM_SHA256, path, -1);
+  GString *name = g_string_new ("sandbox_");
+
+  for (const char *p = session_id; *p != '\0'; p++)
+    if (g_ascii_isalnum (*p))
+      g_string_append_c (name, g_ascii_tolower (*p));
+  g_string_append_printf (name, "_%.12s_", digest);
+  for (const char *p = path; *p != '\0' && name->len < 128; p++)
+    {
+      if (*p == '/' && p == path)
+        continue;
+      g_string_append_c (
+        name, g_ascii_isalnum (*p) || *p == '-' || *p == '.' ? *p : '_');
+    }
+  return g_string_free (name, FALSE);
+}
+
+static void
+add_string_member (JsonBuilder *builder, const char *name, const char *value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_string_value (builder, value);
+}
+
+/* A named volume of the `local` driver that binds @bind's host mount:
+ * Docker creates it with the container, and mounts it (a bind of the
+ * FUSE mount) whenever the container starts. */
+static void
+add_volume (JsonBuilder *builder,
+            AgentsDockerSessionState *state,
+            const AgentsHostBind *bind)
+{
+  g_autofree char *name = volume_name (state, bind->sandbox_path);
+
+  json_builder_begin_object (builder);
+  add_string_member (builder, "Type", "volume");
+  add_string_member (builder, "Source", name);
+  add_string_member (builder, "Target", bind->sandbox_path);
+  json_builder_set_member_name (builder, "ReadOnly");
+  json_builder_add_boolean_value (builder, bind->read_only);
+  json_builder_set_member_name (builder, "VolumeOptions");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "Labels");
+  json_builder_begin_object (builder);
+  add_string_member (builder, AGENTS_DOCKER_LABEL_MANAGED, "true");
+  add_string_member (builder, AGENTS_DOCKER_LABEL_SESSION,
+                     agents_sandbox_session_state_get_session_id (
+                       AGENTS_SANDBOX_SESSION_STATE (state)));
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "DriverConfig");
+  json_builder_begin_object (builder);
+  add_string_member (builder, "Name", "local");
+  json_builder_set_member_name (builder, "Options");
+  json_builder_begin_object (builder);
+  add_string_member (builder, "type", "none");
+  add_string_member (builder, "o", "bind");
+  add_string_member (builder, "device", bind->host_path);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
 }
 
 void
@@ -298,18 +540,86 @@ agents_docker_host_mounts_add_binds (JsonBuilder *builder,
   GPtrArray *binds = g_object_get_qdata (G_OBJECT (state), binds_quark ());
 
   for (guint i = 0; binds != NULL && i < binds->len; i++)
-    {
-      const AgentsHostBind *bind = g_ptr_array_index (binds, i);
+    add_volume (builder, state, g_ptr_array_index (binds, i));
+}
 
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "Type");
-      json_builder_add_string_value (builder, "bind");
-      json_builder_set_member_name (builder, "Source");
-      json_builder_add_string_value (builder, bind->host_path);
-      json_builder_set_member_name (builder, "Target");
-      json_builder_add_string_value (builder, bind->sandbox_path);
-      json_builder_set_member_name (builder, "ReadOnly");
-      json_builder_add_boolean_value (builder, bind->read_only);
-      json_builder_end_object (builder);
+/* ---- volumes ---------------------------------------------------------- */
+
+static void
+remove_volume (AgentsDockerEngine *engine,
+               const char *name,
+               GCancellable *cancellable)
+{
+  g_autofree char *escaped = agents_docker_engine_escape (name);
+  g_autofree char *path = g_strdup_printf ("/volumes/%s", escaped);
+  g_autoptr (JsonNode) answer = NULL;
+  g_autoptr (GError) error = NULL;
+
+  answer = agents_docker_engine_call_json (engine, "DELETE", path, NULL, NULL,
+                                           cancellable, &error);
+  if (answer == NULL && !g_error_matches (error, AGENTS_DOCKER_ERROR,
+                                          AGENTS_DOCKER_ERROR_NOT_FOUND))
+    g_warning ("Could not remove the docker volume %s: %s", name,
+               error->message);
+}
+
+void
+agents_docker_host_mounts_remove_volumes (AgentsDockerEngine *engine,
+                                          AgentsDockerSessionState *state,
+                                          GCancellable *cancellable)
+{
+  AgentsManifest *manifest = agents_sandbox_session_state_get_manifest (
+    AGENTS_SANDBOX_SESSION_STATE (state));
+  g_autoptr (GPtrArray) targets = NULL;
+
+  if (manifest == NULL)
+    return;
+  targets = filtered_targets (manifest, is_host_mounted, FALSE);
+  for (guint i = 0; i < targets->len; i++)
+    {
+      AgentsEntryTarget *target = g_ptr_array_index (targets, i);
+      g_autofree char *name = volume_name (state, target->path);
+
+      remove_volume (engine, name, cancellable);
     }
+}
+
+gssize
+agents_docker_host_mounts_reap_volumes (AgentsDockerEngine *engine,
+                                        GCancellable *cancellable,
+                                        GError **error)
+{
+  g_autofree char *filter = agents_docker_engine_escape (
+    "{\"label\":[\"" AGENTS_DOCKER_LABEL_MANAGED "=true\"],"
+    "\"dangling\":[\"true\"]}");
+  g_autofree char *path = g_strdup_printf ("/volumes?filters=%s", filter);
+  g_autoptr (JsonNode) answer = agents_docker_engine_call_json (
+    engine, "GET", path, NULL, NULL, cancellable, error);
+  JsonObject *object;
+  JsonArray *volumes;
+  gssize removed = 0;
+
+  if (answer == NULL)
+    return -1;
+  object =
+    JSON_NODE_HOLDS_OBJECT (answer) ? json_node_get_object (answer) : NULL;
+  volumes =
+    object && json_object_has_member (object, "Volumes") &&
+        JSON_NODE_HOLDS_ARRAY (json_object_get_member (object, "Volumes"))
+      ? json_object_get_array_member (object, "Volumes")
+      : NULL;
+  for (guint i = 0; volumes != NULL && i < json_array_get_length (volumes); i++)
+    {
+      JsonObject *volume = json_array_get_object_element (volumes, i);
+      const char *name =
+        volume
+          ? json_object_get_string_member_with_default (volume, "Name", NULL)
+          : NULL;
+
+      if (name == NULL)
+        continue;
+      remove_volume (engine, name, cancellable);
+      removed++;
+    }
+  return removed;
 }

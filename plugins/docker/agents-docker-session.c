@@ -704,6 +704,8 @@ remove_thread (GTask *task,
       g_task_return_error (task, error);
       return;
     }
+  agents_docker_host_mounts_remove_volumes (self->engine, session_state (self),
+                                            cancellable);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -814,12 +816,40 @@ shutdown_stopped (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 static void
+shutdown_unmounted_in_container (GObject *source,
+                                 GAsyncResult *result,
+                                 gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  g_autoptr (GTask) stop = NULL;
+
+  /* A failure was logged: the container stops all the same. */
+  agents_docker_host_mounts_unmount_in_container_finish (
+    AGENTS_DOCKER_SESSION (source), result, NULL);
+  stop = g_task_new (source, g_task_get_cancellable (task), shutdown_stopped,
+                     g_object_ref (task));
+  g_task_run_in_thread (stop, shutdown_thread);
+}
+
+static void
 docker_shutdown_backend (AgentsSandboxSessionBase *base, GTask *task)
 {
-  g_autoptr (GTask) stop = g_task_new (base, g_task_get_cancellable (task),
-                                       shutdown_stopped, g_object_ref (task));
+  AgentsDockerSession *self = AGENTS_DOCKER_SESSION (base);
 
-  g_task_run_in_thread (stop, shutdown_thread);
+  /* Mounts inside the container go first, their uploads done. */
+  if (agents_docker_session_state_get_container_id (session_state (self)) ==
+      NULL)
+    {
+      g_autoptr (GTask) stop =
+        g_task_new (base, g_task_get_cancellable (task), shutdown_stopped,
+                    g_object_ref (task));
+
+      g_task_run_in_thread (stop, shutdown_thread);
+      return;
+    }
+  agents_docker_host_mounts_unmount_in_container_async (
+    self, g_task_get_cancellable (task), shutdown_unmounted_in_container,
+    g_object_ref (task));
 }
 
 static void

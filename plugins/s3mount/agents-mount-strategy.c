@@ -67,6 +67,7 @@ typedef struct
 
 /* The strategies known by name, sorted. */
 static const TypeName strategy_types[] = {
+  { "docker_volume", agents_docker_volume_mount_strategy_get_type },
   { "in_container", agents_in_container_mount_strategy_get_type },
 };
 
@@ -471,4 +472,233 @@ agents_in_container_mount_strategy_set_pattern (
 
   if (g_set_object (&self->pattern, pattern))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PATTERN]);
+}
+
+/* ---- docker_volume ---------------------------------------------------- */
+
+/**
+ * AgentsDockerVolumeMountStrategy:
+ *
+ * Docker only: the container gets the bucket as a volume, mounted on the
+ * host, so that neither the FUSE tool nor the credentials enter it:
+ * `{"type": "docker_volume", "driver": "rclone", "driver_options": {}}`.
+ *
+ * The reference hands the credentials to a Docker volume plugin of that
+ * name. This release needs no plugin: the library mounts the bucket on
+ * the host with the driver's tool (`rclone`, or `mount-s3` for
+ * `mountpoint`) and backs a Docker volume of the `local` driver with that
+ * mount. `driver_options` (the plugin's options) have no meaning then and
+ * must be empty.
+ */
+struct _AgentsDockerVolumeMountStrategy
+{
+  AgentsMountStrategy parent_instance;
+
+  char *driver;
+  JsonObject *driver_options;
+};
+
+G_DEFINE_FINAL_TYPE (AgentsDockerVolumeMountStrategy,
+                     agents_docker_volume_mount_strategy,
+                     AGENTS_TYPE_MOUNT_STRATEGY)
+
+#define DOCKER_VOLUME(s) AGENTS_DOCKER_VOLUME_MOUNT_STRATEGY (s)
+
+static const char *const volume_drivers[] = { "mountpoint", "rclone", NULL };
+
+static void
+docker_volume_serialize_fields (AgentsMountStrategy *strategy,
+                                JsonBuilder *builder)
+{
+  AgentsDockerVolumeMountStrategy *self = DOCKER_VOLUME (strategy);
+  g_autoptr (JsonNode) options = json_node_new (JSON_NODE_OBJECT);
+
+  agents_json_add_nullable_string (builder, "driver", self->driver);
+  json_node_set_object (options, self->driver_options);
+  json_builder_set_member_name (builder, "driver_options");
+  json_builder_add_value (builder, json_node_copy (options));
+}
+
+static gboolean
+docker_volume_deserialize_fields (AgentsMountStrategy *strategy,
+                                  JsonObject *object,
+                                  GError **error)
+{
+  AgentsDockerVolumeMountStrategy *self = DOCKER_VOLUME (strategy);
+  JsonNode *node = json_object_get_member (object, "driver_options");
+  g_autofree char *driver = NULL;
+  JsonObject *options;
+
+  if (!agents_json_typed_dup_string (object, "docker_volume", "driver", &driver,
+                                     error))
+    return FALSE;
+  s3mount_set_str (&self->driver, driver ? driver : "rclone");
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  options = agents_json_typed_require_object (
+    node, "docker_volume.driver_options", error);
+  if (options == NULL)
+    return FALSE;
+  g_clear_pointer (&self->driver_options, json_object_unref);
+  self->driver_options = json_object_ref (options);
+  return TRUE;
+}
+
+static gboolean
+docker_volume_validate (AgentsMountStrategy *strategy, GError **error)
+{
+  AgentsDockerVolumeMountStrategy *self = DOCKER_VOLUME (strategy);
+
+  if (self->driver == NULL || !g_strv_contains (volume_drivers, self->driver))
+    {
+      s3mount_set_config_error (error, "docker_volume", "driver",
+                                _ ("the volume driver must be rclone or "
+                                   "mountpoint"));
+      return FALSE;
+    }
+  if (json_object_get_size (self->driver_options) > 0)
+    {
+      s3mount_set_config_error (
+        error, "docker_volume", "driver_options",
+        _ ("volume driver options are not supported: this release backs the "
+           "volume with a mount of its own on the host, not a volume "
+           "plugin"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The pattern whose tool mounts the volume's bucket on the host. */
+AgentsMountPattern *
+agents_docker_volume_mount_strategy_dup_pattern (
+  AgentsDockerVolumeMountStrategy *self)
+{
+  g_return_val_if_fail (AGENTS_IS_DOCKER_VOLUME_MOUNT_STRATEGY (self), NULL);
+
+  if (g_strcmp0 (self->driver, "mountpoint") == 0)
+    return agents_mountpoint_mount_pattern_new ();
+  return agents_rclone_mount_pattern_new ();
+}
+
+static char **
+docker_volume_build_mount_argv (AgentsMountStrategy *strategy,
+                                AgentsS3Mount *mount,
+                                const char *path,
+                                GError **error)
+{
+  g_autoptr (AgentsMountPattern) pattern = NULL;
+
+  if (!docker_volume_validate (strategy, error))
+    return NULL;
+  pattern =
+    agents_docker_volume_mount_strategy_dup_pattern (DOCKER_VOLUME (strategy));
+  return agents_mount_pattern_build_mount_argv (pattern, mount, path, error);
+}
+
+static char **
+docker_volume_build_unmount_argv (AgentsMountStrategy *strategy,
+                                  const char *path,
+                                  GError **error)
+{
+  g_autoptr (AgentsMountPattern) pattern = NULL;
+
+  if (!docker_volume_validate (strategy, error))
+    return NULL;
+  pattern =
+    agents_docker_volume_mount_strategy_dup_pattern (DOCKER_VOLUME (strategy));
+  return agents_mount_pattern_build_unmount_argv (pattern, path, error);
+}
+
+static char **
+docker_volume_build_environ (AgentsMountStrategy *strategy,
+                             AgentsS3Mount *mount)
+{
+  g_autoptr (AgentsMountPattern) pattern =
+    agents_docker_volume_mount_strategy_dup_pattern (DOCKER_VOLUME (strategy));
+
+  return agents_mount_pattern_build_environ (pattern, mount);
+}
+
+static void
+agents_docker_volume_mount_strategy_finalize (GObject *object)
+{
+  AgentsDockerVolumeMountStrategy *self = DOCKER_VOLUME (object);
+
+  g_free (self->driver);
+  g_clear_pointer (&self->driver_options, json_object_unref);
+
+  G_OBJECT_CLASS (agents_docker_volume_mount_strategy_parent_class)
+    ->finalize (object);
+}
+
+static void
+agents_docker_volume_mount_strategy_class_init (
+  AgentsDockerVolumeMountStrategyClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  AgentsMountStrategyClass *strategy_class =
+    AGENTS_MOUNT_STRATEGY_CLASS (klass);
+
+  object_class->finalize = agents_docker_volume_mount_strategy_finalize;
+
+  strategy_class->type_name = "docker_volume";
+  strategy_class->serialize_fields = docker_volume_serialize_fields;
+  strategy_class->deserialize_fields = docker_volume_deserialize_fields;
+  strategy_class->validate = docker_volume_validate;
+  strategy_class->build_mount_argv = docker_volume_build_mount_argv;
+  strategy_class->build_unmount_argv = docker_volume_build_unmount_argv;
+  strategy_class->build_environ = docker_volume_build_environ;
+}
+
+static void
+agents_docker_volume_mount_strategy_init (AgentsDockerVolumeMountStrategy *self)
+{
+  self->driver = g_strdup ("rclone");
+  self->driver_options = json_object_new ();
+}
+
+/**
+ * agents_docker_volume_mount_strategy_new:
+ * @driver: `rclone` or `mountpoint`
+ *
+ * Creates a strategy that gives a docker container the bucket as a
+ * volume mounted on the host.
+ *
+ * Returns: (transfer full): the strategy
+ */
+AgentsMountStrategy *
+agents_docker_volume_mount_strategy_new (const char *driver)
+{
+  AgentsDockerVolumeMountStrategy *self =
+    g_object_new (AGENTS_TYPE_DOCKER_VOLUME_MOUNT_STRATEGY, NULL);
+
+  s3mount_set_str (&self->driver, driver);
+  return AGENTS_MOUNT_STRATEGY (self);
+}
+
+const char *
+agents_docker_volume_mount_strategy_get_driver (
+  AgentsDockerVolumeMountStrategy *self)
+{
+  g_return_val_if_fail (AGENTS_IS_DOCKER_VOLUME_MOUNT_STRATEGY (self), NULL);
+
+  return self->driver;
+}
+
+/* The pattern whose tool mounts @self: the in-container strategy's, or
+ * the docker volume's driver's. */
+AgentsMountPattern *
+s3mount_strategy_dup_pattern (AgentsMountStrategy *self)
+{
+  if (AGENTS_IS_IN_CONTAINER_MOUNT_STRATEGY (self))
+    {
+      AgentsMountPattern *pattern =
+        agents_in_container_mount_strategy_get_pattern (IN_CONTAINER (self));
+
+      return pattern ? g_object_ref (pattern) : NULL;
+    }
+  if (AGENTS_IS_DOCKER_VOLUME_MOUNT_STRATEGY (self))
+    return agents_docker_volume_mount_strategy_dup_pattern (
+      DOCKER_VOLUME (self));
+  return NULL;
 }

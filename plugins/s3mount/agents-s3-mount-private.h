@@ -31,6 +31,10 @@ gboolean s3mount_path_is_safe (const char *path);
  * not their values (see agents_mount_pattern_validate()). */
 AgentsMountPattern *s3mount_pattern_parse (JsonNode *node, GError **error);
 
+/* The pattern (transfer full) whose tool mounts with @strategy. */
+AgentsMountPattern *
+s3mount_strategy_dup_pattern (AgentsMountStrategy *strategy);
+
 /* Replaces *@field by a copy of @value; TRUE if it changed. */
 gboolean s3mount_set_str (char **field, const char *value);
 

@@ -466,6 +466,7 @@ static gboolean
 check_authority (AgentsS3Mount *self,
                  AgentsSandboxSession *session,
                  const char *dest,
+                 gboolean exposed,
                  GError **error)
 {
   AgentsManifest *manifest = agents_sandbox_session_get_manifest (session);
@@ -479,7 +480,7 @@ check_authority (AgentsS3Mount *self,
         dest);
       return FALSE;
     }
-  if (self->access_key_id == NULL && self->session_token == NULL)
+  if (!exposed || (self->access_key_id == NULL && self->session_token == NULL))
     return TRUE;
   if (manifest != NULL &&
       agents_manifest_is_mount_credential_exposure_acknowledged (manifest,
@@ -508,6 +509,52 @@ host_mount_in_place (AgentsSandboxSession *session, const char *dest)
 }
 
 static void
+return_not_supported (GTask *task, const char *dest, const char *message)
+{
+  g_task_return_error (
+    task, agents_sandbox_error_new (AGENTS_SANDBOX_ERROR_NOT_SUPPORTED,
+                                    path_context (dest, NULL), "%s", message));
+}
+
+/* docker_volume: a host mount the docker backend gives the container
+ * as a volume when it creates it. */
+static void
+mount_docker_volume (AgentsS3Mount *self,
+                     AgentsSandboxSession *session,
+                     const char *dest,
+                     GTask *task)
+{
+  g_autoptr (AgentsMountPattern) pattern = NULL;
+
+  if (!agents_sandbox_session_get_host_binds_in_container (session))
+    {
+      g_task_return_error (
+        task,
+        agents_sandbox_error_new (
+          AGENTS_SANDBOX_ERROR_MOUNT_CONFIG, path_context (dest, NULL), "%s",
+          _ ("docker-volume mounts are not supported by this sandbox "
+             "backend")));
+      return;
+    }
+  /* Mounted already, before the container was made. */
+  if (host_mount_in_place (session, dest))
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  /* The engine gives a container its volumes only when it creates it. */
+  if (!agents_sandbox_session_get_host_binds_supported (session))
+    {
+      return_not_supported (task, dest,
+                            _ ("a docker_volume s3_mount cannot be added to a "
+                               "running container"));
+      return;
+    }
+  pattern = s3mount_strategy_dup_pattern (self->mount_strategy);
+  s3mount_host_mount (self, pattern, session, dest, task);
+}
+
+static void
 agents_s3_mount_mount (AgentsMount *mount,
                        AgentsSandboxSession *session,
                        const char *dest,
@@ -515,39 +562,47 @@ agents_s3_mount_mount (AgentsMount *mount,
                        GTask *task)
 {
   AgentsS3Mount *self = AGENTS_S3_MOUNT (mount);
+  AgentsMountPattern *pattern;
   GError *error = NULL;
 
-  /* Only backends that show host directories to their commands
-   * (unix_local; docker before it creates the container) can have a
-   * bucket mounted on the host for them. */
-  if (!agents_sandbox_session_get_host_binds_supported (session) &&
-      !host_mount_in_place (session, dest))
-    {
-      g_task_return_error (
-        task, agents_sandbox_error_new (AGENTS_SANDBOX_ERROR_NOT_SUPPORTED,
-                                        path_context (dest, NULL),
-                                        _ ("s3_mount cannot be mounted by this "
-                                           "release")));
-      return;
-    }
-  if (!agents_s3_mount_validate (self, &error) ||
-      !check_authority (self, session, dest, &error))
+  if (!agents_s3_mount_validate (self, &error))
     {
       g_task_return_error (task, error);
       return;
     }
-  /* Mounted already, before the sandbox was made (the docker backend
-   * binds host mounts only when it creates the container). */
-  if (host_mount_in_place (session, dest))
+  if (AGENTS_IS_DOCKER_VOLUME_MOUNT_STRATEGY (self->mount_strategy))
     {
-      g_task_return_boolean (task, TRUE);
+      /* The credentials stay on the host: no acknowledgement needed. */
+      if (!check_authority (self, session, dest, FALSE, &error))
+        g_task_return_error (task, error);
+      else
+        mount_docker_volume (self, session, dest, task);
       return;
     }
-  s3mount_host_mount (
-    self,
-    agents_in_container_mount_strategy_get_pattern (
-      AGENTS_IN_CONTAINER_MOUNT_STRATEGY (self->mount_strategy)),
-    session, dest, task);
+
+  /* in_container: inside the container on docker; on the host, bound
+   * into the confined view, on unix_local (whose sandbox is the host). */
+  pattern = agents_in_container_mount_strategy_get_pattern (
+    AGENTS_IN_CONTAINER_MOUNT_STRATEGY (self->mount_strategy));
+  if (!agents_sandbox_session_get_host_binds_in_container (session) &&
+      !agents_sandbox_session_get_host_binds_supported (session) &&
+      !host_mount_in_place (session, dest))
+    {
+      return_not_supported (task, dest,
+                            _ ("s3_mount cannot be mounted by this release"));
+      return;
+    }
+  if (!check_authority (self, session, dest, TRUE, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (agents_sandbox_session_get_host_binds_in_container (session))
+    s3mount_sandbox_mount (self, pattern, session, dest, task);
+  else if (host_mount_in_place (session, dest))
+    g_task_return_boolean (task, TRUE);
+  else
+    s3mount_host_mount (self, pattern, session, dest, task);
 }
 
 /*
@@ -616,6 +671,15 @@ agents_s3_mount_unmount (AgentsMount *mount,
   if (bind != NULL)
     {
       s3mount_host_unmount (AGENTS_S3_MOUNT (mount), session, bind, task);
+      return;
+    }
+  /* Mounted in the container by s3mount_sandbox_mount(). */
+  if (dest != NULL && g_path_is_absolute (dest) &&
+      agents_sandbox_session_get_host_binds_in_container (session) &&
+      AGENTS_IS_IN_CONTAINER_MOUNT_STRATEGY (
+        AGENTS_S3_MOUNT (mount)->mount_strategy))
+    {
+      s3mount_sandbox_unmount (AGENTS_S3_MOUNT (mount), session, dest, task);
       return;
     }
   if (dest == NULL || !g_path_is_absolute (dest))

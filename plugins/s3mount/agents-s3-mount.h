@@ -189,6 +189,21 @@ AgentsMountPattern *agents_in_container_mount_strategy_get_pattern (
 void agents_in_container_mount_strategy_set_pattern (
   AgentsInContainerMountStrategy *self, AgentsMountPattern *pattern);
 
+#define AGENTS_TYPE_DOCKER_VOLUME_MOUNT_STRATEGY \
+  (agents_docker_volume_mount_strategy_get_type ())
+G_DECLARE_FINAL_TYPE (AgentsDockerVolumeMountStrategy,
+                      agents_docker_volume_mount_strategy,
+                      AGENTS,
+                      DOCKER_VOLUME_MOUNT_STRATEGY,
+                      AgentsMountStrategy)
+
+AgentsMountStrategy *
+agents_docker_volume_mount_strategy_new (const char *driver);
+const char *agents_docker_volume_mount_strategy_get_driver (
+  AgentsDockerVolumeMountStrategy *self);
+AgentsMountPattern *agents_docker_volume_mount_strategy_dup_pattern (
+  AgentsDockerVolumeMountStrategy *self);
+
 /* ---- S3Mount ---------------------------------------------------------- */
 
 #define AGENTS_TYPE_S3_MOUNT (agents_s3_mount_get_type ())

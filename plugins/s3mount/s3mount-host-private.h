@@ -29,6 +29,43 @@ void s3mount_host_unmount (AgentsS3Mount *mount,
                            const AgentsHostBind *bind,
                            GTask *task);
 
+/* The mount command of @pattern for @mount at @mnt_dir, with rclone's
+ * configuration file @config and cache @cache (unless the pattern names
+ * one), and allow_other when asked. */
+char **s3mount_tool_argv (AgentsS3Mount *mount,
+                          AgentsMountPattern *pattern,
+                          const char *mnt_dir,
+                          const char *config,
+                          const char *cache,
+                          gboolean allow_other,
+                          GError **error);
+
+/* Mounts @mount with @pattern's tool run inside @session's sandbox (a
+ * docker container with /dev/fuse and SYS_ADMIN) at @dest. The
+ * credentials travel in a 0600 file of a 0700 directory, sourced by sh
+ * and removed before the tool starts; on failure nothing is left
+ * behind and the error names bucket and endpoint, never a secret. */
+void s3mount_sandbox_mount (AgentsS3Mount *mount,
+                            AgentsMountPattern *pattern,
+                            AgentsSandboxSession *session,
+                            const char *dest,
+                            GTask *task);
+
+/* Unmounts what s3mount_sandbox_mount() mounted at @dest, after the
+ * files written to it are uploaded. */
+void s3mount_sandbox_unmount (AgentsS3Mount *mount,
+                              AgentsSandboxSession *session,
+                              const char *dest,
+                              GTask *task);
+
+/* `export NAME='value'` lines for sh, one per entry of @envp. */
+char *s3mount_env_file_text (char **envp);
+
+/* Error context: the path, bucket, endpoint and (redacted) stderr. */
+GVariant *s3mount_error_context (AgentsS3Mount *mount,
+                                 const char *dest,
+                                 const char *stderr_text);
+
 /* @text with @mount's secrets and any URL userinfo replaced by
  * REDACTED. */
 char *s3mount_redact (AgentsS3Mount *mount, const char *text);

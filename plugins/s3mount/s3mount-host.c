@@ -185,18 +185,19 @@ host_mount_op_free (HostMountOp *op)
   g_free (op);
 }
 
-static GVariant *
-mount_context (HostMountOp *op, const char *stderr_text)
+GVariant *
+s3mount_error_context (AgentsS3Mount *mount,
+                       const char *dest,
+                       const char *stderr_text)
 {
   g_auto (GVariantBuilder) builder =
     G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
-  const char *endpoint = agents_s3_mount_get_endpoint_url (op->mount);
+  const char *endpoint = agents_s3_mount_get_endpoint_url (mount);
 
-  g_variant_builder_add (&builder, "{sv}", "path",
-                         g_variant_new_string (op->dest));
+  g_variant_builder_add (&builder, "{sv}", "path", g_variant_new_string (dest));
   g_variant_builder_add (
     &builder, "{sv}", "bucket",
-    g_variant_new_string (agents_s3_mount_get_bucket (op->mount)));
+    g_variant_new_string (agents_s3_mount_get_bucket (mount)));
   if (endpoint != NULL)
     g_variant_builder_add (&builder, "{sv}", "endpoint_url",
                            g_variant_new_string (endpoint));
@@ -204,6 +205,12 @@ mount_context (HostMountOp *op, const char *stderr_text)
     g_variant_builder_add (&builder, "{sv}", "stderr",
                            g_variant_new_string (stderr_text));
   return g_variant_builder_end (&builder);
+}
+
+static GVariant *
+mount_context (HostMountOp *op, const char *stderr_text)
+{
+  return s3mount_error_context (op->mount, op->dest, stderr_text);
 }
 
 /* The mount failed: nothing of it stays behind, and the error names the
@@ -238,11 +245,10 @@ fail_mount (GTask *task, const char *detail)
 
 /* `export NAME='value'` for each entry of @envp. Values are free of
  * control characters (validated); single quotes are escaped. */
-static gboolean
-write_env_file (const char *path, char **envp, GError **error)
+char *
+s3mount_env_file_text (char **envp)
 {
   GString *text = g_string_new (NULL);
-  gboolean ok;
 
   for (guint i = 0; envp != NULL && envp[i] != NULL; i++)
     {
@@ -256,10 +262,16 @@ write_env_file (const char *path, char **envp, GError **error)
       quoted = g_shell_quote (eq + 1);
       g_string_append_printf (text, "export %s=%s\n", name, quoted);
     }
-  ok = g_file_set_contents_full (path, text->str, text->len,
-                                 G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
-  g_string_free (text, TRUE);
-  return ok;
+  return g_string_free (text, FALSE);
+}
+
+static gboolean
+write_env_file (const char *path, char **envp, GError **error)
+{
+  g_autofree char *text = s3mount_env_file_text (envp);
+
+  return g_file_set_contents_full (path, text, -1,
+                                   G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
 }
 
 /* The helper's environment: nothing of ours but PATH, unless the entry
@@ -310,21 +322,25 @@ insert_args (GPtrArray *argv, guint at, const char *const *args)
     g_ptr_array_insert (argv, at + i, g_strdup (args[i]));
 }
 
-/* The pattern's command with what the host needs: an isolated config
- * and cache in the owned directory and, as root, allow_other so that
- * a command running as another user in the sandbox can use the mount
- * (the owned directory, 0711, lets no one list it, and the secrets are
- * gone from it once mounted). */
-static char **
-host_tool_argv (HostMountOp *op, AgentsMountPattern *pattern, GError **error)
+/* The pattern's command with what running it for the library needs: an
+ * isolated rclone configuration (@config), a cache of its own (@cache,
+ * unless the pattern names one) and, with @allow_other, the option that
+ * lets a command running as another user in the sandbox use the mount
+ * (the secrets are gone from the disk once it is mounted). */
+char **
+s3mount_tool_argv (AgentsS3Mount *mount,
+                   AgentsMountPattern *pattern,
+                   const char *mnt_dir,
+                   const char *config,
+                   const char *cache,
+                   gboolean allow_other,
+                   GError **error)
 {
   g_auto (GStrv) base = NULL;
   g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   const char *type = agents_mount_pattern_get_type_name (pattern);
-  gboolean root = geteuid () == 0;
 
-  base = agents_mount_pattern_build_mount_argv (pattern, op->mount, op->mnt_dir,
-                                                error);
+  base = agents_mount_pattern_build_mount_argv (pattern, mount, mnt_dir, error);
   if (base == NULL)
     return NULL;
   for (guint i = 0; base[i] != NULL; i++)
@@ -332,19 +348,18 @@ host_tool_argv (HostMountOp *op, AgentsMountPattern *pattern, GError **error)
 
   if (g_str_equal (type, "rclone"))
     {
-      g_autofree char *config =
-        g_strconcat ("--config=", op->owned_dir, "/rclone.conf", NULL);
-      g_autofree char *cache =
-        g_strconcat ("--cache-dir=", op->owned_dir, "/cache", NULL);
-      const char *const extra[] = { config, root ? "--allow-other" : NULL,
+      g_autofree char *config_arg = g_strconcat ("--config=", config, NULL);
+      g_autofree char *cache_arg = g_strconcat ("--cache-dir=", cache, NULL);
+      const char *const extra[] = { config_arg,
+                                    allow_other ? "--allow-other" : NULL,
                                     NULL };
 
       insert_args (argv, 2, extra);
       /* Upload a file as soon as it is closed, not seconds later. */
-      if (!agents_mount_get_read_only (AGENTS_MOUNT (op->mount)))
+      if (!agents_mount_get_read_only (AGENTS_MOUNT (mount)))
         g_ptr_array_insert (argv, 2, g_strdup ("--vfs-write-back=0s"));
       if (agents_mount_pattern_get_cache_dir (pattern) == NULL)
-        g_ptr_array_insert (argv, 2, g_strdup (cache));
+        g_ptr_array_insert (argv, 2, g_strdup (cache_arg));
     }
   else if (g_str_equal (type, "s3fs"))
     {
@@ -352,16 +367,49 @@ host_tool_argv (HostMountOp *op, AgentsMountPattern *pattern, GError **error)
       const char *const path_style[] = { "-o", "use_path_request_style", NULL };
       /* Objects without s3fs's mode metadata would be root's 0750:
        * open to the sandbox's user (read-only comes from `-o ro`). */
-      const char *const allow_other[] = { "-o", "allow_other", "-o",
-                                          "umask=0000", NULL };
+      const char *const other[] = { "-o", "allow_other", "-o", "umask=0000",
+                                    NULL };
 
-      if (agents_s3_mount_get_endpoint_url (op->mount) != NULL)
+      if (agents_s3_mount_get_endpoint_url (mount) != NULL)
         insert_args (argv, 3, path_style);
-      if (root)
-        insert_args (argv, 3, allow_other);
+      if (allow_other)
+        insert_args (argv, 3, other);
     }
   g_ptr_array_add (argv, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&argv), FALSE);
+}
+
+static char **
+host_tool_argv (HostMountOp *op, AgentsMountPattern *pattern, GError **error)
+{
+  g_autofree char *config =
+    g_build_filename (op->owned_dir, "rclone.conf", NULL);
+  g_autofree char *cache = g_build_filename (op->owned_dir, "cache", NULL);
+
+  return s3mount_tool_argv (op->mount, pattern, op->mnt_dir, config, cache,
+                            geteuid () == 0, error);
+}
+
+/* A container is configured with the host paths it binds, so a docker
+ * session's mount goes to the same directory each time (named after the
+ * session and the mount path): the container can then be used again on
+ * resume instead of being replaced. */
+static char *
+new_owned_dir (HostMountOp *op, GError **error)
+{
+  AgentsSandboxSessionState *state;
+  g_autofree char *key = NULL;
+  g_autofree char *digest = NULL;
+
+  if (!agents_sandbox_session_get_host_binds_in_container (op->session))
+    return agents_host_mount_dir_new ("s3", error);
+  state = agents_sandbox_session_get_state (op->session);
+  key = g_strconcat (state ? agents_sandbox_session_state_get_session_id (state)
+                           : "",
+                     "\n", op->dest, NULL);
+  digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, key, -1);
+  digest[24] = '\0';
+  return agents_host_mount_dir_new_named ("s3", digest, error);
 }
 
 static gboolean
@@ -370,7 +418,7 @@ prepare_owned_dir (HostMountOp *op, char **tool_env, GError **error)
   g_autofree char *root = NULL;
   g_autofree char *config = NULL;
 
-  op->owned_dir = agents_host_mount_dir_new ("s3", error);
+  op->owned_dir = new_owned_dir (op, error);
   if (op->owned_dir == NULL)
     return FALSE;
   op->mnt_dir = g_build_filename (op->owned_dir, "mnt", NULL);
@@ -738,10 +786,8 @@ has_dirty_files (const char *dir)
 static char *
 vfs_meta_dir (HostUnmountOp *op)
 {
-  AgentsMountStrategy *strategy =
-    agents_s3_mount_get_mount_strategy (op->mount);
-  AgentsMountPattern *pattern = agents_in_container_mount_strategy_get_pattern (
-    AGENTS_IN_CONTAINER_MOUNT_STRATEGY (strategy));
+  g_autoptr (AgentsMountPattern) pattern = s3mount_strategy_dup_pattern (
+    agents_s3_mount_get_mount_strategy (op->mount));
   const char *cache_dir = agents_mount_pattern_get_cache_dir (pattern);
   g_autofree char *owned = g_path_get_dirname (op->bind->host_path);
 

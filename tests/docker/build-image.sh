@@ -5,6 +5,12 @@
 # and examples. Safe to run again; rebuilds only when asked (--force) or
 # when the image is missing.
 #
+#   build-image.sh [--force]          libagents-test:busybox
+#   build-image.sh --fuse [--force]   libagents-test:fuse, the same plus
+#                                     the host's rclone and fusermount3
+#                                     with the libraries they load, for
+#                                     s3_mount's in-container strategy
+#
 # Environment: DOCKER_SOCKET (default /var/run/docker.sock).
 set -eu
 
@@ -12,9 +18,30 @@ IMAGE_REPO=libagents-test
 IMAGE_TAG=busybox
 SOCKET=${DOCKER_SOCKET:-/var/run/docker.sock}
 BUSYBOX=${BUSYBOX:-/bin/busybox}
+FUSE=false
+if [ "${1:-}" = "--fuse" ]; then
+  FUSE=true
+  IMAGE_TAG=fuse
+  shift
+fi
 
 api() {
   curl -sS --fail-with-body --unix-socket "$SOCKET" "$@"
+}
+
+# Copies program $1 (found in PATH) to $root/usr/bin with every library
+# ldd names, at the same paths.
+copy_program() {
+  program=$(command -v "$1") || {
+    echo "build-image.sh: $1 is not installed (apt install rclone fuse3)" >&2
+    exit 1
+  }
+  mkdir -p "$root/usr/bin"
+  cp "$program" "$root/usr/bin/$1"
+  for lib in $(ldd "$program" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p'); do
+    mkdir -p "$root$(dirname "$lib")"
+    cp -L "$lib" "$root$lib"
+  done
 }
 
 if [ "${1:-}" != "--force" ] &&
@@ -68,6 +95,13 @@ agent:x:1000:
 nogroup:x:65534:
 GROUP
 chown 1000:1000 "$root/home/agent"
+if $FUSE; then
+  copy_program rclone
+  copy_program fusermount3
+  ln -s fusermount3 "$root/usr/bin/fusermount"
+  # Read by fusermount3 when a non-root user asks for allow_other.
+  echo user_allow_other >"$root/etc/fuse.conf"
+fi
 
 tar -C "$root" -cf "$work/rootfs.tar" .
 out=$(api -X POST -H 'Content-Type: application/x-tar' \

@@ -84,6 +84,15 @@ char *agents_host_mounts_dir (void);
 AGENTS_AVAILABLE_IN_1_0
 char *agents_host_mount_dir_new (const char *prefix, GError **error);
 
+/* Creates the 0711 directory `PREFIX-NAME` under agents_host_mounts_dir(),
+ * owned by this process: the same path every time, so that a container
+ * configured with it can be used again. What a dead process left there
+ * is unmounted and removed first; a live one's is an error. */
+AGENTS_AVAILABLE_IN_1_0
+char *agents_host_mount_dir_new_named (const char *prefix,
+                                       const char *name,
+                                       GError **error);
+
 /* Unmounts and removes the directories of processes that are gone (of
  * every process with @all). A directory whose mount cannot be unmounted
  * stays. Blocking. Returns the number removed. */

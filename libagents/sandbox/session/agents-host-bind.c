@@ -272,20 +272,56 @@ process_start_time (int pid)
   return g_ascii_strtoull (fields[19], NULL, 10);
 }
 
-char *
-agents_host_mount_dir_new (const char *prefix, GError **error)
+static gboolean owner_is_gone (const char *dir);
+static gboolean unmount_dir (const char *mnt);
+
+/* Makes @path (0711), first taking away what a dead process left there. */
+static gboolean
+make_named_dir (const char *path)
+{
+  g_autofree char *mnt = g_build_filename (path, MOUNT_SUBDIR, NULL);
+
+  if (g_mkdir (path, 0711) == 0)
+    return TRUE;
+  if (errno != EEXIST)
+    return FALSE;
+  if (!owner_is_gone (path) || !unmount_dir (mnt))
+    {
+      errno = EEXIST;
+      return FALSE;
+    }
+  agents_host_mount_dir_remove (path);
+  return g_mkdir (path, 0711) == 0;
+}
+
+static char *
+host_mount_dir_new (const char *prefix, const char *name, GError **error)
 {
   g_autofree char *base = agents_host_mounts_dir ();
   g_autofree char *template = NULL;
   g_autofree char *owner_path = NULL;
   g_autofree char *owner = NULL;
+  gboolean made;
 
   /* 0711: a command confined as another user may pass through to the
    * mount (bubblewrap binds it by path) but list nothing; the secrets
    * are in 0600 files, removed once the tool has read them. */
-  if (g_mkdir_with_parents (base, 0711) < 0 ||
-      (template = g_strdup_printf ("%s/%s-XXXXXX", base, prefix),
-       g_mkdtemp_full (template, 0711) == NULL))
+  if (g_mkdir_with_parents (base, 0711) == 0)
+    {
+      if (name != NULL)
+        {
+          template = g_strdup_printf ("%s/%s-%s", base, prefix, name);
+          made = make_named_dir (template);
+        }
+      else
+        {
+          template = g_strdup_printf ("%s/%s-XXXXXX", base, prefix);
+          made = g_mkdtemp_full (template, 0711) != NULL;
+        }
+    }
+  else
+    made = FALSE;
+  if (!made)
     {
       int saved = errno;
 
@@ -311,6 +347,23 @@ agents_host_mount_dir_new (const char *prefix, GError **error)
       return NULL;
     }
   return g_steal_pointer (&template);
+}
+
+char *
+agents_host_mount_dir_new (const char *prefix, GError **error)
+{
+  return host_mount_dir_new (prefix, NULL, error);
+}
+
+char *
+agents_host_mount_dir_new_named (const char *prefix,
+                                 const char *name,
+                                 GError **error)
+{
+  g_return_val_if_fail (
+    name != NULL && *name != '\0' && strchr (name, '/') == NULL, NULL);
+
+  return host_mount_dir_new (prefix, name, error);
 }
 
 static int
