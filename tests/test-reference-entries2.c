@@ -13,6 +13,7 @@
 
 #include <glib/gstdio.h>
 
+#include "agents-entry-apply-private.h"
 #include "agents-sandbox-error-private.h"
 #include "record-session.h"
 #include "test-utils.h"
@@ -261,13 +262,91 @@ test_local_file_rejects_symlinked_ancestor (Fixture *fixture,
   assert_no_write (fixture);
 }
 
-/* ENT-12, ENT-14 */
-static void
-test_local_dir_swap_races (Fixture *fixture, gconstpointer data)
+typedef struct
 {
-  g_test_skip ("needs a fault hook between listing and opening a local_dir "
-               "source (none exists); the copy opens every path with "
-               "O_NOFOLLOW below the opened root, which ENT-20 checks");
+  AgentsLocalSourceHookPoint point;
+  const char *rel;    /* the path the hook waits for */
+  const char *path;   /* replaced by a symlink ... */
+  const char *target; /* ... to this */
+  gboolean swapped;
+} Swap;
+
+/* Replaces swap->path by a symlink once the copy reaches swap->point. */
+static void
+swap_hook (AgentsLocalSourceHookPoint point, const char *rel, gpointer data)
+{
+  Swap *swap = data;
+
+  if (point != swap->point || !g_str_equal (rel, swap->rel) || swap->swapped)
+    return;
+  agents_test_rm_rf (swap->path);
+  g_assert_no_errno (symlink (swap->target, swap->path));
+  swap->swapped = TRUE;
+}
+
+static void
+assert_swap_refused (Fixture *fixture, const GError *error, const char *child)
+{
+  g_autoptr (GVariant) context = agents_sandbox_error_get_context (error);
+  g_autofree char *printed = g_variant_print (context, FALSE);
+  const char *reason = NULL;
+
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ);
+  g_assert_true (g_variant_lookup (context, "reason", "&s", &reason));
+  g_assert_true (g_str_equal (reason, "symlink_not_supported") ||
+                 g_str_equal (reason, "path_changed_during_copy"));
+  agents_test_assert_context_str (error, "child", child);
+  g_assert_null (strstr (error->message, "secret"));
+  g_assert_null (strstr (printed, "secret"));
+  assert_no_write (fixture);
+}
+
+/* ENT-12 */
+static void
+test_local_dir_revalidates_swapped_file (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *safe = fixture_path (fixture, "base/src/safe.txt");
+  g_autofree char *secret = fixture_path (fixture, "secret.txt");
+  g_autoptr (AgentsManifestEntry) entry = agents_local_dir_new ("src");
+  g_autoptr (GPtrArray) files = NULL;
+  g_autoptr (GError) error = NULL;
+  Swap swap = { AGENTS_LOCAL_SOURCE_HOOK_OPEN_FILE, "safe.txt", safe, secret };
+
+  write_tmp (fixture, "base/src/safe.txt", "safe");
+  write_tmp (fixture, "secret.txt", "secret");
+  agents_local_source_set_test_hook (swap_hook, &swap);
+  files =
+    apply_entry (fixture, entry, "/workspace/copied", fixture->base, &error);
+  agents_local_source_set_test_hook (NULL, NULL);
+
+  g_assert_true (swap.swapped);
+  g_assert_null (files);
+  assert_swap_refused (fixture, error, "safe.txt");
+}
+
+/* ENT-14 */
+static void
+test_local_dir_rejects_swapped_root (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *src = fixture_path (fixture, "base/src");
+  g_autofree char *secret_dir = fixture_path (fixture, "secret-dir");
+  g_autoptr (AgentsManifestEntry) entry = agents_local_dir_new ("src");
+  g_autoptr (GPtrArray) files = NULL;
+  g_autoptr (GError) error = NULL;
+  Swap swap = { AGENTS_LOCAL_SOURCE_HOOK_OPEN_ROOT, "src", src, secret_dir };
+
+  write_tmp (fixture, "base/src/safe.txt", "safe");
+  write_tmp (fixture, "secret-dir/secret.txt", "secret");
+  agents_local_source_set_test_hook (swap_hook, &swap);
+  files =
+    apply_entry (fixture, entry, "/workspace/copied", fixture->base, &error);
+  agents_local_source_set_test_hook (NULL, NULL);
+
+  g_assert_true (swap.swapped);
+  g_assert_null (files);
+  assert_symlink_refused (error, AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ, "src");
+  assert_no_write (fixture);
 }
 
 /* ENT-18 */
@@ -413,8 +492,8 @@ main (int argc, char *argv[])
   ADD ("ENT-06", test_local_file_allows_granted_source);
   ADD ("ENT-08", test_serialized_grant_allows_local_file);
   ADD ("ENT-10", test_local_file_rejects_symlinked_ancestor);
-  ADD ("ENT-12", test_local_dir_swap_races);
-  ADD ("ENT-14", test_local_dir_swap_races);
+  ADD ("ENT-12", test_local_dir_revalidates_swapped_file);
+  ADD ("ENT-14", test_local_dir_rejects_swapped_root);
   ADD ("ENT-18", test_local_dir_allows_absolute_source_inside_base);
   ADD ("ENT-20/file", test_local_dir_rejects_symlinked_file);
   ADD ("ENT-20/dir", test_local_dir_rejects_symlinked_dir);
