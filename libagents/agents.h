@@ -20,9 +20,11 @@
 
 #include "sandbox/common/agents-sandbox-error.h"
 #include "sandbox/common/agents-sandbox-types.h"
+#include "sandbox/common/agents-dependencies.h"
 #include "sandbox/manifest/agents-manifest-entry.h"
 #include "sandbox/manifest/agents-manifest.h"
 #include "sandbox/archive/agents-snapshot.h"
+#include "sandbox/archive/agents-remote-snapshot.h"
 #include "sandbox/archive/agents-archive.h"
 #include "sandbox/common/agents-fs.h"
 #include "sandbox/common/agents-workspace-path-policy.h"

@@ -631,6 +631,307 @@ test_fingerprint_recorded_and_restore_skipped (void)
   agents_test_rm_rf (tmp);
 }
 
+/* ---- remote snapshot clients ----------------------------------------- */
+
+#define TEST_TYPE_REMOTE_CLIENT (test_remote_client_get_type ())
+G_DECLARE_FINAL_TYPE (
+  TestRemoteClient, test_remote_client, TEST, REMOTE_CLIENT, GObject)
+
+struct _TestRemoteClient
+{
+  GObject parent_instance;
+  GPtrArray *uploads; /* of char*: "ID=PAYLOAD" */
+  GHashTable *stored; /* id -> payload */
+};
+
+#define TEST_TYPE_UPLOAD_ONLY_CLIENT (test_upload_only_client_get_type ())
+G_DECLARE_FINAL_TYPE (TestUploadOnlyClient,
+                      test_upload_only_client,
+                      TEST,
+                      UPLOAD_ONLY_CLIENT,
+                      GObject)
+
+struct _TestUploadOnlyClient
+{
+  GObject parent_instance;
+  GPtrArray *uploads;
+};
+
+static GPtrArray *
+client_uploads (AgentsRemoteSnapshotClient *client)
+{
+  if (TEST_IS_REMOTE_CLIENT (client))
+    return TEST_REMOTE_CLIENT (client)->uploads;
+  return TEST_UPLOAD_ONLY_CLIENT (client)->uploads;
+}
+
+static void
+client_upload (AgentsRemoteSnapshotClient *client,
+               const char *snapshot_id,
+               GInputStream *data,
+               GTask *task)
+{
+  char buffer[256] = "";
+  gsize n = 0;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (g_input_stream_read_all (data, buffer, sizeof buffer - 1, &n,
+                                          NULL, &error));
+  g_assert_no_error (error);
+  g_ptr_array_add (client_uploads (client),
+                   g_strdup_printf ("%s=%.*s", snapshot_id, (int) n, buffer));
+  if (TEST_IS_REMOTE_CLIENT (client))
+    g_hash_table_insert (TEST_REMOTE_CLIENT (client)->stored,
+                         g_strdup (snapshot_id), g_strndup (buffer, n));
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+client_download (AgentsRemoteSnapshotClient *client,
+                 const char *snapshot_id,
+                 GTask *task)
+{
+  const char *payload = "downloaded";
+
+  if (TEST_IS_REMOTE_CLIENT (client))
+    payload =
+      g_hash_table_lookup (TEST_REMOTE_CLIENT (client)->stored, snapshot_id);
+  g_task_return_pointer (
+    task, g_memory_input_stream_new_from_data (g_strdup (payload), -1, g_free),
+    g_object_unref);
+}
+
+static void
+client_exists (AgentsRemoteSnapshotClient *client,
+               const char *snapshot_id,
+               GTask *task)
+{
+  g_task_return_boolean (
+    task,
+    g_hash_table_contains (TEST_REMOTE_CLIENT (client)->stored, snapshot_id));
+}
+
+static void
+test_remote_client_iface_init (AgentsRemoteSnapshotClientInterface *iface)
+{
+  iface->upload = client_upload;
+  iface->download = client_download;
+  iface->exists = client_exists;
+}
+
+static void
+test_upload_only_client_iface_init (AgentsRemoteSnapshotClientInterface *iface)
+{
+  iface->upload = client_upload;
+  iface->download = client_download;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (
+  TestRemoteClient,
+  test_remote_client,
+  G_TYPE_OBJECT,
+  G_IMPLEMENT_INTERFACE (AGENTS_TYPE_REMOTE_SNAPSHOT_CLIENT,
+                         test_remote_client_iface_init))
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (
+  TestUploadOnlyClient,
+  test_upload_only_client,
+  G_TYPE_OBJECT,
+  G_IMPLEMENT_INTERFACE (AGENTS_TYPE_REMOTE_SNAPSHOT_CLIENT,
+                         test_upload_only_client_iface_init))
+
+static void
+test_remote_client_finalize (GObject *object)
+{
+  g_ptr_array_unref (TEST_REMOTE_CLIENT (object)->uploads);
+  g_hash_table_unref (TEST_REMOTE_CLIENT (object)->stored);
+  G_OBJECT_CLASS (test_remote_client_parent_class)->finalize (object);
+}
+
+static void
+test_remote_client_class_init (TestRemoteClientClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_remote_client_finalize;
+}
+
+static void
+test_remote_client_init (TestRemoteClient *self)
+{
+  self->uploads = g_ptr_array_new_with_free_func (g_free);
+  self->stored =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+static void
+test_upload_only_client_finalize (GObject *object)
+{
+  g_ptr_array_unref (TEST_UPLOAD_ONLY_CLIENT (object)->uploads);
+  G_OBJECT_CLASS (test_upload_only_client_parent_class)->finalize (object);
+}
+
+static void
+test_upload_only_client_class_init (TestUploadOnlyClientClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_upload_only_client_finalize;
+}
+
+static void
+test_upload_only_client_init (TestUploadOnlyClient *self)
+{
+  self->uploads = g_ptr_array_new_with_free_func (g_free);
+}
+
+/* ---- a backend's session: built on AgentsSandboxSessionBase ---------- */
+
+#define TEST_TYPE_BASE_SESSION (test_base_session_get_type ())
+G_DECLARE_FINAL_TYPE (TestBaseSession,
+                      test_base_session,
+                      TEST,
+                      BASE_SESSION,
+                      AgentsSandboxSessionBase)
+
+struct _TestBaseSession
+{
+  AgentsSandboxSessionBase parent_instance;
+};
+
+static void
+base_persist_workspace (AgentsSandboxSession *session, GTask *task)
+{
+  g_task_return_pointer (
+    task, g_memory_input_stream_new_from_data ("tracked", -1, NULL),
+    g_object_unref);
+}
+
+static void
+test_base_session_iface_init (AgentsSandboxSessionInterface *iface)
+{
+  iface->persist_workspace = base_persist_workspace;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (
+  TestBaseSession,
+  test_base_session,
+  AGENTS_TYPE_SANDBOX_SESSION_BASE,
+  G_IMPLEMENT_INTERFACE (AGENTS_TYPE_SANDBOX_SESSION,
+                         test_base_session_iface_init))
+
+static void
+test_base_session_class_init (TestBaseSessionClass *klass)
+{
+}
+
+static void
+test_base_session_init (TestBaseSession *self)
+{
+}
+
+#define CLIENT_KEY "tests.remote_snapshot_client"
+#define EXISTS_ERROR \
+  "Remote snapshot client must implement `exists(snapshot_id, ...)`"
+
+static gboolean
+remote_restorable (AgentsSnapshot *snapshot,
+                   AgentsDependencies *dependencies,
+                   GError **error)
+{
+  g_autoptr (GAsyncResult) result = NULL;
+
+  agents_snapshot_restorable_with_dependencies_async (
+    snapshot, dependencies, NULL, agents_test_async_cb, &result);
+  return agents_snapshot_restorable_finish (
+    snapshot, agents_test_wait_result (&result), error);
+}
+
+/* SNAP-20: a client without exists */
+static void
+test_remote_snapshot_requires_exists (void)
+{
+  g_autoptr (TestUploadOnlyClient) client =
+    g_object_new (TEST_TYPE_UPLOAD_ONLY_CLIENT, NULL);
+  g_autoptr (AgentsDependencies) dependencies = agents_dependencies_new ();
+  g_autoptr (AgentsSnapshot) snapshot =
+    agents_remote_snapshot_new ("snap-123", CLIENT_KEY);
+  g_autoptr (GInputStream) data =
+    g_memory_input_stream_new_from_data ("workspace-tar", -1, NULL);
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_dependencies_bind_value (dependencies, CLIENT_KEY, G_OBJECT (client));
+
+  g_assert_false (remote_restorable (snapshot, dependencies, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, EXISTS_ERROR);
+  g_clear_error (&error);
+
+  agents_snapshot_persist_with_dependencies_async (
+    snapshot, data, dependencies, NULL, agents_test_async_cb, &result);
+  g_assert_true (agents_snapshot_persist_finish (
+    snapshot, agents_test_wait_result (&result), &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (client->uploads->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (client->uploads, 0), ==,
+                   "snap-123=workspace-tar");
+
+  g_assert_false (remote_restorable (snapshot, dependencies, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, EXISTS_ERROR);
+}
+
+static void
+assert_stop_uploads (AgentsSandboxSession *session)
+{
+  g_autoptr (TestRemoteClient) client =
+    g_object_new (TEST_TYPE_REMOTE_CLIENT, NULL);
+  g_autoptr (AgentsDependencies) dependencies = agents_dependencies_new ();
+  g_autoptr (GAsyncResult) res = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_dependencies_bind_value (dependencies, CLIENT_KEY, G_OBJECT (client));
+  agents_sandbox_session_set_dependencies (session, dependencies);
+
+  AGENTS_TEST_AWAIT (res, agents_sandbox_session_stop_async (
+                            session, NULL, agents_test_async_cb, &res));
+  g_assert_true (agents_sandbox_session_stop_finish (session, res, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (client->uploads->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (client->uploads, 0), ==,
+                   "snap-123=tracked");
+}
+
+/* SNAP-20: the session's dependencies reach the snapshot */
+static void
+test_session_dependencies_pass_remote_client (void)
+{
+  g_autoptr (AgentsSnapshot) snapshot =
+    agents_remote_snapshot_new ("snap-123", CLIENT_KEY);
+  g_autoptr (TestResumeSession) session =
+    resume_session_new ("/tmp/test-session-deps", snapshot, FALSE, FALSE);
+
+  session->archive = g_memory_input_stream_new_from_data ("tracked", -1, NULL);
+  assert_stop_uploads (AGENTS_SANDBOX_SESSION (session));
+}
+
+/* SNAP-20: also for a backend's session (the reference's wrapper session
+ * delegating to its inner session: in C both are the one session) */
+static void
+test_base_session_dependencies_pass_remote_client (void)
+{
+  g_autoptr (AgentsSnapshot) snapshot =
+    agents_remote_snapshot_new ("snap-123", CLIENT_KEY);
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  g_autoptr (TestBaseSession) session =
+    g_object_new (TEST_TYPE_BASE_SESSION, NULL);
+
+  agents_manifest_set_root (manifest, "/tmp/test-session-wrapper-deps");
+  state = agents_sandbox_session_state_new (manifest, snapshot);
+  agents_sandbox_session_set_state (AGENTS_SANDBOX_SESSION (session), state);
+  assert_stop_uploads (AGENTS_SANDBOX_SESSION (session));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -651,6 +952,12 @@ main (int argc, char *argv[])
                    test_noop_snapshot_is_not_restorable);
   g_test_add_func ("/reference-cases/SNAP-18",
                    test_fingerprint_recorded_and_restore_skipped);
+  g_test_add_func ("/reference-cases/SNAP-20/requires-exists",
+                   test_remote_snapshot_requires_exists);
+  g_test_add_func ("/reference-cases/SNAP-20/session-dependencies",
+                   test_session_dependencies_pass_remote_client);
+  g_test_add_func ("/reference-cases/SNAP-20/base-session-dependencies",
+                   test_base_session_dependencies_pass_remote_client);
 
   return g_test_run ();
 }

@@ -660,10 +660,11 @@ start_clear_done (GObject *source, GAsyncResult *result, gpointer user_data)
       start_complete (task, error);
       return;
     }
-  agents_snapshot_restore_async (agents_sandbox_session_state_get_snapshot (
-                                   agents_sandbox_session_get_state (self)),
-                                 g_task_get_cancellable (task),
-                                 start_restore_done, task);
+  agents_snapshot_restore_with_dependencies_async (
+    agents_sandbox_session_state_get_snapshot (
+      agents_sandbox_session_get_state (self)),
+    agents_sandbox_session_get_dependencies (self),
+    g_task_get_cancellable (task), start_restore_done, task);
 }
 
 static void
@@ -770,8 +771,9 @@ start_decide (GTask *task)
   AgentsSnapshot *snapshot = agents_sandbox_session_state_get_snapshot (
     agents_sandbox_session_get_state (task_session (task)));
 
-  agents_snapshot_restorable_async (snapshot, g_task_get_cancellable (task),
-                                    start_restorable_done, task);
+  agents_snapshot_restorable_with_dependencies_async (
+    snapshot, agents_sandbox_session_get_dependencies (task_session (task)),
+    g_task_get_cancellable (task), start_restorable_done, task);
 }
 
 static void
@@ -959,10 +961,11 @@ stop_archive_done (GObject *source, GAsyncResult *result, gpointer user_data)
   if (!snapshot_is_noop (self))
     agents_progress_input_stream_hash (counted);
   watch_progress (task, counted);
-  agents_snapshot_persist_async (agents_sandbox_session_state_get_snapshot (
-                                   agents_sandbox_session_get_state (self)),
-                                 counted, g_task_get_cancellable (task),
-                                 stop_persist_done, task);
+  agents_snapshot_persist_with_dependencies_async (
+    agents_sandbox_session_state_get_snapshot (
+      agents_sandbox_session_get_state (self)),
+    counted, agents_sandbox_session_get_dependencies (self),
+    g_task_get_cancellable (task), stop_persist_done, task);
 }
 
 void
