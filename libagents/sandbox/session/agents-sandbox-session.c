@@ -14,6 +14,7 @@
 #include "agents-sandbox-process-table-private.h"
 #include "agents-sandbox-session-generic-private.h"
 #include "agents-sandbox-session-private.h"
+#include "agents-snapshot-fingerprint-private.h"
 
 /**
  * AgentsSandboxSession:
@@ -471,6 +472,7 @@ agents_sandbox_session_shutdown_async (AgentsSandboxSession *self,
   task = new_task (self, cancellable, callback, user_data,
                    agents_sandbox_session_shutdown_async);
   agents_sandbox_session_pty_terminate_all (self);
+  agents_snapshot_fingerprint_cache_forget (self);
   IFACE (self)->shutdown (self, task);
 }
 

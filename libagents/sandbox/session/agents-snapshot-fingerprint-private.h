@@ -47,4 +47,8 @@ gboolean agents_snapshot_fingerprint_cache_write_finish (
 /* Removes the record, best effort, without waiting. */
 void agents_snapshot_fingerprint_cache_delete (AgentsSandboxSession *self);
 
+/* Removes a record kept on the host, and its directory (a shutdown: the
+ * fingerprint a start compares with is the state's, not the record). */
+void agents_snapshot_fingerprint_cache_forget (AgentsSandboxSession *self);
+
 G_END_DECLS

@@ -220,12 +220,12 @@ record_json (const char *fingerprint)
  * through a symlink, and only when this user owns it: /tmp is shared, and
  * a directory another user made there could be swapped under us. */
 static int
-open_owned_dir (int parent_fd, const char *name)
+open_owned_dir (int parent_fd, const char *name, gboolean create)
 {
   struct stat st;
   int fd;
 
-  if (mkdirat (parent_fd, name, 0700) < 0 && errno != EEXIST)
+  if (create && mkdirat (parent_fd, name, 0700) < 0 && errno != EEXIST)
     return -1;
   fd =
     openat (parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -257,22 +257,38 @@ write_all (int fd, const char *data, gsize len)
   return TRUE;
 }
 
-static gboolean
-write_host_record (AgentsSandboxSession *self, const char *json, GError **error)
+/* Opens the record's directory of the session, never through a link
+ * nor another user's directory; -1 on failure. */
+static int
+open_record_dir_full (AgentsSandboxSession *self, guint depth, gboolean create)
 {
   g_autofree char *hex = session_hex (self);
   const char *parts[] = { "openai-agents", "session-state", hex };
   int dir_fd = open ("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  int fd;
-  gboolean ok;
 
-  for (guint i = 0; dir_fd >= 0 && i < G_N_ELEMENTS (parts); i++)
+  for (guint i = 0; dir_fd >= 0 && i < depth; i++)
     {
-      int next = open_owned_dir (dir_fd, parts[i]);
+      int next = open_owned_dir (dir_fd, parts[i], create);
 
       close (dir_fd);
       dir_fd = next;
     }
+  return dir_fd;
+}
+
+static int
+open_record_dir (AgentsSandboxSession *self, gboolean create)
+{
+  return open_record_dir_full (self, 3, create);
+}
+
+static gboolean
+write_host_record (AgentsSandboxSession *self, const char *json, GError **error)
+{
+  int dir_fd = open_record_dir (self, TRUE);
+  int fd;
+  gboolean ok;
+
   if (dir_fd < 0)
     goto failed;
   fd = openat (dir_fd, "fingerprint.json.tmp",
@@ -385,9 +401,33 @@ agents_snapshot_fingerprint_cache_delete (AgentsSandboxSession *self)
 
   if (cache_on_host (self))
     {
-      g_unlink (path);
+      agents_snapshot_fingerprint_cache_forget (self);
       return;
     }
   agents_sandbox_session_exec_raw_async (self, argv, 10, NULL, cache_deleted,
                                          NULL);
+}
+
+void
+agents_snapshot_fingerprint_cache_forget (AgentsSandboxSession *self)
+{
+  g_autofree char *hex = NULL;
+  int dir_fd;
+  int parent_fd;
+
+  if (!cache_on_host (self))
+    return;
+  dir_fd = open_record_dir (self, FALSE);
+  if (dir_fd < 0)
+    return;
+  unlinkat (dir_fd, "fingerprint.json", 0);
+  close (dir_fd);
+  /* The session's directory goes too, when nothing else is in it. */
+  hex = session_hex (self);
+  parent_fd = open_record_dir_full (self, 2, FALSE);
+  if (parent_fd >= 0)
+    {
+      unlinkat (parent_fd, hex, AT_REMOVEDIR);
+      close (parent_fd);
+    }
 }
