@@ -606,6 +606,8 @@ agents_registry_ensure_builtins (void)
       agents_noop_snapshot_get_type },
     { AGENTS_REGISTRY_KIND_SNAPSHOT_TYPE, "local",
       agents_local_snapshot_get_type },
+    { AGENTS_REGISTRY_KIND_SNAPSHOT_TYPE, "remote",
+      agents_remote_snapshot_get_type },
     { AGENTS_REGISTRY_KIND_CAPABILITY, "shell",
       agents_shell_capability_get_type },
     { AGENTS_REGISTRY_KIND_CAPABILITY, "filesystem",

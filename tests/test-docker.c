@@ -596,33 +596,55 @@ test_resume_reuses_container (Fixture *f, gconstpointer data)
   g_autoptr (AgentsLocalSnapshotSpec) spec =
     agents_local_snapshot_spec_new (snapshots);
   g_autoptr (AgentsSandboxSession) session = NULL;
-  g_autoptr (AgentsSandboxSession) resumed = NULL;
+  g_autoptr (AgentsSandboxSession) kept = NULL;
+  g_autoptr (AgentsSandboxSession) restored = NULL;
   g_autoptr (AgentsSandboxSessionState) state = NULL;
   g_autoptr (JsonNode) json = NULL;
+  g_autofree char *inode = NULL;
+  g_autofree char *inode_kept = NULL;
   g_autofree char *text = NULL;
-  g_autofree char *later = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) later = NULL;
+  const char *inode_script = "stat -c %i a.txt";
 
   g_assert_cmpint (g_mkdir (snapshots, 0700), ==, 0);
   session = new_started_session (f, NULL, G_OBJECT (spec));
   write_text (session, "a.txt", "one");
   stop_session (session);
-  /* After the snapshot: only the container has these. */
-  write_text (session, "a.txt", "two");
-  write_text (session, "later.txt", "after the snapshot");
+  inode = exec_script (session, inode_script);
+
+  /* Unchanged since the snapshot (its fingerprint matches): the
+   * workspace is kept as it is, not restored (SNAP-18). */
   json = serialize_state (f, session);
-
   state = deserialize_state (f, json);
-  resumed = resume_session (f, state, G_OBJECT (spec));
-  g_assert_cmpstr (container_id (resumed), ==, container_id (session));
-  start_ok (resumed);
-  g_assert_cmpstr (container_id (resumed), ==, container_id (session));
+  kept = resume_session (f, state, G_OBJECT (spec));
+  g_assert_cmpstr (container_id (kept), ==, container_id (session));
+  start_ok (kept);
+  inode_kept = exec_script (kept, inode_script);
+  g_assert_cmpstr (inode_kept, ==, inode);
+  g_clear_pointer (&json, json_node_unref);
+  g_clear_object (&state);
 
-  text = read_text (resumed, "a.txt");
-  g_assert_cmpstr (text, ==, "two");
-  later = read_text (resumed, "later.txt");
-  g_assert_cmpstr (later, ==, "after the snapshot");
+  /* Changed after the snapshot: as the reference, the start restores
+   * the snapshot into the reused container (SNAP-08). */
+  write_text (kept, "a.txt", "two");
+  write_text (kept, "later.txt", "after the snapshot");
+  json = serialize_state (f, kept);
+  state = deserialize_state (f, json);
+  restored = resume_session (f, state, G_OBJECT (spec));
+  g_assert_cmpstr (container_id (restored), ==, container_id (session));
+  start_ok (restored);
+  g_assert_cmpstr (container_id (restored), ==, container_id (session));
 
-  delete_session (f, resumed);
+  text = read_text (restored, "a.txt");
+  g_assert_cmpstr (text, ==, "one");
+  later = read_bytes_full (restored, "later.txt", &error);
+  g_assert_null (later);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_WORKSPACE_READ_NOT_FOUND);
+
+  delete_session (f, restored);
+  delete_session (f, kept);
   delete_session (f, session);
 }
 

@@ -13,6 +13,7 @@
 
 #include <glib/gstdio.h>
 
+#include "agents-entry-apply-private.h"
 #include "agents-sandbox-error-private.h"
 #include "record-session.h"
 #include "test-utils.h"
@@ -261,13 +262,91 @@ test_local_file_rejects_symlinked_ancestor (Fixture *fixture,
   assert_no_write (fixture);
 }
 
-/* ENT-12, ENT-14 */
-static void
-test_local_dir_swap_races (Fixture *fixture, gconstpointer data)
+typedef struct
 {
-  g_test_skip ("needs a fault hook between listing and opening a local_dir "
-               "source (none exists); the copy opens every path with "
-               "O_NOFOLLOW below the opened root, which ENT-20 checks");
+  AgentsLocalSourceHookPoint point;
+  const char *rel;    /* the path the hook waits for */
+  const char *path;   /* replaced by a symlink ... */
+  const char *target; /* ... to this */
+  gboolean swapped;
+} Swap;
+
+/* Replaces swap->path by a symlink once the copy reaches swap->point. */
+static void
+swap_hook (AgentsLocalSourceHookPoint point, const char *rel, gpointer data)
+{
+  Swap *swap = data;
+
+  if (point != swap->point || !g_str_equal (rel, swap->rel) || swap->swapped)
+    return;
+  agents_test_rm_rf (swap->path);
+  g_assert_no_errno (symlink (swap->target, swap->path));
+  swap->swapped = TRUE;
+}
+
+static void
+assert_swap_refused (Fixture *fixture, const GError *error, const char *child)
+{
+  g_autoptr (GVariant) context = agents_sandbox_error_get_context (error);
+  g_autofree char *printed = g_variant_print (context, FALSE);
+  const char *reason = NULL;
+
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ);
+  g_assert_true (g_variant_lookup (context, "reason", "&s", &reason));
+  g_assert_true (g_str_equal (reason, "symlink_not_supported") ||
+                 g_str_equal (reason, "path_changed_during_copy"));
+  agents_test_assert_context_str (error, "child", child);
+  g_assert_null (strstr (error->message, "secret"));
+  g_assert_null (strstr (printed, "secret"));
+  assert_no_write (fixture);
+}
+
+/* ENT-12 */
+static void
+test_local_dir_revalidates_swapped_file (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *safe = fixture_path (fixture, "base/src/safe.txt");
+  g_autofree char *secret = fixture_path (fixture, "secret.txt");
+  g_autoptr (AgentsManifestEntry) entry = agents_local_dir_new ("src");
+  g_autoptr (GPtrArray) files = NULL;
+  g_autoptr (GError) error = NULL;
+  Swap swap = { AGENTS_LOCAL_SOURCE_HOOK_OPEN_FILE, "safe.txt", safe, secret };
+
+  write_tmp (fixture, "base/src/safe.txt", "safe");
+  write_tmp (fixture, "secret.txt", "secret");
+  agents_local_source_set_test_hook (swap_hook, &swap);
+  files =
+    apply_entry (fixture, entry, "/workspace/copied", fixture->base, &error);
+  agents_local_source_set_test_hook (NULL, NULL);
+
+  g_assert_true (swap.swapped);
+  g_assert_null (files);
+  assert_swap_refused (fixture, error, "safe.txt");
+}
+
+/* ENT-14 */
+static void
+test_local_dir_rejects_swapped_root (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *src = fixture_path (fixture, "base/src");
+  g_autofree char *secret_dir = fixture_path (fixture, "secret-dir");
+  g_autoptr (AgentsManifestEntry) entry = agents_local_dir_new ("src");
+  g_autoptr (GPtrArray) files = NULL;
+  g_autoptr (GError) error = NULL;
+  Swap swap = { AGENTS_LOCAL_SOURCE_HOOK_OPEN_ROOT, "src", src, secret_dir };
+
+  write_tmp (fixture, "base/src/safe.txt", "safe");
+  write_tmp (fixture, "secret-dir/secret.txt", "secret");
+  agents_local_source_set_test_hook (swap_hook, &swap);
+  files =
+    apply_entry (fixture, entry, "/workspace/copied", fixture->base, &error);
+  agents_local_source_set_test_hook (NULL, NULL);
+
+  g_assert_true (swap.swapped);
+  g_assert_null (files);
+  assert_symlink_refused (error, AGENTS_SANDBOX_ERROR_LOCAL_DIR_READ, "src");
+  assert_no_write (fixture);
 }
 
 /* ENT-18 */
@@ -326,14 +405,191 @@ test_local_dir_rejects_symlinked_dir (Fixture *fixture, gconstpointer data)
   check_local_dir_symlink (fixture, "linked-dir", TRUE);
 }
 
-/* ENT-22, ENT-24, ENT-26, ENT-28 */
-static void
-test_git_repo_in_sandbox (void)
+/* The temporary clone directory of a recorded in-sandbox git_repo apply:
+ * what its first `rm -rf --` removed. */
+static char *
+git_tmp (RecordSession *session)
 {
-  g_test_skip ("git_repo entries are cloned on the host and copied in; "
-               "the reference's in-sandbox git sequence (command -v git, "
-               "git init/fetch/checkout, cp, rm -rf) and its GitSubpath "
-               "error code are not built");
+  int i = record_session_find (session, "rm -rf -- /tmp/sandbox-git-");
+
+  g_assert_cmpint (i, >=, 0);
+  return g_strdup ((char *) g_ptr_array_index (session->commands, i) +
+                   strlen ("rm -rf -- "));
+}
+
+static void assert_ran_printf (RecordSession *session, const char *format, ...)
+  G_GNUC_PRINTF (2, 3);
+
+static void
+assert_ran_printf (RecordSession *session, const char *format, ...)
+{
+  g_autofree char *command = NULL;
+  va_list args;
+
+  va_start (args, format);
+  command = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (!record_session_ran (session, command))
+    g_error ("not run: %s", command);
+}
+
+/* ENT-22 */
+static void
+test_git_repo_fetches_commit_refs (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (AgentsManifestEntry) repo =
+    agents_git_repo_new (NULL, "openai/example", "deadbeef");
+  g_autoptr (GPtrArray) files = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *tmp = NULL;
+  RecordSession *session = fixture_session (fixture);
+
+  record_session_answer (session, "sh -c command -v git >/dev/null 2>&1", 0, "",
+                         "");
+  record_session_answer (session, "git clone", 128, "", "clone failed");
+
+  files = apply_entry (fixture, repo, "/workspace/repo", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (files->len, ==, 0);
+  g_assert_cmpint (record_session_find (session, "git clone"), ==, -1);
+  tmp = git_tmp (session);
+  assert_ran_printf (session, "git init %s", tmp);
+  assert_ran_printf (session,
+                     "git -C %s remote add origin "
+                     "https://github.com/openai/example.git",
+                     tmp);
+  assert_ran_printf (
+    session, "git -C %s fetch --depth 1 --no-tags origin deadbeef", tmp);
+  assert_ran_printf (session, "git -C %s checkout --detach FETCH_HEAD", tmp);
+  assert_ran_printf (session, "cp -R -- %s/. /workspace/repo/", tmp);
+}
+
+/* ENT-24 */
+static void
+test_git_repo_rejects_invalid_subpath (Fixture *fixture, gconstpointer data)
+{
+  static const struct
+  {
+    const char *subpath;
+    const char *reason;
+  } cases[] = {
+    { "   ", "empty" },
+    { "/docs", "absolute" },
+    { "../outside", "parent_traversal" },
+    { "docs/../../outside", "parent_traversal" },
+    { "C:/repo", "windows_path" },
+    { "docs\\outside", "windows_path" },
+    { "docs/../x", "parent_traversal" },
+  };
+  RecordSession *session = fixture_session (fixture);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (AgentsManifestEntry) repo =
+        agents_git_repo_new (NULL, "openai/example", "main");
+      g_autoptr (GPtrArray) files = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autofree char *message = g_strdup_printf (
+        "git repo subpath must be a relative path inside the repository: %s",
+        cases[i].subpath);
+
+      g_test_message ("subpath “%s”", cases[i].subpath);
+      agents_git_repo_set_subpath (AGENTS_GIT_REPO (repo), cases[i].subpath);
+      files = apply_entry (fixture, repo, "/workspace/repo", NULL, &error);
+      g_assert_null (files);
+      g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                      AGENTS_SANDBOX_ERROR_GIT_SUBPATH);
+      g_assert_cmpstr (error->message, ==, message);
+      agents_test_assert_context_str (error, "reason", cases[i].reason);
+      agents_test_assert_context_str (error, "subpath", cases[i].subpath);
+      agents_test_assert_context_str (error, "repo", "openai/example");
+    }
+  g_assert_cmpuint (session->commands->len, ==, 0);
+}
+
+/* ENT-26 */
+static void
+test_git_repo_copies_relative_subpath (Fixture *fixture, gconstpointer data)
+{
+  static const struct
+  {
+    const char *subpath;
+    const char *copied;
+  } cases[] = {
+    { "docs/reference", "docs/reference" },
+    { "./docs/", "docs" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (RecordSession) session =
+        record_session_new (fixture->manifest);
+      g_autoptr (AgentsManifestEntry) repo =
+        agents_git_repo_new (NULL, "openai/example", "main");
+      g_autoptr (GPtrArray) files = NULL;
+      g_autoptr (GAsyncResult) res = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autofree char *tmp = NULL;
+
+      agents_git_repo_set_subpath (AGENTS_GIT_REPO (repo), cases[i].subpath);
+      AGENTS_TEST_AWAIT (res, agents_manifest_entry_apply_async (
+                                repo, AGENTS_SANDBOX_SESSION (session),
+                                "/workspace/repo", NULL, NULL,
+                                agents_test_async_cb, &res));
+      files = agents_manifest_entry_apply_finish (repo, res, &error);
+      g_assert_no_error (error);
+      tmp = git_tmp (session);
+      assert_ran_printf (session, "cp -R -- %s/%s/. /workspace/repo/", tmp,
+                         cases[i].copied);
+    }
+}
+
+/* ENT-28 */
+static void
+test_git_repo_cleans_up_after_clone_failure (Fixture *fixture,
+                                             gconstpointer data)
+{
+  g_autoptr (AgentsManifestEntry) repo =
+    agents_git_repo_new (NULL, "openai/example", "main");
+  g_autoptr (GPtrArray) files = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GVariant) context = NULL;
+  g_autofree char *tmp = NULL;
+  g_autofree char *rm = NULL;
+  RecordSession *session = fixture_session (fixture);
+  int clone;
+  guint removals = 0;
+  int last_removal = -1;
+
+  agents_git_repo_set_subpath (AGENTS_GIT_REPO (repo), "docs");
+  record_session_answer (session, "git clone", 128, "", "clone failed");
+
+  files = apply_entry (fixture, repo, "/workspace/repo", NULL, &error);
+  g_assert_null (files);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR, AGENTS_SANDBOX_ERROR_GIT_CLONE);
+  g_assert_cmpstr (error->message, ==,
+                   "git clone failed for "
+                   "https://github.com/openai/example.git@main");
+  agents_test_assert_context_str (error, "url",
+                                  "https://github.com/openai/example.git");
+  agents_test_assert_context_str (error, "ref", "main");
+  agents_test_assert_context_str (error, "stderr", "clone failed");
+  agents_test_assert_context_str (error, "repo", "openai/example");
+  agents_test_assert_context_str (error, "subpath", "docs");
+
+  tmp = git_tmp (session);
+  rm = g_strconcat ("rm -rf -- ", tmp, NULL);
+  clone = record_session_find (session, "git clone");
+  g_assert_cmpint (clone, >=, 0);
+  for (guint i = 0; i < session->commands->len; i++)
+    if (g_str_equal (g_ptr_array_index (session->commands, i), rm))
+      {
+        removals++;
+        last_removal = i;
+      }
+  g_assert_cmpuint (removals, ==, 2);
+  g_assert_cmpint (last_removal, >, clone);
+  assert_no_write (fixture);
 }
 
 /* ENT-30 */
@@ -413,15 +669,15 @@ main (int argc, char *argv[])
   ADD ("ENT-06", test_local_file_allows_granted_source);
   ADD ("ENT-08", test_serialized_grant_allows_local_file);
   ADD ("ENT-10", test_local_file_rejects_symlinked_ancestor);
-  ADD ("ENT-12", test_local_dir_swap_races);
-  ADD ("ENT-14", test_local_dir_swap_races);
+  ADD ("ENT-12", test_local_dir_revalidates_swapped_file);
+  ADD ("ENT-14", test_local_dir_rejects_swapped_root);
   ADD ("ENT-18", test_local_dir_allows_absolute_source_inside_base);
   ADD ("ENT-20/file", test_local_dir_rejects_symlinked_file);
   ADD ("ENT-20/dir", test_local_dir_rejects_symlinked_dir);
-  g_test_add_func ("/reference-cases/ENT-22", test_git_repo_in_sandbox);
-  g_test_add_func ("/reference-cases/ENT-24", test_git_repo_in_sandbox);
-  g_test_add_func ("/reference-cases/ENT-26", test_git_repo_in_sandbox);
-  g_test_add_func ("/reference-cases/ENT-28", test_git_repo_in_sandbox);
+  ADD ("ENT-22", test_git_repo_fetches_commit_refs);
+  ADD ("ENT-24", test_git_repo_rejects_invalid_subpath);
+  ADD ("ENT-26", test_git_repo_copies_relative_subpath);
+  ADD ("ENT-28", test_git_repo_cleans_up_after_clone_failure);
   ADD ("ENT-30", test_dir_metadata_chmod);
   ADD ("ENT-32", test_chgrp_failure);
   ADD ("ENT-34", test_local_file_host_path_grant);

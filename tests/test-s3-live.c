@@ -862,7 +862,7 @@ static const char *
 session_container_id (AgentsSandboxSession *session)
 {
   return agents_docker_session_state_get_container_id (
-    AGENTS_DOCKER_SESSION_STATE (agents_sandbox_session_get_state (session)));
+    AGENTS_DOCKER_SESSION_STATE (agents_sandbox_session_peek_state (session)));
 }
 
 /* @session's state saved (without secrets) and read back, its keys
@@ -874,7 +874,7 @@ resume_docker_session (AgentsSandboxClient *client,
                        GVariant *options)
 {
   g_autoptr (JsonNode) payload = agents_sandbox_client_serialize_session_state (
-    client, agents_sandbox_session_get_state (session));
+    client, agents_sandbox_session_peek_state (session));
   g_autofree char *text = json_to_string (payload, FALSE);
   g_autoptr (JsonNode) parsed = NULL;
   g_autoptr (AgentsSandboxSessionState) state = NULL;

@@ -397,7 +397,7 @@ host_tool_argv (HostMountOp *op, AgentsMountPattern *pattern, GError **error)
 static char *
 new_owned_dir (HostMountOp *op, GError **error)
 {
-  AgentsSandboxSessionState *state;
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
   g_autofree char *key = NULL;
   g_autofree char *digest = NULL;
 

@@ -183,14 +183,72 @@ agents_snapshot_persist_async (AgentsSnapshot *self,
                                GAsyncReadyCallback callback,
                                gpointer user_data)
 {
+  agents_snapshot_persist_with_dependencies_async (
+    self, data, NULL, cancellable, callback, user_data);
+}
+
+#define DEPENDENCIES_KEY "agents-snapshot-dependencies"
+
+static void
+set_task_dependencies (GTask *task, AgentsDependencies *dependencies)
+{
+  if (dependencies != NULL)
+    g_object_set_data_full (G_OBJECT (task), DEPENDENCIES_KEY,
+                            g_object_ref (dependencies), g_object_unref);
+}
+
+/**
+ * agents_snapshot_task_get_dependencies:
+ * @task: the task an #AgentsSnapshotInterface vfunc was given
+ *
+ * Gets the dependencies the caller passed to
+ * agents_snapshot_persist_with_dependencies_async() (or the restore and
+ * restorable variants), for a snapshot that needs objects of the session
+ * (such as the client of #AgentsRemoteSnapshot).
+ *
+ * Returns: (transfer none) (nullable): the dependencies, or %NULL
+ */
+AgentsDependencies *
+agents_snapshot_task_get_dependencies (GTask *task)
+{
+  g_return_val_if_fail (G_IS_TASK (task), NULL);
+
+  return g_object_get_data (G_OBJECT (task), DEPENDENCIES_KEY);
+}
+
+/**
+ * agents_snapshot_persist_with_dependencies_async:
+ * @self: a snapshot
+ * @data: the workspace archive
+ * @dependencies: (nullable): the session's dependencies
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the archive is stored
+ * @user_data: data for @callback
+ *
+ * Like agents_snapshot_persist_async(), with @dependencies for a snapshot
+ * that needs them (see agents_snapshot_task_get_dependencies()). Finish
+ * it with agents_snapshot_persist_finish().
+ */
+void
+agents_snapshot_persist_with_dependencies_async (
+  AgentsSnapshot *self,
+  GInputStream *data,
+  AgentsDependencies *dependencies,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data)
+{
   g_autoptr (GTask) task = NULL;
 
   g_return_if_fail (AGENTS_IS_SNAPSHOT (self));
   g_return_if_fail (G_IS_INPUT_STREAM (data));
+  g_return_if_fail (dependencies == NULL ||
+                    AGENTS_IS_DEPENDENCIES (dependencies));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
   task = new_task (self, cancellable, callback, user_data,
                    agents_snapshot_persist_async);
+  set_task_dependencies (task, dependencies);
   AGENTS_SNAPSHOT_GET_IFACE (self)->persist (self, data, task);
 }
 
@@ -229,13 +287,39 @@ agents_snapshot_restore_async (AgentsSnapshot *self,
                                GAsyncReadyCallback callback,
                                gpointer user_data)
 {
+  agents_snapshot_restore_with_dependencies_async (self, NULL, cancellable,
+                                                   callback, user_data);
+}
+
+/**
+ * agents_snapshot_restore_with_dependencies_async:
+ * @self: a snapshot
+ * @dependencies: (nullable): the session's dependencies
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the archive is open
+ * @user_data: data for @callback
+ *
+ * Like agents_snapshot_restore_async(), with @dependencies. Finish it
+ * with agents_snapshot_restore_finish().
+ */
+void
+agents_snapshot_restore_with_dependencies_async (
+  AgentsSnapshot *self,
+  AgentsDependencies *dependencies,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data)
+{
   g_autoptr (GTask) task = NULL;
 
   g_return_if_fail (AGENTS_IS_SNAPSHOT (self));
+  g_return_if_fail (dependencies == NULL ||
+                    AGENTS_IS_DEPENDENCIES (dependencies));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
   task = new_task (self, cancellable, callback, user_data,
                    agents_snapshot_restore_async);
+  set_task_dependencies (task, dependencies);
   AGENTS_SNAPSHOT_GET_IFACE (self)->restore (self, task);
 }
 
@@ -274,13 +358,39 @@ agents_snapshot_restorable_async (AgentsSnapshot *self,
                                   GAsyncReadyCallback callback,
                                   gpointer user_data)
 {
+  agents_snapshot_restorable_with_dependencies_async (self, NULL, cancellable,
+                                                      callback, user_data);
+}
+
+/**
+ * agents_snapshot_restorable_with_dependencies_async:
+ * @self: a snapshot
+ * @dependencies: (nullable): the session's dependencies
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the answer
+ * @user_data: data for @callback
+ *
+ * Like agents_snapshot_restorable_async(), with @dependencies. Finish it
+ * with agents_snapshot_restorable_finish().
+ */
+void
+agents_snapshot_restorable_with_dependencies_async (
+  AgentsSnapshot *self,
+  AgentsDependencies *dependencies,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data)
+{
   g_autoptr (GTask) task = NULL;
 
   g_return_if_fail (AGENTS_IS_SNAPSHOT (self));
+  g_return_if_fail (dependencies == NULL ||
+                    AGENTS_IS_DEPENDENCIES (dependencies));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
   task = new_task (self, cancellable, callback, user_data,
                    agents_snapshot_restorable_async);
+  set_task_dependencies (task, dependencies);
   AGENTS_SNAPSHOT_GET_IFACE (self)->restorable (self, task);
 }
 

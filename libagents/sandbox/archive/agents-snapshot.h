@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 
 #include "agents-version-macros.h"
+#include "sandbox/common/agents-dependencies.h"
 
 G_BEGIN_DECLS
 
@@ -36,8 +37,9 @@ G_DECLARE_INTERFACE (AgentsSnapshot, agents_snapshot, AGENTS, SNAPSHOT, GObject)
  * @deserialize_fields: reads those members back
  *
  * A place a workspace archive is persisted to and restored from. The
- * built-in types are `noop` (#AgentsNoopSnapshot) and `local`
- * (#AgentsLocalSnapshot); plugins register more with
+ * built-in types are `noop` (#AgentsNoopSnapshot), `local`
+ * (#AgentsLocalSnapshot) and `remote` (#AgentsRemoteSnapshot); plugins
+ * register more with
  * agents_registry_register_snapshot_type(). Implementations are
  * constructed with g_object_new() and then given their members through
  * @deserialize_fields; they must have an `id` property.
@@ -92,6 +94,31 @@ AGENTS_AVAILABLE_IN_1_0
 gboolean agents_snapshot_restorable_finish (AgentsSnapshot *self,
                                             GAsyncResult *result,
                                             GError **error);
+AGENTS_AVAILABLE_IN_1_0
+void agents_snapshot_persist_with_dependencies_async (
+  AgentsSnapshot *self,
+  GInputStream *data,
+  AgentsDependencies *dependencies,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data);
+AGENTS_AVAILABLE_IN_1_0
+void agents_snapshot_restore_with_dependencies_async (
+  AgentsSnapshot *self,
+  AgentsDependencies *dependencies,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data);
+AGENTS_AVAILABLE_IN_1_0
+void agents_snapshot_restorable_with_dependencies_async (
+  AgentsSnapshot *self,
+  AgentsDependencies *dependencies,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data);
+AGENTS_AVAILABLE_IN_1_0
+AgentsDependencies *agents_snapshot_task_get_dependencies (GTask *task);
+
 AGENTS_AVAILABLE_IN_1_0
 JsonNode *agents_snapshot_to_json (AgentsSnapshot *self);
 AGENTS_AVAILABLE_IN_1_0

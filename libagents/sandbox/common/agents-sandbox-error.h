@@ -58,6 +58,10 @@ G_BEGIN_DECLS
  * @AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER: an archive member would land
  *   outside its destination or is of a forbidden kind
  * @AGENTS_SANDBOX_ERROR_FAILED: any other failure
+ * @AGENTS_SANDBOX_ERROR_GIT_SUBPATH: the subpath of a `git_repo` entry is
+ *   not a relative path inside the repository
+ * @AGENTS_SANDBOX_ERROR_GIT_COPY: a `git_repo` checkout could not be
+ *   copied to its destination in the sandbox
  *
  * Error codes of the %AGENTS_SANDBOX_ERROR domain. They mirror the error
  * taxonomy of the reference sandbox runtime. Every error of this domain
@@ -93,6 +97,8 @@ typedef enum
   AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT,
   AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER,
   AGENTS_SANDBOX_ERROR_FAILED,
+  AGENTS_SANDBOX_ERROR_GIT_SUBPATH,
+  AGENTS_SANDBOX_ERROR_GIT_COPY,
 } AgentsSandboxError;
 
 AGENTS_AVAILABLE_IN_1_0

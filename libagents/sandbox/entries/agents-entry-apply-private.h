@@ -99,6 +99,24 @@ void agents_local_source_open_async (AgentsLocalSource *source,
                                      gpointer user_data);
 int agents_local_source_open_finish (GAsyncResult *result, GError **error);
 
+/* Tests only: where a local copy may be interrupted to change the source
+ * under it. OPEN_ROOT runs after the source was validated, before its
+ * root is opened (@rel: the source below its base); OPEN_FILE after a
+ * directory was listed, before one of its files is opened (@rel: the file
+ * below the source root). The hook runs in worker threads. */
+typedef enum
+{
+  AGENTS_LOCAL_SOURCE_HOOK_OPEN_ROOT,
+  AGENTS_LOCAL_SOURCE_HOOK_OPEN_FILE,
+} AgentsLocalSourceHookPoint;
+
+typedef void (*AgentsLocalSourceTestHook) (AgentsLocalSourceHookPoint point,
+                                           const char *rel,
+                                           gpointer user_data);
+
+void agents_local_source_set_test_hook (AgentsLocalSourceTestHook hook,
+                                        gpointer user_data);
+
 /* Copies the tree below the directory open on @root_fd (taken) to @dest
  * and applies the metadata of @entry to @dest. Symbolic links, devices,
  * sockets and fifos are skipped; so is `.git` with @skip_git. Read

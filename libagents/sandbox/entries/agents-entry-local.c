@@ -334,6 +334,24 @@ open_beneath (
   return fd;
 }
 
+static AgentsLocalSourceTestHook test_hook;
+static gpointer test_hook_data;
+
+void
+agents_local_source_set_test_hook (AgentsLocalSourceTestHook hook,
+                                   gpointer user_data)
+{
+  test_hook = hook;
+  test_hook_data = user_data;
+}
+
+static void
+run_test_hook (AgentsLocalSourceHookPoint point, const char *rel)
+{
+  if (G_UNLIKELY (test_hook != NULL))
+    test_hook (point, rel, test_hook_data);
+}
+
 /* Opens a local source securely and returns its fd. */
 static int
 local_source_open (AgentsLocalSource *source, GError **error)
@@ -345,6 +363,7 @@ local_source_open (AgentsLocalSource *source, GError **error)
   struct stat st;
   int base_fd, fd;
 
+  run_test_hook (AGENTS_LOCAL_SOURCE_HOOK_OPEN_ROOT, source->walk_rel);
   base_fd = open (source->walk_base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (base_fd < 0)
     {
@@ -752,6 +771,7 @@ file_open_thread (GTask *task,
   struct stat st;
   int fd;
 
+  run_test_hook (AGENTS_LOCAL_SOURCE_HOOK_OPEN_FILE, file->rel);
   fd = open_beneath (file->copy->root_fd, file->rel, O_RDONLY | O_NONBLOCK,
                      &reason, &child);
   if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)))

@@ -28,4 +28,7 @@ void agents_progress_input_stream_report_end (GInputStream *stream);
 
 gint64 agents_progress_stream_size (GInputStream *stream);
 
+void agents_progress_input_stream_hash (GInputStream *stream);
+char *agents_progress_input_stream_dup_sha256 (GInputStream *stream);
+
 G_END_DECLS

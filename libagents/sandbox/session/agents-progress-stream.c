@@ -30,9 +30,14 @@ struct _AgentsProgressInputStream
   gint64 total;
   gint64 reported; /* the last count reported, on the owner thread */
   GMutex lock;
-  gint64 done;        /* bytes read so far, under @lock */
-  gboolean queued;    /* a report is queued on @context, under @lock */
-  gint64 queued_time; /* monotonic time of the last queueing, under @lock */
+  gint64 done;          /* bytes read so far, under @lock */
+  gboolean queued;      /* a report is queued on @context, under @lock */
+  gint64 queued_time;   /* monotonic time of the last queueing, under @lock */
+  GChecksum *checksum;  /* of the bytes read, when asked for, under @lock */
+  goffset hash_start;   /* where the base stream was when hashing began */
+  gint64 hashed;        /* bytes hashed, under @lock */
+  gboolean hash_broken; /* a skip or a seek left bytes out, under @lock */
+  gboolean eof;         /* the base stream said it has no more, under @lock */
 };
 
 /* At most this often a report is queued while the stream is read, so
@@ -182,6 +187,33 @@ count (AgentsProgressInputStream *self, gssize n)
     }
 }
 
+/* Whether the base stream is where the hash has got to: a consumer may
+ * seek (to measure the stream) before it reads. */
+static gboolean
+hash_in_step (AgentsProgressInputStream *self, GInputStream *base)
+{
+  if (!G_IS_SEEKABLE (base))
+    return TRUE;
+  return g_seekable_tell (G_SEEKABLE (base)) == self->hash_start + self->hashed;
+}
+
+static void
+hash_read (AgentsProgressInputStream *self, const void *buffer, gssize n)
+{
+  g_mutex_lock (&self->lock);
+  if (self->checksum != NULL && !self->hash_broken)
+    {
+      if (n == 0)
+        self->eof = TRUE;
+      else if (n > 0)
+        {
+          g_checksum_update (self->checksum, buffer, n);
+          self->hashed += n;
+        }
+    }
+  g_mutex_unlock (&self->lock);
+}
+
 static gssize
 agents_progress_input_stream_read (GInputStream *stream,
                                    void *buffer,
@@ -189,10 +221,19 @@ agents_progress_input_stream_read (GInputStream *stream,
                                    GCancellable *cancellable,
                                    GError **error)
 {
+  AgentsProgressInputStream *self = AGENTS_PROGRESS_INPUT_STREAM (stream);
   GInputStream *base = G_FILTER_INPUT_STREAM (stream)->base_stream;
-  gssize n = g_input_stream_read (base, buffer, count_, cancellable, error);
+  gssize n;
 
-  count (AGENTS_PROGRESS_INPUT_STREAM (stream), n);
+  if (self->checksum != NULL && !hash_in_step (self, base))
+    {
+      g_mutex_lock (&self->lock);
+      self->hash_broken = TRUE;
+      g_mutex_unlock (&self->lock);
+    }
+  n = g_input_stream_read (base, buffer, count_, cancellable, error);
+  hash_read (self, buffer, n);
+  count (self, n);
   return n;
 }
 
@@ -202,10 +243,17 @@ agents_progress_input_stream_skip (GInputStream *stream,
                                    GCancellable *cancellable,
                                    GError **error)
 {
+  AgentsProgressInputStream *self = AGENTS_PROGRESS_INPUT_STREAM (stream);
   GInputStream *base = G_FILTER_INPUT_STREAM (stream)->base_stream;
   gssize n = g_input_stream_skip (base, count_, cancellable, error);
 
-  count (AGENTS_PROGRESS_INPUT_STREAM (stream), n);
+  if (n > 0)
+    {
+      g_mutex_lock (&self->lock);
+      self->hash_broken = TRUE;
+      g_mutex_unlock (&self->lock);
+    }
+  count (self, n);
   return n;
 }
 
@@ -215,6 +263,7 @@ agents_progress_input_stream_finalize (GObject *object)
   AgentsProgressInputStream *self = AGENTS_PROGRESS_INPUT_STREAM (object);
 
   g_main_context_unref (self->context);
+  g_clear_pointer (&self->checksum, g_checksum_free);
   g_mutex_clear (&self->lock);
   g_weak_ref_clear (&self->session);
   g_free (self->operation);
@@ -294,4 +343,35 @@ agents_progress_stream_size (GInputStream *stream)
   if (here < 0 || here > st.st_size)
     return -1;
   return st.st_size - here;
+}
+
+/* Makes @stream hash what is read through it from now on (before the
+ * first read), for agents_progress_input_stream_dup_sha256(). */
+void
+agents_progress_input_stream_hash (GInputStream *stream)
+{
+  AgentsProgressInputStream *self = AGENTS_PROGRESS_INPUT_STREAM (stream);
+  GInputStream *base = G_FILTER_INPUT_STREAM (stream)->base_stream;
+
+  g_return_if_fail (self->checksum == NULL);
+
+  self->checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  self->hash_start =
+    G_IS_SEEKABLE (base) ? g_seekable_tell (G_SEEKABLE (base)) : 0;
+}
+
+/* The SHA-256 of the whole stream, when it was read from its start to
+ * its end, in order; NULL otherwise (the consumer stopped early, skipped
+ * or seeked past bytes). */
+char *
+agents_progress_input_stream_dup_sha256 (GInputStream *stream)
+{
+  AgentsProgressInputStream *self = AGENTS_PROGRESS_INPUT_STREAM (stream);
+  char *sha256 = NULL;
+
+  g_mutex_lock (&self->lock);
+  if (self->checksum != NULL && self->eof && !self->hash_broken)
+    sha256 = g_strdup (g_checksum_get_string (self->checksum));
+  g_mutex_unlock (&self->lock);
+  return sha256;
 }

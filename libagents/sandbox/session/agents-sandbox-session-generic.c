@@ -18,6 +18,7 @@
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-session-generic-private.h"
 #include "agents-sandbox-session-private.h"
+#include "agents-snapshot-fingerprint-private.h"
 
 /* Exit status of useradd/groupadd when the account already exists. */
 #define ACCOUNT_EXISTS_STATUS 9
@@ -659,66 +660,283 @@ start_clear_done (GObject *source, GAsyncResult *result, gpointer user_data)
       start_complete (task, error);
       return;
     }
-  agents_snapshot_restore_async (agents_sandbox_session_state_get_snapshot (
-                                   agents_sandbox_session_peek_state (self)),
-                                 g_task_get_cancellable (task),
-                                 start_restore_done, task);
+  agents_snapshot_restore_with_dependencies_async (
+    agents_sandbox_session_state_get_snapshot (
+      agents_sandbox_session_peek_state (self)),
+    agents_sandbox_session_get_dependencies (self),
+    g_task_get_cancellable (task), start_restore_done, task);
 }
 
+static void
+start_restore (GTask *task)
+{
+  agents_sandbox_session_set_restore_pending (task_session (task), TRUE);
+  agents_sandbox_session_clear_workspace_root_on_resume_async (
+    task_session (task), g_task_get_cancellable (task), start_clear_done, task);
+}
+
+/* Whether the start found the workspace kept from before and its root
+ * proven there (recorded, or found by the probe). */
+static gboolean
+start_root_reusable (Session *self)
+{
+  gboolean workspace_preserved = FALSE;
+
+  agents_sandbox_session_get_start_state_preserved (self, &workspace_preserved,
+                                                    NULL);
+  return workspace_preserved &&
+         agents_sandbox_session_state_get_workspace_root_ready (
+           agents_sandbox_session_peek_state (self));
+}
+
+static void
+start_fingerprint_done (GObject *source,
+                        GAsyncResult *result,
+                        gpointer user_data)
+{
+  GTask *task = user_data;
+  AgentsSandboxSessionState *state =
+    agents_sandbox_session_peek_state (task_session (task));
+  g_autofree char *live = NULL;
+  g_autoptr (GError) error = NULL;
+
+  live = agents_snapshot_fingerprint_compute_finish (
+    AGENTS_SANDBOX_SESSION (source), result, &error);
+  if (live == NULL)
+    g_debug ("Restoring the snapshot: no fingerprint of the live workspace: %s",
+             error->message);
+  if (live != NULL &&
+      g_strcmp0 (live, agents_sandbox_session_state_get_snapshot_fingerprint (
+                         state)) == 0)
+    start_apply (task, TRUE);
+  else
+    start_restore (task);
+}
+
+static void
+start_running_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GTask *task = user_data;
+  AgentsSandboxSessionState *state =
+    agents_sandbox_session_peek_state (task_session (task));
+  const char *version =
+    agents_sandbox_session_state_get_snapshot_fingerprint_version (state);
+  g_autoptr (GError) error = NULL;
+  gboolean running;
+
+  running = agents_sandbox_session_running_finish (
+    AGENTS_SANDBOX_SESSION (source), result, &error);
+  if (!running ||
+      agents_sandbox_session_state_get_snapshot_fingerprint (state) == NULL ||
+      g_strcmp0 (version, AGENTS_SNAPSHOT_FINGERPRINT_VERSION) != 0)
+    {
+      start_restore (task);
+      return;
+    }
+  agents_snapshot_fingerprint_compute_async (task_session (task),
+                                             g_task_get_cancellable (task),
+                                             start_fingerprint_done, task);
+}
+
+/* As the reference decides: a restorable snapshot is restored unless the
+ * workspace was kept, is running and still matches the fingerprint the
+ * last stop recorded; without one, a kept workspace only gets its
+ * ephemeral entries again, anything else the whole manifest. */
 static void
 start_restorable_done (GObject *source,
                        GAsyncResult *result,
                        gpointer user_data)
 {
   GTask *task = user_data;
+  Session *self = task_session (task);
   GError *error = NULL;
   gboolean restorable;
 
   restorable = agents_snapshot_restorable_finish (AGENTS_SNAPSHOT (source),
                                                   result, &error);
   if (error != NULL)
-    {
-      start_complete (task, error);
-      return;
-    }
-  if (!restorable)
-    {
-      start_apply (task, FALSE);
-      return;
-    }
-  agents_sandbox_session_set_restore_pending (task_session (task), TRUE);
-  agents_sandbox_session_clear_workspace_root_on_resume_async (
-    task_session (task), g_task_get_cancellable (task), start_clear_done, task);
+    start_complete (task, error);
+  else if (restorable && start_root_reusable (self))
+    agents_sandbox_session_running_async (self, g_task_get_cancellable (task),
+                                          start_running_done, task);
+  else if (restorable)
+    start_restore (task);
+  else
+    start_apply (task, start_root_reusable (self));
 }
+
+static void
+start_decide (GTask *task)
+{
+  AgentsSnapshot *snapshot = agents_sandbox_session_state_get_snapshot (
+    agents_sandbox_session_peek_state (task_session (task)));
+
+  agents_snapshot_restorable_with_dependencies_async (
+    snapshot, agents_sandbox_session_get_dependencies (task_session (task)),
+    g_task_get_cancellable (task), start_restorable_done, task);
+}
+
+static void
+start_probe_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GTask *task = user_data;
+  g_autoptr (AgentsExecResult) exec_result = NULL;
+
+  exec_result = agents_sandbox_session_exec_raw_finish (
+    AGENTS_SANDBOX_SESSION (source), result, NULL);
+  if (exec_result != NULL && agents_exec_result_ok (exec_result))
+    agents_sandbox_session_state_set_workspace_root_ready (
+      agents_sandbox_session_peek_state (task_session (task)), TRUE);
+  start_decide (task);
+}
+
+#define ROOT_PROBE_TIMEOUT_S 10.0
 
 void
 agents_sandbox_session_real_start (Session *self, GTask *task)
 {
+  AgentsManifest *manifest = agents_sandbox_session_get_manifest (self);
+  const char *argv[] = { "test", "-d", agents_manifest_get_root (manifest),
+                         NULL };
   gboolean workspace_preserved = FALSE;
-  AgentsSnapshot *snapshot = agents_sandbox_session_state_get_snapshot (
-    agents_sandbox_session_peek_state (self));
 
   g_object_ref (task);
   agents_sandbox_session_get_start_state_preserved (self, &workspace_preserved,
                                                     NULL);
-  if (workspace_preserved)
+  /* A kept workspace nothing recorded as ready is proven by its root. */
+  if (workspace_preserved && !start_root_reusable (self))
+    agents_sandbox_session_exec_raw_async (self, argv, ROOT_PROBE_TIMEOUT_S,
+                                           g_task_get_cancellable (task),
+                                           start_probe_done, task);
+  else
+    start_decide (task);
+}
+
+/* The key of the fingerprint a stop is about to record, on its task. */
+#define FINGERPRINT_KEY "agents-snapshot-fingerprint"
+
+static void
+stop_cache_written (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  AgentsSandboxSessionState *state =
+    agents_sandbox_session_peek_state (task_session (task));
+  g_autoptr (GError) error = NULL;
+
+  if (agents_snapshot_fingerprint_cache_write_finish (
+        AGENTS_SANDBOX_SESSION (source), result, &error))
+    agents_sandbox_session_state_set_snapshot_fingerprint (
+      state, g_object_get_data (G_OBJECT (task), FINGERPRINT_KEY),
+      AGENTS_SNAPSHOT_FINGERPRINT_VERSION);
+  else
     {
-      start_apply (task, TRUE);
+      g_debug ("No snapshot fingerprint recorded: %s", error->message);
+      agents_sandbox_session_state_set_snapshot_fingerprint (state, NULL, NULL);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+/* Records the fingerprint of what was persisted, when the snapshot read
+ * all of it; a start uses it to skip restoring a workspace that did not
+ * change. */
+static void
+stop_record_fingerprint (GTask *task, GInputStream *counted)
+{
+  Session *self = task_session (task);
+  g_autofree char *sha256 = agents_progress_input_stream_dup_sha256 (counted);
+  char *fingerprint;
+
+  if (sha256 == NULL)
+    {
+      agents_sandbox_session_state_set_snapshot_fingerprint (
+        agents_sandbox_session_peek_state (self), NULL, NULL);
+      g_task_return_boolean (task, TRUE);
+      g_object_unref (task);
       return;
     }
-  agents_snapshot_restorable_async (snapshot, g_task_get_cancellable (task),
-                                    start_restorable_done, task);
+  fingerprint = agents_snapshot_fingerprint_compose (self, sha256);
+  g_object_set_data_full (G_OBJECT (task), FINGERPRINT_KEY, fingerprint,
+                          g_free);
+  agents_snapshot_fingerprint_cache_write_async (
+    self, fingerprint, g_task_get_cancellable (task), stop_cache_written, task);
+}
+
+static gboolean
+snapshot_is_noop (Session *self)
+{
+  return AGENTS_IS_NOOP_SNAPSHOT (agents_sandbox_session_state_get_snapshot (
+    agents_sandbox_session_peek_state (self)));
+}
+
+static void
+stop_persisted (GTask *task, GInputStream *counted)
+{
+  /* The archive is closed once, whatever the snapshot did with it. */
+  g_input_stream_close (counted, NULL, NULL);
+  report_progress_end (task);
+  if (snapshot_is_noop (task_session (task)))
+    {
+      g_task_return_boolean (task, TRUE);
+      g_object_unref (task);
+      return;
+    }
+  stop_record_fingerprint (task, counted);
+}
+
+static void stop_drain_next (GTask *task, GInputStream *counted);
+
+static void
+stop_drained (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GTask *task = user_data;
+  GInputStream *counted = G_INPUT_STREAM (source);
+  g_autoptr (GBytes) bytes =
+    g_input_stream_read_bytes_finish (counted, result, NULL);
+
+  if (bytes == NULL || g_bytes_get_size (bytes) == 0)
+    stop_persisted (task, counted);
+  else
+    stop_drain_next (task, counted);
+}
+
+/* The snapshot need not read the archive to its end (a snapshot that
+ * keeps nothing does not read it at all): the rest is read here, so that
+ * the fingerprint covers the whole workspace. */
+static void
+stop_drain_next (GTask *task, GInputStream *counted)
+{
+  if (g_input_stream_is_closed (counted))
+    {
+      stop_persisted (task, counted);
+      return;
+    }
+  g_input_stream_read_bytes_async (counted, 64 * 1024, G_PRIORITY_DEFAULT,
+                                   g_task_get_cancellable (task), stop_drained,
+                                   task);
 }
 
 static void
 stop_persist_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
-  g_autoptr (GTask) task = user_data;
+  GTask *task = user_data;
+  GInputStream *counted =
+    g_object_get_data (G_OBJECT (task), PROGRESS_STREAM_KEY);
   GError *error = NULL;
 
-  if (agents_snapshot_persist_finish (AGENTS_SNAPSHOT (source), result, &error))
-    report_progress_end (task);
-  return_error_or_true (task, error);
+  if (!agents_snapshot_persist_finish (AGENTS_SNAPSHOT (source), result,
+                                       &error))
+    {
+      g_input_stream_close (counted, NULL, NULL);
+      if (!snapshot_is_noop (task_session (task)))
+        agents_snapshot_fingerprint_cache_delete (task_session (task));
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  if (snapshot_is_noop (task_session (task)))
+    stop_persisted (task, counted);
+  else
+    stop_drain_next (task, counted);
 }
 
 static void
@@ -740,11 +958,14 @@ stop_archive_done (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   counted = agents_progress_input_stream_new (
     stream, self, "persist", agents_progress_stream_size (stream));
+  if (!snapshot_is_noop (self))
+    agents_progress_input_stream_hash (counted);
   watch_progress (task, counted);
-  agents_snapshot_persist_async (agents_sandbox_session_state_get_snapshot (
-                                   agents_sandbox_session_peek_state (self)),
-                                 counted, g_task_get_cancellable (task),
-                                 stop_persist_done, task);
+  agents_snapshot_persist_with_dependencies_async (
+    agents_sandbox_session_state_get_snapshot (
+      agents_sandbox_session_peek_state (self)),
+    counted, agents_sandbox_session_get_dependencies (self),
+    g_task_get_cancellable (task), stop_persist_done, task);
 }
 
 void

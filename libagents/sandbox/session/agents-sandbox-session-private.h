@@ -22,6 +22,7 @@ typedef struct
   gboolean workspace_preserved;
   gboolean system_preserved;
   gboolean restore_pending; /* cleared for a snapshot, not yet hydrated */
+  AgentsDependencies *dependencies; /* handed to the snapshot */
 } AgentsSandboxSessionData;
 
 void agents_sandbox_session_data_init (AgentsSandboxSessionData *data);

@@ -14,6 +14,7 @@
 #include "agents-sandbox-process-table-private.h"
 #include "agents-sandbox-session-generic-private.h"
 #include "agents-sandbox-session-private.h"
+#include "agents-snapshot-fingerprint-private.h"
 
 /**
  * AgentsSandboxSession:
@@ -44,6 +45,7 @@ void
 agents_sandbox_session_data_clear (AgentsSandboxSessionData *data)
 {
   g_clear_object (&data->state);
+  g_clear_object (&data->dependencies);
   g_clear_pointer (&data->archive_limits, agents_archive_limits_free);
 }
 
@@ -481,6 +483,7 @@ agents_sandbox_session_shutdown_async (AgentsSandboxSession *self,
   task = new_task (self, cancellable, callback, user_data,
                    agents_sandbox_session_shutdown_async);
   agents_sandbox_session_pty_terminate_all (self);
+  agents_snapshot_fingerprint_cache_forget (self);
   IFACE (self)->shutdown (self, task);
 }
 
@@ -1815,7 +1818,8 @@ agents_sandbox_session_get_archive_limits (AgentsSandboxSession *self)
  * agents_sandbox_session_set_start_state_preserved:
  * @self: a session
  * @workspace: whether the workspace survived since the session last ran
- *   (then it is not hydrated again on start)
+ *   (then, if its root is there and it still matches the fingerprint the
+ *   last stop recorded, it is not restored from the snapshot on start)
  * @system: whether the operating system state (accounts) survived (then
  *   accounts are not provisioned again on resume)
  *
@@ -1873,6 +1877,52 @@ agents_sandbox_session_get_start_state_preserved (AgentsSandboxSession *self,
     *workspace = sd->workspace_preserved;
   if (system != NULL)
     *system = sd->system_preserved;
+}
+
+/**
+ * agents_sandbox_session_set_dependencies:
+ * @self: a session
+ * @dependencies: (nullable): the dependencies, or %NULL to keep those set
+ *
+ * Sets the objects the session hands to its snapshot when it persists
+ * and restores the workspace, such as the client of an
+ * #AgentsRemoteSnapshot. As the reference, %NULL changes nothing.
+ */
+void
+agents_sandbox_session_set_dependencies (AgentsSandboxSession *self,
+                                         AgentsDependencies *dependencies)
+{
+  AgentsSandboxSessionData *sd;
+
+  g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
+  g_return_if_fail (dependencies == NULL ||
+                    AGENTS_IS_DEPENDENCIES (dependencies));
+
+  if (dependencies == NULL)
+    return;
+  sd = get_session_data (self);
+  g_set_object (&sd->dependencies, dependencies);
+}
+
+/**
+ * agents_sandbox_session_get_dependencies:
+ * @self: a session
+ *
+ * Gets the session's dependencies, made empty on first use.
+ *
+ * Returns: (transfer none): the dependencies
+ */
+AgentsDependencies *
+agents_sandbox_session_get_dependencies (AgentsSandboxSession *self)
+{
+  AgentsSandboxSessionData *sd;
+
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION (self), NULL);
+
+  sd = get_session_data (self);
+  if (sd->dependencies == NULL)
+    sd->dependencies = agents_dependencies_new ();
+  return sd->dependencies;
 }
 
 /**

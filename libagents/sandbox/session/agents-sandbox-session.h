@@ -475,6 +475,12 @@ AGENTS_AVAILABLE_IN_1_0
 const AgentsArchiveLimits *
 agents_sandbox_session_get_archive_limits (AgentsSandboxSession *self);
 AGENTS_AVAILABLE_IN_1_0
+void agents_sandbox_session_set_dependencies (AgentsSandboxSession *self,
+                                              AgentsDependencies *dependencies);
+AGENTS_AVAILABLE_IN_1_0
+AgentsDependencies *
+agents_sandbox_session_get_dependencies (AgentsSandboxSession *self);
+AGENTS_AVAILABLE_IN_1_0
 void agents_sandbox_session_set_start_state_preserved (
   AgentsSandboxSession *self, gboolean workspace, gboolean system);
 AGENTS_AVAILABLE_IN_1_0
