@@ -650,7 +650,7 @@ test_entry_defaults (void)
   g_assert_false (permissions->directory);
 
   permissions = agents_manifest_entry_get_permissions (dir);
-  g_assert_cmpuint (agents_permissions_to_mode (permissions), ==, 0755);
+  g_assert_cmpuint (agents_permissions_to_mode (permissions), ==, 040755);
   g_assert_true (permissions->directory);
 
   g_assert_cmpstr (agents_local_file_get_src (AGENTS_LOCAL_FILE (local_file)),
@@ -781,7 +781,7 @@ test_manifest_minimal_json (void)
   dir = agents_manifest_get_entry (manifest, "d");
   g_assert_cmpuint (
     agents_permissions_to_mode (agents_manifest_entry_get_permissions (dir)),
-    ==, 0700);
+    ==, 040700);
   g_assert_true (agents_manifest_entry_get_permissions (dir)->directory);
 
   mount = agents_manifest_get_entry (manifest, "m");
