@@ -650,7 +650,7 @@ test_entry_defaults (void)
   g_assert_false (permissions->directory);
 
   permissions = agents_manifest_entry_get_permissions (dir);
-  g_assert_cmpuint (agents_permissions_to_mode (permissions), ==, 0755);
+  g_assert_cmpuint (agents_permissions_to_mode (permissions), ==, 040755);
   g_assert_true (permissions->directory);
 
   g_assert_cmpstr (agents_local_file_get_src (AGENTS_LOCAL_FILE (local_file)),
@@ -781,7 +781,7 @@ test_manifest_minimal_json (void)
   dir = agents_manifest_get_entry (manifest, "d");
   g_assert_cmpuint (
     agents_permissions_to_mode (agents_manifest_entry_get_permissions (dir)),
-    ==, 0700);
+    ==, 040700);
   g_assert_true (agents_manifest_entry_get_permissions (dir)->directory);
 
   mount = agents_manifest_get_entry (manifest, "m");
@@ -1225,8 +1225,6 @@ test_manifest_hostile_json (void)
     { "{\"entries\":{\"a\":{\"type\":\"git_repo\",\"repo\":\"a/b\","
       "\"host\":\"-oProxyCommand=x\"}}}",
       AGENTS_SANDBOX_ERROR_INVALID_JSON },
-    { "{\"entries\":{\"a\":{\"type\":\"test_mount\",\"mount_path\":\"/abs\"}}}",
-      AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH },
     { "{\"entries\":{\"a\":{\"type\":\"test_mount\",\"read_only\":0}}}",
       AGENTS_SANDBOX_ERROR_INVALID_JSON },
     { "{\"environment\":[]}", AGENTS_SANDBOX_ERROR_INVALID_JSON },
@@ -2358,6 +2356,43 @@ add_apply_test (const char *name, void (*func) (ApplyFixture *, gconstpointer))
               apply_fixture_teardown);
 }
 
+/* A mount path is checked with the manifest's root when the targets are
+ * computed, as in the reference: an absolute one outside the root is
+ * kept, one that climbs out of the root is refused there. */
+static void
+test_mount_path_checked_with_root (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsManifest) outside = agents_manifest_new_from_data (
+    "{\"entries\":{\"a\":{\"type\":\"test_mount\",\"mount_path\":\"/abs\"}}}",
+    -1, &error);
+  g_autoptr (AgentsManifest) escaping = NULL;
+  g_autoptr (GPtrArray) targets = NULL;
+  g_autoptr (GPtrArray) refused = NULL;
+  g_auto (GStrv) paths = NULL;
+
+  g_assert_no_error (error);
+  targets = agents_manifest_list_mount_targets (outside, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (targets->len, ==, 1);
+  g_assert_cmpstr (((AgentsEntryTarget *) targets->pdata[0])->path, ==, "/abs");
+  paths = agents_manifest_get_ephemeral_persistence_paths (outside, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstrv (paths, ((const char *const[]){ "a", NULL }));
+
+  escaping = agents_manifest_new_from_data (
+    "{\"entries\":{\"a\":{\"type\":\"test_mount\",\"mount_path\":"
+    "\"x/../../y\"}}}",
+    -1, &error);
+  g_assert_no_error (error);
+  refused = agents_manifest_list_mount_targets (escaping, FALSE, &error);
+  g_assert_null (refused);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH);
+  g_assert_cmpstr (error->message, ==,
+                   "manifest path must not escape root: /workspace/x/../../y");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -2409,6 +2444,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/sandbox/manifest/paths/resolve-other-roots",
                    test_resolve_path_other_roots);
   g_test_add_func ("/sandbox/manifest/targets", test_list_targets_and_mounts);
+  g_test_add_func ("/sandbox/manifest/mount-path-checked-with-root",
+                   test_mount_path_checked_with_root);
 
   add_apply_test ("file", test_apply_file);
   add_apply_test ("file-group", test_apply_file_group);

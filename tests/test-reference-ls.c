@@ -180,9 +180,9 @@ test_permissions_strings (void)
     gboolean directory;
     const char *printed;
   } good[] = {
-    { "drwxr-x---", 0750, TRUE, "drwxr-x---" },
+    { "drwxr-x---", 040750, TRUE, "drwxr-x---" },
     { "-rw-r--r--", 0644, FALSE, "-rw-r--r--" },
-    { "drwxr-x---+", 0750, TRUE, "drwxr-x---" },
+    { "drwxr-x---+", 040750, TRUE, "drwxr-x---" },
     { "-r-sr-xr-x", 0555, FALSE, "-r-xr-xr-x" },
     { "-rwSr-xr-x", 0655, FALSE, "-rw-r-xr-x" },
   };
@@ -194,7 +194,9 @@ test_permissions_strings (void)
   };
   g_autoptr (AgentsPermissions) first = NULL;
   g_autoptr (AgentsPermissions) from_mode = NULL;
+  g_autoptr (AgentsPermissions) defaults = NULL;
   g_autofree char *from_mode_text = NULL;
+  g_autofree char *defaults_text = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (good); i++)
     {
@@ -233,13 +235,13 @@ test_permissions_strings (void)
   from_mode_text = agents_permissions_to_string (from_mode);
   g_assert_cmpstr (from_mode_text, ==, "drwxr-xr-x");
 
-  /* Two parts of the case differ on purpose: agents_permissions_to_mode()
-   * gives access bits only (0750, not 040750), since chmod and tar
-   * headers take it; and agents_permissions_new() is the default of
-   * manifest entries, rwxr-xr-x, not the reference's bare
-   * Permissions() (-rwx------). */
-  g_test_skip ("to_mode without S_IFDIR and the rwxr-xr-x default are kept "
-               "(both feed chmod of manifest entries); the rest passed");
+  g_assert_cmpuint (agents_permissions_to_mode (from_mode), ==, 040755);
+
+  /* The bare default is the reference's Permissions(): -rwx------. */
+  defaults = agents_permissions_new ();
+  defaults_text = agents_permissions_to_string (defaults);
+  g_assert_cmpstr (defaults_text, ==, "-rwx------");
+  g_assert_cmpuint (agents_permissions_to_mode (defaults), ==, 0700);
 }
 
 /* LS-12 */

@@ -123,6 +123,35 @@ test_absolute_workspace_path (void)
     }
 }
 
+/* PATH-03: the refusals of absolute-workspace-path, context exactly
+ * {rel, reason}, rel as given. */
+static void
+test_absolute_workspace_path_refusals (void)
+{
+  g_autoptr (AgentsWorkspacePathPolicy) policy = policy_p (NULL);
+  static const char *const refused[][4] = {
+    { "/tmp/secret.txt", "manifest path must be relative: /tmp/secret.txt",
+      "/tmp/secret.txt", "absolute" },
+    { "../secret.txt", "manifest path must not escape root: ../secret.txt",
+      "../secret.txt", "escape_root" },
+    { "pkg/../../secret.txt",
+      "manifest path must not escape root: pkg/../../secret.txt",
+      "pkg/../../secret.txt", "escape_root" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *path =
+        agents_workspace_path_policy_absolute_workspace_path (
+          policy, refused[i][0], &error);
+
+      g_test_message ("refuse “%s”", refused[i][0]);
+      g_assert_null (path);
+      assert_invalid_path (error, refused[i][1], refused[i][2], refused[i][3]);
+    }
+}
+
 /* PATH-04 */
 static void
 test_relative_path (void)
@@ -618,6 +647,8 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/reference-cases/PATH-02", test_absolute_workspace_path);
+  g_test_add_func ("/reference-cases/PATH-03",
+                   test_absolute_workspace_path_refusals);
   g_test_add_func ("/reference-cases/PATH-04", test_relative_path);
   g_test_add_func ("/reference-cases/PATH-06", test_normalize_path_lexical);
   g_test_add_func ("/reference-cases/PATH-08",

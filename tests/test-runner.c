@@ -914,6 +914,91 @@ test_tool_errors_become_output (void)
   g_assert_cmpstr (tool_output_text (result, 5), ==, "{\"a\": 1}");
 }
 
+/* A function tool's arguments are checked against its parameters schema
+ * before it runs; a mismatch is answered as invalid JSON input is, through
+ * the tool's failure function, and the tool never runs. */
+static guint echo_runs;
+
+static char *
+counting_echo_tool (AgentsRunContext *ctx,
+                    const char *arguments,
+                    gpointer user_data,
+                    GError **error)
+{
+  echo_runs++;
+  return g_strdup (arguments);
+}
+
+static char *
+custom_failure (AgentsRunContext *ctx, const GError *error, gpointer user_data)
+{
+  return g_strdup_printf ("custom: %s", error->message);
+}
+
+static void
+test_tool_arguments_checked_against_schema (void)
+{
+  g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
+  g_autoptr (JsonObject) schema = NULL;
+  g_autoptr (AgentsTool) echo = NULL;
+  g_autoptr (AgentsTool) custom = NULL;
+  g_autoptr (AgentsRunResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) schema_node = json_from_string (
+    "{\"type\": \"object\", \"properties\": {\"n\": {\"type\": "
+    "\"integer\"}, \"tag\": {\"anyOf\": [{\"type\": \"string\"}, "
+    "{\"type\": \"null\"}]}}, \"required\": [\"n\"], "
+    "\"additionalProperties\": false}",
+    &error);
+
+  g_assert_no_error (error);
+  schema = json_node_dup_object (schema_node);
+  echo = AGENTS_TOOL (agents_function_tool_new (
+    "echo", NULL, schema, counting_echo_tool, NULL, NULL));
+  custom = AGENTS_TOOL (agents_function_tool_new (
+    "custom", NULL, schema, counting_echo_tool, NULL, NULL));
+  agents_function_tool_set_error_func (AGENTS_FUNCTION_TOOL (custom),
+                                       custom_failure, NULL, NULL);
+  agents_agent_add_tool (agent, echo);
+  agents_agent_add_tool (agent, custom);
+  echo_runs = 0;
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("echo", "{\"n\": \"1\"}", "c1"),
+    agents_testing_function_tool_call ("echo", "", "c2"),
+    agents_testing_function_tool_call ("echo", "{\"n\": 1, \"x\": 2}", "c3"),
+    agents_testing_function_tool_call ("custom", "{\"tag\": 3, \"n\": 1}",
+                                       "c4"),
+    agents_testing_function_tool_call ("echo", "{\"n\": 2, \"tag\": null}",
+                                       "c5"),
+    NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
+  result = run_simple (agent, "hello", &error);
+  g_assert_no_error (error);
+
+  assert_final_text (result, "done");
+  g_assert_cmpstr (tool_output_text (result, 5), ==,
+                   "An error occurred while running the tool. Please try "
+                   "again. Error: Invalid JSON input for tool echo: $.n: "
+                   "expected integer");
+  g_assert_cmpstr (tool_output_text (result, 6), ==,
+                   "An error occurred while running the tool. Please try "
+                   "again. Error: Invalid JSON input for tool echo: $: "
+                   "missing member “n”");
+  g_assert_cmpstr (tool_output_text (result, 7), ==,
+                   "An error occurred while running the tool. Please try "
+                   "again. Error: Invalid JSON input for tool echo: $.x: "
+                   "unexpected member");
+  g_assert_cmpstr (tool_output_text (result, 8), ==,
+                   "custom: Invalid JSON input for tool custom: $.tag: "
+                   "matches none of “anyOf”");
+  g_assert_cmpstr (tool_output_text (result, 9), ==,
+                   "{\"n\": 2, \"tag\": null}");
+  /* Only the valid call ran. */
+  g_assert_cmpuint (echo_runs, ==, 1);
+}
+
 static void
 test_parallel_tool_calls (void)
 {
@@ -2243,6 +2328,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/run/runner/unknown-tool", test_unknown_tool);
   g_test_add_func ("/run/runner/tool-errors-become-output",
                    test_tool_errors_become_output);
+  g_test_add_func ("/run/runner/tool-arguments-checked-against-schema",
+                   test_tool_arguments_checked_against_schema);
   g_test_add_func ("/run/runner/parallel-tool-calls", test_parallel_tool_calls);
   g_test_add_func ("/run/runner/sequential-tool-calls",
                    test_sequential_tool_calls);

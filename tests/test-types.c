@@ -48,6 +48,7 @@ test_permissions_defaults (void)
 {
   g_autoptr (AgentsPermissions) permissions = agents_permissions_new ();
   g_autofree char *text = agents_permissions_to_string (permissions);
+  g_autoptr (AgentsManifestEntry) file = agents_file_new_from_text ("");
 
   g_assert_cmpuint (AGENTS_FILE_MODE_NONE, ==, 0);
   g_assert_cmpuint (AGENTS_FILE_MODE_EXEC, ==, 1);
@@ -55,12 +56,16 @@ test_permissions_defaults (void)
   g_assert_cmpuint (AGENTS_FILE_MODE_READ, ==, 4);
   g_assert_cmpuint (AGENTS_FILE_MODE_ALL, ==, 7);
 
+  /* The reference's bare Permissions(); entries start from rwxr-xr-x. */
   g_assert_cmpuint (permissions->owner, ==, 7);
-  g_assert_cmpuint (permissions->group, ==, 5);
-  g_assert_cmpuint (permissions->other, ==, 5);
+  g_assert_cmpuint (permissions->group, ==, 0);
+  g_assert_cmpuint (permissions->other, ==, 0);
   g_assert_false (permissions->directory);
-  g_assert_cmpuint (agents_permissions_to_mode (permissions), ==, 0755);
-  g_assert_cmpstr (text, ==, "-rwxr-xr-x");
+  g_assert_cmpuint (agents_permissions_to_mode (permissions), ==, 0700);
+  g_assert_cmpstr (text, ==, "-rwx------");
+  g_assert_cmpuint (
+    agents_permissions_to_mode (agents_manifest_entry_get_permissions (file)),
+    ==, 0755);
 }
 
 static void
@@ -74,15 +79,15 @@ test_permissions_from_string (void)
     guint mode;
     const char *printed;
   } cases[] = {
-    { "drwxr-x---", 7, 5, 0, TRUE, 0750, "drwxr-x---" },
+    { "drwxr-x---", 7, 5, 0, TRUE, 040750, "drwxr-x---" },
     { "-rw-r--r--", 6, 4, 4, FALSE, 0644, "-rw-r--r--" },
     { "----------", 0, 0, 0, FALSE, 0, "----------" },
     { "-rwsr-xr-x", 7, 5, 5, FALSE, 0755, "-rwxr-xr-x" },
     { "-rwSr--r--", 6, 4, 4, FALSE, 0644, "-rw-r--r--" },
     { "-rwxr-sr-x", 7, 5, 5, FALSE, 0755, "-rwxr-xr-x" },
-    { "drwxrwxrwt", 7, 7, 7, TRUE, 0777, "drwxrwxrwx" },
-    { "drwxrwxrwT", 7, 7, 6, TRUE, 0776, "drwxrwxrw-" },
-    { "drwxr-x---+", 7, 5, 0, TRUE, 0750, "drwxr-x---" },
+    { "drwxrwxrwt", 7, 7, 7, TRUE, 040777, "drwxrwxrwx" },
+    { "drwxrwxrwT", 7, 7, 6, TRUE, 040776, "drwxrwxrw-" },
+    { "drwxr-x---+", 7, 5, 0, TRUE, 040750, "drwxr-x---" },
     { "-rw-r--r--@", 6, 4, 4, FALSE, 0644, "-rw-r--r--" },
   };
 
@@ -159,7 +164,8 @@ test_permissions_mode (void)
   g_assert_cmpuint (plain->other, ==, 0);
   g_assert_false (plain->directory);
   g_assert_true (dir->directory);
-  g_assert_cmpuint (agents_permissions_to_mode (dir), ==, 0755);
+  /* As the reference's to_mode(): the directory type bit included. */
+  g_assert_cmpuint (agents_permissions_to_mode (dir), ==, 040755);
   g_assert_true (agents_permissions_equal (dir, full));
   g_assert_true (agents_permissions_equal (copy, full));
   g_assert_false (agents_permissions_equal (plain, full));
@@ -183,7 +189,7 @@ test_permissions_json (void)
   g_autoptr (GError) error = NULL;
 
   g_assert_cmpstr (text, ==,
-                   "{\"owner\":7,\"group\":5,\"other\":5,\"directory\":false}");
+                   "{\"owner\":7,\"group\":0,\"other\":0,\"directory\":false}");
   g_assert_cmpstr (dir_text, ==,
                    "{\"owner\":7,\"group\":5,\"other\":0,\"directory\":true}");
 
@@ -194,7 +200,8 @@ test_permissions_json (void)
   partial = agents_permissions_new_from_json (partial_node, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (partial->owner, ==, 6);
-  g_assert_cmpuint (partial->group, ==, 5);
+  g_assert_cmpuint (partial->group, ==, 0);
+  g_assert_cmpuint (partial->other, ==, 0);
   g_assert_false (partial->directory);
 }
 

@@ -10,6 +10,7 @@
 
 #include "agents-enums.h"
 #include "agents-model.h"
+#include "agents-openai-private.h"
 #include "agents-run-error.h"
 #include "agents-run-private.h"
 
@@ -199,4 +200,21 @@ agents_model_return_response (GTask *task, AgentsModelResponse *response)
   g_return_if_fail (AGENTS_IS_MODEL_RESPONSE (response));
 
   g_task_return_pointer (task, g_object_ref (response), g_object_unref);
+}
+
+/**
+ * agents_model_get_default_name:
+ *
+ * Gets the name of the model used when an agent names none: the
+ * `OPENAI_DEFAULT_MODEL` environment variable when set and not empty,
+ * else the library's default (the reference's `get_default_model()`).
+ * Capabilities' sampling-params hooks see it as `model` when neither the
+ * agent nor the run configuration gives a model.
+ *
+ * Returns: the model name
+ */
+const char *
+agents_model_get_default_name (void)
+{
+  return agents_openai_default_model_name ();
 }

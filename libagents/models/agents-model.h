@@ -222,4 +222,7 @@ agents_model_stream_response_finish (AgentsModel *self,
 AGENTS_AVAILABLE_IN_1_0
 void agents_model_return_response (GTask *task, AgentsModelResponse *response);
 
+AGENTS_AVAILABLE_IN_1_0
+const char *agents_model_get_default_name (void);
+
 G_END_DECLS

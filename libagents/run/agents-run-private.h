@@ -86,6 +86,12 @@ extern AgentsRunAgentAsToolFunc agents_run_private_run_agent_as_tool;
  * (the run state's identity map walks agents used as tools). */
 AgentsAgent *agents_run_private_tool_get_agent (AgentsTool *tool);
 
+/* What a function tool answers the model when it fails with @error: its
+ * error function's text, else the default one (agents-tool.c). */
+char *agents_function_tool_private_failure_text (AgentsFunctionTool *self,
+                                                 AgentsRunContext *ctx,
+                                                 const GError *error);
+
 /* The output text of a tool's output node, as the model sees it in a
  * function_call_output: strings as they are, other JSON as JSON text. */
 char *agents_run_private_output_to_text (JsonNode *output);

@@ -76,6 +76,21 @@ tool_finished (Turn *turn, ToolRun *tool_run, GError *error)
   pump_tools (turn);
 }
 
+/* Keeps a tool's answer and tells the hooks. */
+static void
+tool_answered (Run *run, ToolRun *tool_run, JsonNode *output)
+{
+  g_autofree char *text = agents_run_private_output_to_text (output);
+
+  tool_run->output = output;
+  span_set (tool_run->span, "output", string_node (text));
+  g_signal_emit (run->runner, agents_runner_signals[SIGNAL_TOOL_END],
+                 g_quark_from_string (agents_tool_get_name (tool_run->tool)),
+                 run->ctx, run->current_agent, tool_run->tool, output);
+  agents_agent_emit_tool_end (run->current_agent, run->ctx, tool_run->tool,
+                              output);
+}
+
 static void
 tool_invoked (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -105,19 +120,46 @@ tool_invoked (GObject *source, GAsyncResult *result, gpointer user_data)
       error = wrapped;
     }
   if (output != NULL)
-    {
-      g_autofree char *text = agents_run_private_output_to_text (output);
-
-      tool_run->output = output;
-      span_set (tool_run->span, "output", string_node (text));
-      g_signal_emit (
-        run->runner, agents_runner_signals[SIGNAL_TOOL_END],
-        g_quark_from_string (agents_tool_get_name (tool_run->tool)), run->ctx,
-        run->current_agent, tool_run->tool, output);
-      agents_agent_emit_tool_end (run->current_agent, run->ctx, tool_run->tool,
-                                  output);
-    }
+    tool_answered (run, tool_run, output);
   tool_finished (turn, tool_run, error);
+}
+
+/* A function tool's arguments must match its parameters schema before it
+ * runs. A call whose arguments do not is answered as the tool answers
+ * arguments that are not JSON: the reference's ModelBehaviorError
+ * "Invalid JSON input for tool NAME: WHY" through the tool's failure
+ * function, which the model reads. The schema is the one the model was
+ * given; `strict` only asks the model provider to enforce it, so it adds
+ * nothing here. Arguments that are not a JSON object are left to the
+ * tool, which refuses them itself. Returns the answer, or NULL when the
+ * tool may run. */
+static char *
+refuse_invalid_arguments (Run *run, ToolRun *tool_run)
+{
+  const char *arguments = tool_run->arguments;
+  JsonObject *schema;
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (GString) reason = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (!AGENTS_IS_FUNCTION_TOOL (tool_run->tool) || tool_run->is_custom_call)
+    return NULL;
+  schema = agents_tool_get_params_json_schema (tool_run->tool);
+  if (schema == NULL)
+    return NULL;
+  /* Empty arguments are an empty object, as the tool reads them. */
+  node = agents_json_parse_bounded (arguments[0] != '\0' ? arguments : "{}", -1,
+                                    "arguments", NULL);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  reason = g_string_new (NULL);
+  if (agents_json_schema_validate (schema, node, reason))
+    return NULL;
+  error = agents_run_error_new (
+    AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL, "Invalid JSON input for tool %s: %s",
+    agents_tool_get_name (tool_run->tool), reason->str);
+  return agents_function_tool_private_failure_text (
+    AGENTS_FUNCTION_TOOL (tool_run->tool), run->ctx, error);
 }
 
 static JsonObject *
@@ -136,6 +178,7 @@ static void
 start_tool (Turn *turn, ToolRun *tool_run)
 {
   Run *run = turn->run;
+  g_autofree char *refusal = NULL;
 
   turn->tools_running++;
   tool_run->span = span_start (run, run->agent_span, AGENTS_SPAN_KIND_FUNCTION,
@@ -159,6 +202,16 @@ start_tool (Turn *turn, ToolRun *tool_run)
                  g_quark_from_string (agents_tool_get_name (tool_run->tool)),
                  run->ctx, run->current_agent, tool_run->tool);
   agents_agent_emit_tool_start (run->current_agent, run->ctx, tool_run->tool);
+  refusal = refuse_invalid_arguments (run, tool_run);
+  if (refusal != NULL)
+    {
+      /* As tool_invoked(): a hook may have ended the run meanwhile. */
+      if (run->completing || run->turn != turn)
+        return;
+      tool_answered (run, tool_run, string_node (refusal));
+      tool_finished (turn, tool_run, NULL);
+      return;
+    }
   run_ref (run);
   agents_tool_invoke_async (tool_run->tool, run->ctx, tool_run->call_id,
                             tool_run->arguments, run->cancellable, tool_invoked,

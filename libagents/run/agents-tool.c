@@ -617,6 +617,14 @@ agents_run_private_output_to_text (JsonNode *output)
  * “An error occurred while running the tool. Please try again. Error: …”
  * (agents_function_tool_set_error_func() changes that text). Only
  * cancellation is an error.
+ *
+ * When the runner calls a function tool that has a parameters schema
+ * (#AgentsTool:params-json-schema), it first checks the arguments
+ * against it (types, `enum`, `const`, `required`,
+ * `additionalProperties`, `items`, `anyOf`/`oneOf`/`allOf`, local
+ * `$ref`s); arguments that do not match never reach the function: the
+ * model gets “Invalid JSON input for tool NAME: WHY” through the error
+ * function, as for arguments that are not JSON.
  */
 
 struct _AgentsFunctionTool
@@ -678,6 +686,20 @@ agents_function_tool_default_error_message (const GError *error)
                           error->message);
 }
 
+char *
+agents_function_tool_private_failure_text (AgentsFunctionTool *self,
+                                           AgentsRunContext *ctx,
+                                           const GError *error)
+{
+  char *text;
+
+  g_debug ("tool %s failed: %s", agents_tool_get_name (AGENTS_TOOL (self)),
+           error->message);
+  text = self->error_func ? self->error_func (ctx, error, self->error_data)
+                          : agents_function_tool_default_error_message (error);
+  return text ? text : g_strdup ("");
+}
+
 static void
 return_failure (AgentsFunctionTool *self,
                 AgentsRunContext *ctx,
@@ -691,12 +713,9 @@ return_failure (AgentsFunctionTool *self,
       g_task_return_error (task, error);
       return;
     }
-  g_debug ("tool %s failed: %s", agents_tool_get_name (AGENTS_TOOL (self)),
-           error->message);
-  text = self->error_func ? self->error_func (ctx, error, self->error_data)
-                          : agents_function_tool_default_error_message (error);
+  text = agents_function_tool_private_failure_text (self, ctx, error);
   g_error_free (error);
-  agents_tool_return_text (task, text ? text : "");
+  agents_tool_return_text (task, text);
 }
 
 /* The reference's check: arguments are a JSON object, or empty. */

@@ -44,21 +44,31 @@ G_DEFINE_BOXED_TYPE (AgentsPermissions,
                      agents_permissions_copy,
                      agents_permissions_free)
 
-#define DEFAULT_OWNER_MODE AGENTS_FILE_MODE_ALL
-#define DEFAULT_OTHERS_MODE (AGENTS_FILE_MODE_READ | AGENTS_FILE_MODE_EXEC)
+#define READ_EXEC (AGENTS_FILE_MODE_READ | AGENTS_FILE_MODE_EXEC)
 
 /**
  * agents_permissions_new:
  *
- * Creates the default permissions: `rwxr-xr-x`, not a directory.
+ * Creates bare permissions, as the reference's `Permissions()`:
+ * `-rwx------` (0700), not a directory. Manifest entries start from
+ * `rwxr-xr-x` instead (#AgentsManifestEntry:permissions).
  *
  * Returns: (transfer full): new permissions
  */
 AgentsPermissions *
 agents_permissions_new (void)
 {
-  return agents_permissions_new_full (DEFAULT_OWNER_MODE, DEFAULT_OTHERS_MODE,
-                                      DEFAULT_OTHERS_MODE, FALSE);
+  return agents_permissions_new_full (
+    AGENTS_FILE_MODE_ALL, AGENTS_FILE_MODE_NONE, AGENTS_FILE_MODE_NONE, FALSE);
+}
+
+/* The permissions a manifest entry has until it is given others:
+ * `rwxr-xr-x`, the default of the reference's BaseEntry.permissions. */
+AgentsPermissions *
+agents_permissions_new_entry_default (void)
+{
+  return agents_permissions_new_full (AGENTS_FILE_MODE_ALL, READ_EXEC,
+                                      READ_EXEC, FALSE);
 }
 
 /**
@@ -255,8 +265,10 @@ agents_permissions_free (AgentsPermissions *self)
  * agents_permissions_to_mode:
  * @self: permissions
  *
- * Gets the numeric access bits, e.g. `0755`. The file type is not
- * included.
+ * Gets the numeric mode, as the reference's `Permissions.to_mode()`: the
+ * access bits (e.g. `0755`), with the directory type bit `S_IFDIR` added
+ * when @self describes a directory (`040755`). Mask with `07777` for
+ * chmod().
  *
  * Returns: the mode
  */
@@ -265,7 +277,8 @@ agents_permissions_to_mode (const AgentsPermissions *self)
 {
   g_return_val_if_fail (self != NULL, 0);
 
-  return (self->owner << 6) | (self->group << 3) | self->other;
+  return (self->owner << 6) | (self->group << 3) | self->other |
+         (self->directory ? S_IFDIR : 0);
 }
 
 static void
@@ -349,7 +362,8 @@ agents_permissions_to_json (const AgentsPermissions *self)
  * @error: return location for a #GError
  *
  * Reads permissions serialized by agents_permissions_to_json(). Missing
- * members take their defaults.
+ * members take the defaults of agents_permissions_new(), as the
+ * reference's `Permissions` model does: `{"owner": 6}` is `-rw-------`.
  *
  * Returns: (transfer full): the permissions, or %NULL with
  *   %AGENTS_SANDBOX_ERROR_INVALID_JSON set

@@ -22,4 +22,7 @@ gboolean agents_sandbox_types_check_at_least_one (gint64 value,
                                                   const char *name,
                                                   GError **error);
 
+/* `rwxr-xr-x`: what manifest entries start with (agents-permissions.c). */
+AgentsPermissions *agents_permissions_new_entry_default (void);
+
 G_END_DECLS

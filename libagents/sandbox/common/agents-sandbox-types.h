@@ -75,8 +75,10 @@ typedef struct _AgentsPermissions AgentsPermissions;
 /**
  * AgentsPermissions:
  * @owner: #AgentsFileMode bits of the owner (default: all)
- * @group: #AgentsFileMode bits of the group (default: read and exec)
- * @other: #AgentsFileMode bits of others (default: read and exec)
+ * @group: #AgentsFileMode bits of the group (default: none; read and
+ *   exec for a manifest entry)
+ * @other: #AgentsFileMode bits of others (default: none; read and exec
+ *   for a manifest entry)
  * @directory: whether the permissions describe a directory
  *
  * The permissions of a manifest entry or a listed file.

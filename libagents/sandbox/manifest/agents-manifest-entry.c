@@ -14,6 +14,7 @@
 #include "agents-registry.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-typed-json-private.h"
+#include "agents-sandbox-types-private.h"
 
 /* Directory entries nest; hostile JSON must not exhaust the stack. */
 #define MAX_ENTRY_DEPTH 64
@@ -317,7 +318,9 @@ agents_manifest_entry_class_init (AgentsManifestEntryClass *klass)
   /**
    * AgentsManifestEntry:permissions:
    *
-   * The permissions of the materialized path.
+   * The permissions of the materialized path: `rwxr-xr-x` until set
+   * (the default of the reference's entries, not of a bare
+   * agents_permissions_new()).
    */
   properties[PROP_PERMISSIONS] = g_param_spec_boxed (
     "permissions", NULL, NULL, AGENTS_TYPE_PERMISSIONS, flags);
@@ -331,7 +334,7 @@ agents_manifest_entry_init (AgentsManifestEntry *self)
   AgentsManifestEntryPrivate *priv =
     agents_manifest_entry_get_instance_private (self);
 
-  priv->permissions = agents_permissions_new ();
+  priv->permissions = agents_permissions_new_entry_default ();
 }
 
 static AgentsManifestEntryPrivate *
@@ -524,7 +527,7 @@ agents_manifest_entry_set_permissions (AgentsManifestEntry *self,
 
   priv = get_priv (self);
   if (permissions == NULL)
-    permissions = fallback = agents_permissions_new ();
+    permissions = fallback = agents_permissions_new_entry_default ();
   if (agents_permissions_equal (priv->permissions, permissions))
     return;
   agents_permissions_free (priv->permissions);

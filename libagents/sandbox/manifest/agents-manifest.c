@@ -1017,6 +1017,198 @@ agents_manifest_list_mounts (AgentsManifest *self)
   return g_steal_pointer (&targets);
 }
 
+/* ---- mount targets --------------------------------------------------- */
+
+/* Where @mount, whose entry lands at @dest, is mounted: its mount path
+ * (an absolute one as it is, a relative one under @root), else @dest;
+ * as a pure POSIX path (the reference's _resolve_mount_path_for_root()). */
+static char *
+mount_candidate (AgentsMount *mount,
+                 const char *root,
+                 const char *dest,
+                 GError **error)
+{
+  const char *mount_path = agents_mount_get_mount_path (mount);
+  g_autofree char *joined = NULL;
+
+  if (mount_path == NULL)
+    return g_strdup (dest);
+  if (agents_path_is_windows_absolute (mount_path))
+    {
+      agents_sandbox_path_error_for (error, mount_path);
+      return NULL;
+    }
+  if (*mount_path == '/')
+    return agents_path_pure_posix (mount_path);
+  joined = g_strconcat (root, "/", mount_path, NULL);
+  return agents_path_pure_posix (joined);
+}
+
+/* @path (pure, absolute) with its `..` resolved when it lies under @root,
+ * refused when a `..` climbs out of the root; a path elsewhere is kept as
+ * it is (the reference's _normalize_in_workspace_path()). */
+static char *
+normalize_mount_target (const char *root, const char *path, GError **error)
+{
+  g_autofree char *rel = agents_path_relative_to (path, root);
+  g_autoptr (GPtrArray) stack = NULL;
+
+  if (rel == NULL)
+    return g_strdup (path);
+  stack = g_ptr_array_new_with_free_func (g_free);
+  push_components (stack, 0, root);
+  if (!push_components (stack, stack->len, rel))
+    {
+      agents_sandbox_error_set_invalid_path (error, path, "escape_root");
+      return NULL;
+    }
+  return join_stack (stack);
+}
+
+static guint
+path_depth (const char *path)
+{
+  guint depth = 0;
+
+  for (const char *p = path; *p != '\0'; p++)
+    if (*p == '/' && p[1] != '\0')
+      depth++;
+  return depth;
+}
+
+static int
+deeper_first (gconstpointer a, gconstpointer b)
+{
+  const AgentsEntryTarget *ta = *(const AgentsEntryTarget *const *) a;
+  const AgentsEntryTarget *tb = *(const AgentsEntryTarget *const *) b;
+  guint da = path_depth (ta->path);
+  guint db = path_depth (tb->path);
+
+  return da < db ? 1 : da > db ? -1 : 0;
+}
+
+/**
+ * agents_manifest_list_mount_targets:
+ * @self: an #AgentsManifest
+ * @only_ephemeral: whether to list only the ephemeral mounts (mounts are
+ *   ephemeral unless made otherwise)
+ * @error: return location for a #GError
+ *
+ * Lists the mounts of @self, nested ones included, each with the absolute
+ * path where it is mounted: its mount path
+ * (agents_mount_get_mount_path(), absolute, or relative to the root),
+ * else its place in the manifest. A path under the root is normalized
+ * and must not climb out of it (`manifest path must not escape root:
+ * PATH`, PATH as given); a Windows drive path is refused as absolute
+ * (`manifest path must be relative: C:/…`). The deepest mounts come
+ * first, so that they are unmounted before the mounts that hold them;
+ * mounts of the same depth keep the manifest's order (the reference's
+ * `mount_targets()`).
+ *
+ * Returns: (transfer container) (element-type AgentsEntryTarget): the
+ *   targets; the array frees them. %NULL with
+ *   %AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH set when a mount path is
+ *   refused.
+ */
+GPtrArray *
+agents_manifest_list_mount_targets (AgentsManifest *self,
+                                    gboolean only_ephemeral,
+                                    GError **error)
+{
+  g_autoptr (GPtrArray) mounts = NULL;
+  g_autoptr (GPtrArray) targets =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) agents_entry_target_free);
+  g_autofree char *root = NULL;
+
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  root = normalized_root (self);
+  mounts = agents_manifest_list_mounts (self);
+  for (guint i = 0; i < mounts->len; i++)
+    {
+      AgentsEntryTarget *mount = mounts->pdata[i];
+      g_autofree char *candidate = NULL;
+      g_autofree char *path = NULL;
+
+      if (only_ephemeral && !agents_manifest_entry_get_ephemeral (mount->entry))
+        continue;
+      candidate =
+        mount_candidate (AGENTS_MOUNT (mount->entry), root, mount->path, error);
+      if (candidate == NULL)
+        return NULL;
+      path = normalize_mount_target (root, candidate, error);
+      if (path == NULL)
+        return NULL;
+      g_ptr_array_add (targets, agents_entry_target_new (path, mount->entry));
+    }
+  /* A stable sort: equal depths keep their order. */
+  g_ptr_array_sort (targets, deeper_first);
+  return g_steal_pointer (&targets);
+}
+
+static void
+add_unique (GPtrArray *paths, GHashTable *seen, const char *path)
+{
+  if (g_hash_table_contains (seen, path))
+    return;
+  g_hash_table_add (seen, g_strdup (path));
+  g_ptr_array_add (paths, g_strdup (path));
+}
+
+/**
+ * agents_manifest_get_ephemeral_persistence_paths:
+ * @self: an #AgentsManifest
+ * @error: return location for a #GError
+ *
+ * Lists what a workspace archive of @self leaves out, as paths relative
+ * to the root: the ephemeral entries, nested ones included, then where
+ * the ephemeral mounts are mounted when that is inside the root (the
+ * reference's `ephemeral_persistence_paths()`). Mount paths are checked
+ * as agents_manifest_list_mount_targets() does.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the paths, each
+ *   once, or %NULL with %AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH set
+ */
+char **
+agents_manifest_get_ephemeral_persistence_paths (AgentsManifest *self,
+                                                 GError **error)
+{
+  g_autoptr (GPtrArray) entries = NULL;
+  g_autoptr (GPtrArray) mounts = NULL;
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) seen =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *root = NULL;
+
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  mounts = agents_manifest_list_mount_targets (self, TRUE, error);
+  if (mounts == NULL)
+    return NULL;
+  root = normalized_root (self);
+  entries = agents_manifest_list_targets (self, TRUE);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      AgentsEntryTarget *target = entries->pdata[i];
+      g_autofree char *rel = agents_path_relative_to (target->path, root);
+
+      if (rel != NULL && !g_str_equal (rel, "."))
+        add_unique (paths, seen, rel);
+    }
+  for (guint i = 0; i < mounts->len; i++)
+    {
+      AgentsEntryTarget *target = mounts->pdata[i];
+      g_autofree char *rel = agents_path_relative_to (target->path, root);
+
+      if (rel != NULL && !g_str_equal (rel, "."))
+        add_unique (paths, seen, rel);
+    }
+  g_ptr_array_add (paths, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&paths), FALSE);
+}
+
 /* ---- JSON ------------------------------------------------------------ */
 
 static void

@@ -128,6 +128,13 @@ GPtrArray *agents_manifest_list_mounts (AgentsManifest *self);
 AGENTS_AVAILABLE_IN_1_0
 GPtrArray *agents_manifest_get_mount_paths (AgentsManifest *self);
 AGENTS_AVAILABLE_IN_1_0
+GPtrArray *agents_manifest_list_mount_targets (AgentsManifest *self,
+                                               gboolean only_ephemeral,
+                                               GError **error);
+AGENTS_AVAILABLE_IN_1_0
+char **agents_manifest_get_ephemeral_persistence_paths (AgentsManifest *self,
+                                                        GError **error);
+AGENTS_AVAILABLE_IN_1_0
 AgentsWorkspacePathPolicy *
 agents_manifest_new_path_policy (AgentsManifest *self);
 AGENTS_AVAILABLE_IN_1_0

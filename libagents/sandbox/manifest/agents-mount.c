@@ -168,8 +168,11 @@ agents_mount_class_init (AgentsMountClass *klass)
   /**
    * AgentsMount:mount-path:
    *
-   * Where the storage is really mounted, relative to the root, when it
-   * differs from the entry's path; %NULL otherwise.
+   * Where the storage is really mounted, when it differs from the
+   * entry's path: relative to the root, or absolute; %NULL otherwise.
+   * As in the reference it is checked when the mount targets are
+   * computed, not when it is set: use the paths of
+   * agents_manifest_list_mount_targets(), never this one as it is.
    */
   mount_properties[MOUNT_PROP_MOUNT_PATH] = g_param_spec_string (
     "mount-path", NULL, NULL, NULL,
@@ -215,12 +218,11 @@ agents_mount_deserialize_common (AgentsMount *self,
   const char *mount_path = agents_mount_get_mount_path (self);
   gboolean read_only = agents_mount_get_read_only (self);
 
+  /* Checked with the manifest's root, by
+   * agents_manifest_list_mount_targets(). */
   if (!agents_json_read_string (object, "mount_path", TRUE, FALSE, &mount_path,
                                 error) ||
       !agents_json_read_boolean (object, "read_only", &read_only, error))
-    return FALSE;
-  if (mount_path != NULL &&
-      !agents_manifest_validate_relative_path (mount_path, error))
     return FALSE;
   agents_mount_set_mount_path (self, mount_path);
   agents_mount_set_read_only (self, read_only);
@@ -250,7 +252,8 @@ agents_mount_equal_common (AgentsMount *a, AgentsMount *b)
  * agents_mount_get_mount_path:
  * @self: an #AgentsMount
  *
- * Gets where the storage is really mounted, relative to the root.
+ * Gets where the storage is really mounted, as it was set: not checked,
+ * see agents_manifest_list_mount_targets().
  *
  * Returns: (nullable): the mount path
  */
@@ -265,10 +268,12 @@ agents_mount_get_mount_path (AgentsMount *self)
 /**
  * agents_mount_set_mount_path:
  * @self: an #AgentsMount
- * @mount_path: (nullable): a relative path, see
- *   agents_manifest_validate_relative_path()
+ * @mount_path: (nullable): a path relative to the root, or an absolute
+ *   path
  *
- * Sets where the storage is really mounted.
+ * Sets where the storage is really mounted. The path is checked against
+ * the manifest's root when the mount targets are computed
+ * (agents_manifest_list_mount_targets()), as the reference does.
  */
 void
 agents_mount_set_mount_path (AgentsMount *self, const char *mount_path)
@@ -276,8 +281,6 @@ agents_mount_set_mount_path (AgentsMount *self, const char *mount_path)
   AgentsMountPrivate *priv;
 
   g_return_if_fail (AGENTS_IS_MOUNT (self));
-  g_return_if_fail (mount_path == NULL ||
-                    agents_manifest_validate_relative_path (mount_path, NULL));
 
   priv = get_mount_priv (self);
   if (g_strcmp0 (priv->mount_path, mount_path) == 0)

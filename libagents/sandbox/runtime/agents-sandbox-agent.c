@@ -10,6 +10,7 @@
 
 #include "agents-builtin-capabilities.h"
 #include "agents-registry.h"
+#include "agents-sandbox-error.h"
 #include "agents-sandbox-instructions.h"
 #include "agents-sandbox-runtime-private.h"
 
@@ -599,6 +600,65 @@ agents_sandbox_agent_set_default_manifest (AgentsSandboxAgent *self,
                               properties[PROP_DEFAULT_MANIFEST]);
 }
 
+/* A serialized manifest must not grant host paths: only a manifest the
+ * program built may (the reference's _coerce_manifest()). */
+static gboolean
+check_serialized_grants (JsonNode *node, GError **error)
+{
+  JsonObject *object = json_node_get_object (node);
+  JsonNode *grants = json_object_get_member (object, "extra_path_grants");
+
+  if (grants == NULL ||
+      (JSON_NODE_HOLDS_ARRAY (grants) &&
+       json_array_get_length (json_node_get_array (grants)) == 0))
+    return TRUE;
+  agents_sandbox_error_set (
+    error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+    g_variant_new_parsed ("{'field': <'default_manifest.extra_path_grants'>}"),
+    "%s",
+    _ ("default_manifest.extra_path_grants must be configured on a trusted "
+       "AgentsManifest (agents_manifest_add_extra_path_grant()), not in "
+       "JSON"));
+  return FALSE;
+}
+
+/**
+ * agents_sandbox_agent_set_default_manifest_from_json:
+ * @self: a sandbox agent
+ * @node: the JSON of a manifest (agents_manifest_new_from_json())
+ * @error: return location for a #GError
+ *
+ * Sets #AgentsSandboxAgent:default-manifest from its JSON, as the
+ * reference's `SandboxAgent(default_manifest={...})` takes a dictionary.
+ * Serialized configuration cannot grant access to host paths: an
+ * `extra_path_grants` member that is not an empty array is refused with
+ * %AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT; add grants to an
+ * #AgentsManifest the program builds instead. An empty array, as
+ * agents_manifest_to_json() writes it, is accepted.
+ *
+ * Returns: %TRUE if the manifest was set; %FALSE with @error set (the
+ *   default manifest unchanged)
+ */
+gboolean
+agents_sandbox_agent_set_default_manifest_from_json (AgentsSandboxAgent *self,
+                                                     JsonNode *node,
+                                                     GError **error)
+{
+  g_autoptr (AgentsManifest) manifest = NULL;
+
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_AGENT (self), FALSE);
+  g_return_val_if_fail (node != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (JSON_NODE_HOLDS_OBJECT (node) && !check_serialized_grants (node, error))
+    return FALSE;
+  manifest = agents_manifest_new_from_json (node, error);
+  if (manifest == NULL)
+    return FALSE;
+  agents_sandbox_agent_set_default_manifest (self, manifest);
+  return TRUE;
+}
+
 /**
  * agents_sandbox_agent_get_capabilities:
  * @self: a sandbox agent
@@ -902,7 +962,9 @@ model_object_name (AgentsModel *model)
 /* What a capability's sampling params hook knows of the model, as the
  * runner resolves it: the run config's model over the agent's, named by
  * the agent's #AgentsAgent:model-name (or the model's `model-name`
- * property when the run config's model wins or the agent names none). */
+ * property when the run config's model wins or the agent names none);
+ * with no model at all, the default model's name, as the reference's
+ * get_default_model(). */
 static JsonObject *
 model_params (AgentsAgent *agent, AgentsRunConfig *run_config)
 {
@@ -921,6 +983,8 @@ model_params (AgentsAgent *agent, AgentsRunConfig *run_config)
 
   if (name == NULL)
     name = model_object_name (model);
+  if (name == NULL && model == NULL)
+    name = g_strdup (agents_model_get_default_name ());
   if (name != NULL)
     json_object_set_string_member (params, "model", name);
   if (provider != NULL)

@@ -36,6 +36,9 @@ agents_sandbox_agent_get_default_manifest (AgentsSandboxAgent *self);
 AGENTS_AVAILABLE_IN_1_0
 void agents_sandbox_agent_set_default_manifest (AgentsSandboxAgent *self,
                                                 AgentsManifest *manifest);
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_sandbox_agent_set_default_manifest_from_json (
+  AgentsSandboxAgent *self, JsonNode *node, GError **error);
 
 AGENTS_AVAILABLE_IN_1_0
 GListModel *agents_sandbox_agent_get_capabilities (AgentsSandboxAgent *self);
