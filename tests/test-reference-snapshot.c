@@ -275,7 +275,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (
 static AgentsSandboxSessionState *
 resume_get_state (AgentsSandboxSession *session)
 {
-  return TEST_RESUME_SESSION (session)->state;
+  return g_object_ref (TEST_RESUME_SESSION (session)->state);
 }
 
 static void
