@@ -58,6 +58,9 @@ G_BEGIN_DECLS
  * @AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER: an archive member would land
  *   outside its destination or is of a forbidden kind
  * @AGENTS_SANDBOX_ERROR_FAILED: any other failure
+ * @AGENTS_SANDBOX_ERROR_INVALID_COMPRESSION_SCHEME: an archive's name does
+ *   not say a scheme that can be extracted (the reference's
+ *   `InvalidCompressionScheme`; context {scheme})
  *
  * Error codes of the %AGENTS_SANDBOX_ERROR domain. They mirror the error
  * taxonomy of the reference sandbox runtime. Every error of this domain
@@ -93,6 +96,7 @@ typedef enum
   AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT,
   AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER,
   AGENTS_SANDBOX_ERROR_FAILED,
+  AGENTS_SANDBOX_ERROR_INVALID_COMPRESSION_SCHEME,
 } AgentsSandboxError;
 
 AGENTS_AVAILABLE_IN_1_0
