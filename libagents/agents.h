@@ -28,6 +28,7 @@
 #include "sandbox/archive/agents-snapshot.h"
 #include "sandbox/archive/agents-remote-snapshot.h"
 #include "sandbox/archive/agents-archive.h"
+#include "sandbox/archive/agents-archive-stream.h"
 #include "sandbox/common/agents-fs.h"
 #include "sandbox/common/agents-workspace-path-policy.h"
 #include "sandbox/session/agents-sandbox-session-state.h"

@@ -1660,6 +1660,200 @@ test_extract_missing_root (void)
   agents_test_assert_context_str (error, "path", "/nonexistent/agents-root");
 }
 
+/* ---- the stream-level API --------------------------------------------- */
+
+/* A tar made with the writer, from member headers. */
+static GBytes *
+write_members (void)
+{
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (AgentsArchiveWriter) writer = agents_archive_writer_new (out);
+  g_autoptr (AgentsArchiveMember) dir =
+    agents_archive_member_new ("d", AGENTS_ARCHIVE_MEMBER_DIRECTORY);
+  g_autoptr (AgentsArchiveMember) file =
+    agents_archive_member_new ("d/f.txt", AGENTS_ARCHIVE_MEMBER_REGULAR);
+  g_autoptr (AgentsArchiveMember) link =
+    agents_archive_member_new ("d/l", AGENTS_ARCHIVE_MEMBER_SYMLINK);
+  g_autoptr (AgentsArchiveMember) hard =
+    agents_archive_member_new ("h", AGENTS_ARCHIVE_MEMBER_HARDLINK);
+  g_autoptr (GError) error = NULL;
+
+  file->size = 5;
+  file->mode = 0600;
+  file->has_mtime = TRUE;
+  file->mtime = 1700000000;
+  agents_archive_member_set_link_target (link, "f.txt");
+  agents_archive_member_set_link_target (hard, "d/f.txt");
+  g_assert_true (agents_archive_writer_add (writer, dir, NULL, &error));
+  g_assert_true (agents_archive_writer_add (writer, file, NULL, &error));
+  g_assert_true (
+    agents_archive_writer_write_data (writer, "hello", 5, NULL, &error));
+  g_assert_true (agents_archive_writer_add (writer, link, NULL, &error));
+  g_assert_true (agents_archive_writer_add (writer, hard, NULL, &error));
+  g_assert_true (agents_archive_writer_close (writer, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+static void
+test_stream_round_trip (void)
+{
+  g_autoptr (GBytes) tar = write_members ();
+  g_autoptr (GInputStream) in = g_memory_input_stream_new_from_bytes (tar);
+  g_autoptr (AgentsArchiveReader) reader =
+    agents_archive_reader_new (in, AGENTS_COMPRESSION_SCHEME_TAR, NULL);
+  g_autoptr (GString) got = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+
+  for (;;)
+    {
+      g_autoptr (AgentsArchiveMember) m = NULL;
+      char data[16] = { 0 };
+      gssize n;
+
+      g_assert_true (agents_archive_reader_next (reader, &m, NULL, &error));
+      g_assert_no_error (error);
+      if (m == NULL)
+        break;
+      n = agents_archive_reader_read_data (reader, data, sizeof data - 1, NULL,
+                                           &error);
+      g_assert_no_error (error);
+      g_string_append_printf (got, "%s %d %o %s %s\n", m->name, m->type,
+                              m->mode, m->link_target ? m->link_target : "-",
+                              n > 0 ? data : "-");
+    }
+  g_assert_cmpstr (got->str, ==,
+                   "d/ 1 755 - -\n"
+                   "d/f.txt 0 600 - hello\n"
+                   "d/l 2 777 f.txt -\n"
+                   "h 3 644 d/f.txt -\n");
+}
+
+/* The data of a member as a stream; closing it closes the input. */
+static void
+test_stream_open_data (void)
+{
+  g_autoptr (GBytes) tar = write_members ();
+  g_autoptr (GInputStream) in = g_memory_input_stream_new_from_bytes (tar);
+  g_autoptr (AgentsArchiveReader) reader =
+    agents_archive_reader_new (in, AGENTS_COMPRESSION_SCHEME_TAR, NULL);
+  g_autoptr (AgentsArchiveMember) m = NULL;
+  g_autoptr (GInputStream) data = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (agents_archive_reader_next (reader, &m, NULL, &error));
+  g_clear_pointer (&m, agents_archive_member_free);
+  g_assert_true (agents_archive_reader_next (reader, &m, NULL, &error));
+  g_assert_cmpstr (m->name, ==, "d/f.txt");
+  data = agents_archive_reader_open_data (reader);
+  g_clear_object (&reader);
+  bytes = read_all (data, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                   "hello", 5);
+  g_assert_true (g_input_stream_close (data, NULL, &error));
+  g_assert_true (g_input_stream_is_closed (in));
+}
+
+/* The reader enforces the limits it is given: members, data produced. */
+static void
+test_stream_reader_limits (void)
+{
+  g_autoptr (GBytes) tar = write_members ();
+  g_autoptr (AgentsArchiveLimits) few_members =
+    agents_archive_limits_new_full (G_MAXINT64, G_MAXINT64, 1);
+  g_autoptr (AgentsArchiveLimits) little_data =
+    agents_archive_limits_new_full (G_MAXINT64, 3, G_MAXINT64);
+  g_autoptr (GInputStream) in = g_memory_input_stream_new_from_bytes (tar);
+  g_autoptr (AgentsArchiveReader) reader =
+    agents_archive_reader_new (in, AGENTS_COMPRESSION_SCHEME_TAR, few_members);
+  g_autoptr (AgentsArchiveMember) m = NULL;
+  g_autoptr (GError) error = NULL;
+  char data[16];
+
+  g_assert_true (agents_archive_reader_next (reader, &m, NULL, &error));
+  g_clear_pointer (&m, agents_archive_member_free);
+  g_assert_false (agents_archive_reader_next (reader, &m, NULL, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT);
+  agents_test_assert_context_str (error, "limit", "max_members");
+  agents_test_assert_context_str (error, "member", "d/f.txt");
+  g_clear_error (&error);
+  g_clear_object (&reader);
+  g_clear_object (&in);
+
+  in = g_memory_input_stream_new_from_bytes (tar);
+  reader =
+    agents_archive_reader_new (in, AGENTS_COMPRESSION_SCHEME_TAR, little_data);
+  g_assert_true (agents_archive_reader_next (reader, &m, NULL, &error));
+  g_clear_pointer (&m, agents_archive_member_free);
+  g_assert_true (agents_archive_reader_next (reader, &m, NULL, &error));
+  g_assert_cmpint (
+    agents_archive_reader_read_data (reader, data, sizeof data, NULL, &error),
+    ==, -1);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT);
+  agents_test_assert_context_str (error, "limit", "max_extracted_bytes");
+}
+
+/* A writer dropped before it is closed leaves no end-of-archive: the
+ * partial archive cannot pass for a complete one. */
+static void
+test_stream_writer_abandoned (void)
+{
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (AgentsArchiveWriter) writer = agents_archive_writer_new (out);
+  g_autoptr (AgentsArchiveMember) file =
+    agents_archive_member_new ("f", AGENTS_ARCHIVE_MEMBER_REGULAR);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+
+  file->size = 1;
+  g_assert_true (agents_archive_writer_add (writer, file, NULL, &error));
+  g_assert_true (
+    agents_archive_writer_write_data (writer, "x", 1, NULL, &error));
+  g_clear_object (&writer);
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+  bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  /* A complete archive is at least the header, the data block and the
+   * two end blocks. */
+  g_assert_cmpuint (g_bytes_get_size (bytes), <, 4 * 512);
+}
+
+/* validate_copy without an output validates only; its errors are the
+ * extractor's. */
+static void
+test_stream_validate_only (void)
+{
+  g_autoptr (GBytes) tar = write_members ();
+  g_autoptr (GInputStream) in = g_memory_input_stream_new_from_bytes (tar);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (AgentsArchiveWriter) writer = agents_archive_writer_new (out);
+  g_autoptr (AgentsArchiveMember) escape =
+    agents_archive_member_new ("up", AGENTS_ARCHIVE_MEMBER_SYMLINK);
+  g_autoptr (GBytes) bad = NULL;
+
+  g_assert_true (
+    agents_archive_validate_copy (in, NULL, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+
+  agents_archive_member_set_link_target (escape, "../etc");
+  g_assert_true (agents_archive_writer_add (writer, escape, NULL, &error));
+  g_assert_true (agents_archive_writer_close (writer, NULL, &error));
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+  bad = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  g_clear_object (&in);
+  in = g_memory_input_stream_new_from_bytes (bad);
+  g_assert_false (
+    agents_archive_validate_copy (in, NULL, NULL, NULL, NULL, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER);
+  agents_test_assert_context_str (error, "reason", "symlink_escape");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1692,6 +1886,15 @@ main (int argc, char *argv[])
                    test_extract_empty_input);
   g_test_add_func ("/sandbox/archive/extract-missing-root",
                    test_extract_missing_root);
+  g_test_add_func ("/sandbox/archive/stream/round-trip",
+                   test_stream_round_trip);
+  g_test_add_func ("/sandbox/archive/stream/open-data", test_stream_open_data);
+  g_test_add_func ("/sandbox/archive/stream/reader-limits",
+                   test_stream_reader_limits);
+  g_test_add_func ("/sandbox/archive/stream/writer-abandoned",
+                   test_stream_writer_abandoned);
+  g_test_add_func ("/sandbox/archive/stream/validate-only",
+                   test_stream_validate_only);
 
   /* Static: GTest frees test data only after running the test, and a
    * subprocess runs one test of all. */

@@ -867,7 +867,12 @@ static const HostileCase hostile_cases[] = {
     "hl" },
   { "hardlink-missing", build_hardlink_missing, { 0 }, WRITE, NULL },
   { "hardlink-to-dir", build_hardlink_to_dir, { 0 }, WRITE, NULL },
-  { "file-over-dir", build_file_over_dir, { 0 }, WRITE, NULL },
+  /* a path named twice (the directory first): the duplicate rule */
+  { "file-over-dir",
+    build_file_over_dir,
+    { 0 },
+    UNSAFE ("duplicate_path"),
+    "d" },
   { "file-under-file", build_file_under_file, { 0 }, WRITE, NULL },
   { "char-device", build_char_device, { 0 }, UNSAFE ("special_file"), "null" },
   { "block-device",

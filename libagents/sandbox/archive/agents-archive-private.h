@@ -7,6 +7,10 @@
 #pragma once
 
 #include "agents-archive.h"
+#include "agents-archive-stream.h"
+
+struct archive;
+struct archive_entry;
 
 G_BEGIN_DECLS
 
@@ -36,8 +40,63 @@ gboolean agents_archive_extract_user (GInputStream *archive,
                                       GCancellable *cancellable,
                                       GError **error);
 
+/* ---- the reader's libarchive side (agents-archive-stream.c) ----------- */
+
+/* Errors about reading name @name (the caller's name for the archive)
+ * instead of the member or ".". */
+void agents_archive_reader_set_name (AgentsArchiveReader *self,
+                                     const char *name);
+/* The next member's libarchive entry (NULL at the end), counted against
+ * max_members; valid until the next call. */
+gboolean agents_archive_reader_next_entry (AgentsArchiveReader *self,
+                                           struct archive_entry **entry,
+                                           GCancellable *cancellable,
+                                           GError **error);
+struct archive *agents_archive_reader_get_archive (AgentsArchiveReader *self);
+/* The error of the input, or libarchive's as WORKSPACE_ARCHIVE_READ. */
+gboolean agents_archive_reader_fail (AgentsArchiveReader *self, GError **error);
+/* Whether a member announcing @size bytes fits max_extracted_bytes. */
+gboolean agents_archive_reader_check_size (AgentsArchiveReader *self,
+                                           const char *member,
+                                           gint64 size,
+                                           GError **error);
+/* Counts @n bytes of data produced against max_extracted_bytes. */
+gboolean agents_archive_reader_count_extracted (AgentsArchiveReader *self,
+                                                gsize n,
+                                                GError **error);
+const char *agents_archive_entry_pathname (struct archive_entry *entry);
+/* pwrite() of all @size bytes; FALSE with errno set. */
+gboolean agents_archive_write_all_at (int fd,
+                                      const void *data,
+                                      size_t size,
+                                      off_t offset);
+
+/* The normalized paths of @exclude; *@exclude_all when one is the root.
+ * (agents-archive-validate.c) */
+GHashTable *agents_archive_normalize_excludes (const char *const *exclude,
+                                               gboolean *exclude_all);
+
 /* ---- the extraction rules that need no file system --------------------
- * (agents-archive-rules.c; the docker plugin compiles its own copy) */
+ * (agents-archive-rules.c) */
+
+typedef enum
+{
+  AGENTS_ARCHIVE_SEEN_FILE = 1, /* anything that cannot hold members */
+  AGENTS_ARCHIVE_SEEN_DIR,
+  AGENTS_ARCHIVE_SEEN_SYMLINK, /* judged by the walk when used as a dir */
+} AgentsArchiveSeenKind;
+
+/* A path may be named once in an archive, except a directory
+ * ("duplicate_path", detail: the path); with @parents, nothing may go
+ * under a member that cannot hold it ("parent_not_directory"). Checked on
+ * the names alone; @seen maps the paths named so far to their kind. */
+gboolean agents_archive_check_member_path (GHashTable *seen,
+                                           GPtrArray *components,
+                                           const char *member,
+                                           const char *rel,
+                                           AgentsArchiveSeenKind kind,
+                                           gboolean parents,
+                                           GError **error);
 
 /* A WORKSPACE_ARCHIVE_READ or _WRITE error for @rel beneath @root, with
  * the context {path, reason}. */

@@ -3,10 +3,8 @@
  * Copyright 2026 The libagents authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Shared by the foundation's extractor (agents-archive.c) and backends
- * that validate archives they hand to someone else to extract (the docker
- * plugin compiles its own copy of this file: plugins only see the public
- * API of the shared library).
+ * Shared by the extractor (agents-archive.c) and the validator of
+ * archives handed to someone else to extract (agents-archive-validate.c).
  */
 
 #include "config.h"
@@ -346,4 +344,33 @@ agents_archive_walk_inside (GPtrArray *components,
   if (inside && resolved != NULL)
     *resolved = join_steps (stack);
   return inside;
+}
+
+gboolean
+agents_archive_check_member_path (GHashTable *seen,
+                                  GPtrArray *components,
+                                  const char *member,
+                                  const char *rel,
+                                  AgentsArchiveSeenKind kind,
+                                  gboolean parents,
+                                  GError **error)
+{
+  AgentsArchiveSeenKind known;
+
+  for (guint n = 1; parents && n < components->len; n++)
+    {
+      g_autofree char *prefix = agents_archive_join_components (components, n);
+
+      if (GPOINTER_TO_INT (g_hash_table_lookup (seen, prefix)) ==
+          AGENTS_ARCHIVE_SEEN_FILE)
+        return agents_archive_set_unsafe_error_full (
+          error, member, "parent_not_directory", prefix);
+    }
+  known = GPOINTER_TO_INT (g_hash_table_lookup (seen, rel));
+  if (known != 0 &&
+      !(kind == AGENTS_ARCHIVE_SEEN_DIR && known == AGENTS_ARCHIVE_SEEN_DIR))
+    return agents_archive_set_unsafe_error_full (error, member,
+                                                 "duplicate_path", rel);
+  g_hash_table_insert (seen, g_strdup (rel), GINT_TO_POINTER (kind));
+  return TRUE;
 }

@@ -687,27 +687,6 @@ agents_tar_stream_pollable_iface_init (GPollableInputStreamInterface *iface)
   iface->read_nonblocking = agents_tar_stream_read_nonblocking;
 }
 
-static GHashTable *
-normalize_excludes (const char *const *exclude, gboolean *exclude_all)
-{
-  GHashTable *set =
-    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-
-  *exclude_all = FALSE;
-  for (guint i = 0; exclude != NULL && exclude[i] != NULL; i++)
-    {
-      g_autoptr (GPtrArray) components =
-        agents_archive_split_components (exclude[i]);
-
-      if (components->len == 0)
-        *exclude_all = TRUE;
-      else
-        g_hash_table_add (
-          set, agents_archive_join_components (components, components->len));
-    }
-  return set;
-}
-
 /**
  * agents_archive_tar_directory:
  * @root: (type filename): the directory to archive
@@ -765,7 +744,7 @@ agents_archive_tar_directory (const char *root,
   job = g_new0 (TarJob, 1);
   job->root_fd = root_fd;
   job->root = g_strdup (root);
-  job->exclude = normalize_excludes (exclude, &job->exclude_all);
+  job->exclude = agents_archive_normalize_excludes (exclude, &job->exclude_all);
   job->out_fd = fds[1];
   job->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
   job->buffer = g_malloc (BLOCK_SIZE);
@@ -811,16 +790,8 @@ typedef struct
   /* What errors about the archive name: the caller's name for it, or
    * @root when it gave none. */
   const char *archive_name;
-  GInputStream *input;
+  AgentsArchiveReader *reader;
   GCancellable *cancellable;
-  gint64 max_input_bytes;
-  gint64 max_extracted_bytes;
-  gint64 max_members;
-  gint64 input_bytes;
-  gint64 extracted_bytes;
-  gint64 members;
-  GError *error; /* set by the read callback */
-  guint8 *buffer;
   GArray *dirs;        /* DirMode */
   gboolean keep_links; /* a snapshot: symlinks may point anywhere */
   gboolean no_links;   /* a user's extract: no link members at all */
@@ -844,51 +815,6 @@ set_write_error (Extract *ex, GError **error, const char *rel, int errsv)
                                  AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE,
                                  ex->archive_name, rel, g_strerror (errsv));
   return FALSE;
-}
-
-/* An error of libarchive, or the one our read callback stored. */
-static gboolean
-set_read_error (Extract *ex, struct archive *a, GError **error)
-{
-  const char *reason = archive_error_string (a);
-
-  if (ex->error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&ex->error));
-      return FALSE;
-    }
-  agents_archive_set_path_error (
-    error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ, ex->archive_name, NULL,
-    reason ? reason : _ ("archive error"));
-  return FALSE;
-}
-
-static la_ssize_t
-extract_read_cb (struct archive *a, void *data, const void **buffer)
-{
-  Extract *ex = data;
-  gssize n;
-
-  if (ex->error != NULL)
-    return -1;
-  n = g_input_stream_read (ex->input, ex->buffer, BLOCK_SIZE, ex->cancellable,
-                           &ex->error);
-  if (n < 0)
-    {
-      archive_set_error (a, EIO, "%s", ex->error->message);
-      return -1;
-    }
-  ex->input_bytes += n;
-  if (ex->input_bytes > ex->max_input_bytes)
-    {
-      agents_archive_set_limit_error_full (&ex->error, "max_input_bytes",
-                                           ex->max_input_bytes, NULL,
-                                           ex->input_bytes);
-      archive_set_error (a, EFBIG, "%s", ex->error->message);
-      return -1;
-    }
-  *buffer = ex->buffer;
-  return n;
 }
 
 /* ---- resolution beneath the root -------------------------------------- */
@@ -1106,14 +1032,6 @@ symlink_target_inside (Extract *ex, GPtrArray *components, const char *target)
                                      inspect_disk, ex, NULL);
 }
 
-static const char *
-entry_pathname (struct archive_entry *entry)
-{
-  const char *name = archive_entry_pathname (entry);
-
-  return name ? name : archive_entry_pathname_utf8 (entry);
-}
-
 static void
 entry_times (struct archive_entry *entry, struct timespec times[2])
 {
@@ -1169,26 +1087,6 @@ extract_directory (Extract *ex,
 }
 
 static gboolean
-write_all_at (int fd, const void *data, size_t size, off_t offset)
-{
-  const char *p = data;
-
-  while (size > 0)
-    {
-      ssize_t n = pwrite (fd, p, size, offset);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return FALSE;
-      p += n;
-      size -= n;
-      offset += n;
-    }
-  return TRUE;
-}
-
-static gboolean
 extract_file_data (Extract *ex,
                    struct archive *a,
                    int fd,
@@ -1207,14 +1105,12 @@ extract_file_data (Extract *ex,
       if (r == ARCHIVE_EOF)
         return TRUE;
       if (r < ARCHIVE_WARN)
-        return set_read_error (ex, a, error);
+        return agents_archive_reader_fail (ex->reader, error);
       /* Count what is actually produced: headers may lie and compressed
        * data may expand beyond what they announce. */
-      ex->extracted_bytes += size;
-      if (ex->extracted_bytes > ex->max_extracted_bytes)
-        return agents_archive_set_limit_error (error, "max_extracted_bytes",
-                                               ex->max_extracted_bytes);
-      if (offset < 0 || !write_all_at (fd, block, size, offset))
+      if (!agents_archive_reader_count_extracted (ex->reader, size, error))
+        return FALSE;
+      if (offset < 0 || !agents_archive_write_all_at (fd, block, size, offset))
         return set_write_error (ex, error, rel, offset < 0 ? EINVAL : errno);
       *end = MAX (*end, offset + (gint64) size);
     }
@@ -1254,10 +1150,8 @@ extract_regular (Extract *ex,
   int parent;
   int fd;
 
-  if (size < 0 || size > ex->max_extracted_bytes - ex->extracted_bytes)
-    return agents_archive_set_limit_error_full (
-      error, "max_extracted_bytes", ex->max_extracted_bytes, member,
-      size < 0 ? -1 : ex->extracted_bytes + size);
+  if (!agents_archive_reader_check_size (ex->reader, member, size, error))
+    return FALSE;
 
   parent = resolve_dir (ex, components, components->len - 1, TRUE, member,
                         "symlink_escape", error);
@@ -1385,41 +1279,33 @@ extract_hardlink (Extract *ex,
   return ok;
 }
 
-typedef enum
+static AgentsArchiveSeenKind
+seen_kind (mode_t type, const char *hardlink)
 {
-  SEEN_FILE = 1, /* anything that cannot hold members */
-  SEEN_DIR,
-  SEEN_SYMLINK, /* judged by the walk when used as a directory */
-} SeenKind;
+  if (hardlink != NULL)
+    return AGENTS_ARCHIVE_SEEN_FILE;
+  if (type == AE_IFDIR)
+    return AGENTS_ARCHIVE_SEEN_DIR;
+  if (type == AE_IFLNK)
+    return AGENTS_ARCHIVE_SEEN_SYMLINK;
+  return AGENTS_ARCHIVE_SEEN_FILE;
+}
 
-/* In a user's extract, a path may be named once, except a directory, and
- * nothing may go under a member that cannot hold it. Checked on the names
- * alone, before anything about the member is written. (Snapshots and
- * hydrate keep the rules the docker plugin's validator shares.) */
+/* A hard link to its own path, which changes nothing. */
 static gboolean
-check_member_path (Extract *ex,
-                   GPtrArray *components,
-                   const char *member,
-                   const char *rel,
-                   SeenKind kind,
-                   GError **error)
+is_self_link (const char *hardlink, const char *rel)
 {
-  SeenKind seen;
+  const char *reason = NULL;
+  g_autoptr (GPtrArray) source = NULL;
+  g_autofree char *source_rel = NULL;
 
-  for (guint n = 1; n < components->len; n++)
-    {
-      g_autofree char *prefix = agents_archive_join_components (components, n);
-
-      if (GPOINTER_TO_INT (g_hash_table_lookup (ex->seen, prefix)) == SEEN_FILE)
-        return agents_archive_set_unsafe_error_full (
-          error, member, "parent_not_directory", prefix);
-    }
-  seen = GPOINTER_TO_INT (g_hash_table_lookup (ex->seen, rel));
-  if (seen != 0 && !(kind == SEEN_DIR && seen == SEEN_DIR))
-    return agents_archive_set_unsafe_error_full (error, member,
-                                                 "duplicate_path", rel);
-  g_hash_table_insert (ex->seen, g_strdup (rel), GINT_TO_POINTER (kind));
-  return TRUE;
+  if (hardlink == NULL)
+    return FALSE;
+  source = agents_archive_member_components (hardlink, &reason);
+  if (source == NULL)
+    return FALSE;
+  source_rel = agents_archive_join_components (source, source->len);
+  return strcmp (source_rel, rel) == 0;
 }
 
 static gboolean
@@ -1428,7 +1314,7 @@ extract_entry (Extract *ex,
                struct archive_entry *entry,
                GError **error)
 {
-  const char *member = entry_pathname (entry);
+  const char *member = agents_archive_entry_pathname (entry);
   const char *hardlink = archive_entry_hardlink (entry);
   const char *reason = NULL;
   g_autoptr (GPtrArray) components =
@@ -1455,12 +1341,13 @@ extract_entry (Extract *ex,
   rel = agents_archive_join_components (components, components->len);
   if (ex->no_links && (hardlink != NULL || type == AE_IFLNK))
     return agents_archive_set_unsafe_error (error, member, "link_member");
-  if (ex->no_links && !check_member_path (ex, components, member, rel,
-                                          hardlink != NULL   ? SEEN_FILE
-                                          : type == AE_IFDIR ? SEEN_DIR
-                                          : type == AE_IFLNK ? SEEN_SYMLINK
-                                                             : SEEN_FILE,
-                                          error))
+  /* A path may be named once (but a directory), checked on the names
+   * alone before anything about the member is written; in a user's
+   * extract nothing may go under a member that cannot hold it either. */
+  if (!is_self_link (hardlink, rel) &&
+      !agents_archive_check_member_path (ex->seen, components, member, rel,
+                                         seen_kind (type, hardlink),
+                                         ex->no_links, error))
     return FALSE;
   if (hardlink != NULL)
     return extract_hardlink (ex, entry, components, member, rel, hardlink,
@@ -1519,106 +1406,24 @@ apply_directory_modes (Extract *ex, GError **error)
 }
 
 static gboolean
-extract_entries (Extract *ex, struct archive *a, GError **error)
+extract_entries (Extract *ex, GError **error)
 {
+  struct archive *a;
+
   for (;;)
     {
       struct archive_entry *entry;
-      int r = archive_read_next_header (a, &entry);
 
-      if (r == ARCHIVE_EOF)
+      if (!agents_archive_reader_next_entry (ex->reader, &entry,
+                                             ex->cancellable, error))
+        return FALSE;
+      if (entry == NULL)
         return apply_directory_modes (ex, error);
-      if (r < ARCHIVE_WARN)
-        return set_read_error (ex, a, error);
-      if (++ex->members > ex->max_members)
-        return agents_archive_set_limit_error_full (
-          error, "max_members", ex->max_members, entry_pathname (entry),
-          ex->members);
+      a = agents_archive_reader_get_archive (ex->reader);
       if (g_cancellable_set_error_if_cancelled (ex->cancellable, error) ||
           !extract_entry (ex, a, entry, error))
         return FALSE;
     }
-}
-
-/* A zip is read seekably, from an unlinked temporary copy of the input. */
-static int
-spool_input (Extract *ex, GError **error)
-{
-  const char *tmp_dir = g_get_tmp_dir ();
-  int fd = open (tmp_dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-
-  if (fd < 0)
-    {
-      g_autofree char *path = NULL;
-
-      fd = g_file_open_tmp ("agents-archive-XXXXXX", &path, error);
-      if (fd < 0)
-        return -1;
-      unlink (path);
-    }
-
-  for (;;)
-    {
-      gssize n = g_input_stream_read (ex->input, ex->buffer, BLOCK_SIZE,
-                                      ex->cancellable, error);
-
-      if (n == 0)
-        break;
-      if (n < 0)
-        goto fail;
-      ex->input_bytes += n;
-      if (ex->input_bytes > ex->max_input_bytes)
-        {
-          agents_archive_set_limit_error (error, "max_input_bytes",
-                                          ex->max_input_bytes);
-          goto fail;
-        }
-      if (!write_all_at (fd, ex->buffer, n, ex->input_bytes - n))
-        {
-          agents_archive_set_path_error (
-            error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_READ,
-            ex->archive_name, NULL, g_strerror (errno));
-          goto fail;
-        }
-    }
-  return fd;
-
-fail:
-  close (fd);
-  return -1;
-}
-
-static gboolean
-open_archive (Extract *ex,
-              struct archive *a,
-              AgentsCompressionScheme scheme,
-              int *spool_fd,
-              GError **error)
-{
-  int r;
-
-  if (scheme == AGENTS_COMPRESSION_SCHEME_ZIP)
-    {
-      archive_read_support_format_zip_seekable (a);
-      *spool_fd = spool_input (ex, error);
-      if (*spool_fd < 0)
-        return FALSE;
-      r = archive_read_open_fd (a, *spool_fd, BLOCK_SIZE);
-    }
-  else
-    {
-      archive_read_support_format_tar (a);
-      /* Only filters built into libarchive: none that runs a program. */
-      archive_read_support_filter_gzip (a);
-      archive_read_support_filter_bzip2 (a);
-      archive_read_support_filter_xz (a);
-      archive_read_support_filter_lzma (a);
-      archive_read_support_filter_zstd (a);
-      r = archive_read_open (a, ex, NULL, extract_read_cb, NULL);
-    }
-  if (r != ARCHIVE_OK)
-    return set_read_error (ex, a, error);
-  return TRUE;
 }
 
 typedef enum
@@ -1716,8 +1521,6 @@ extract_full (GInputStream *archive,
 {
   g_autoptr (AgentsArchiveLimits) defaults = NULL;
   Extract ex = { 0 };
-  struct archive *a;
-  int spool_fd = -1;
   gboolean ok;
 
   ex.root = root;
@@ -1727,28 +1530,19 @@ extract_full (GInputStream *archive,
   ex.root_fd = open (root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (ex.root_fd < 0)
     return set_write_error (&ex, error, NULL, errno);
-  ex.input = archive;
   ex.cancellable = cancellable;
   if (limits == NULL)
     limits = defaults = agents_archive_limits_new ();
-  ex.max_input_bytes = limits->max_input_bytes;
-  ex.max_extracted_bytes = limits->max_extracted_bytes;
-  ex.max_members = limits->max_members;
-  ex.buffer = g_malloc (BLOCK_SIZE);
+  ex.reader = agents_archive_reader_new (archive, scheme, limits);
+  agents_archive_reader_set_name (ex.reader, ex.archive_name);
   ex.dirs = g_array_new (FALSE, TRUE, sizeof (DirMode));
   g_array_set_clear_func (ex.dirs, dir_mode_clear);
   ex.seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  a = archive_read_new ();
-  ok = open_archive (&ex, a, scheme, &spool_fd, error) &&
-       extract_entries (&ex, a, error);
-  archive_read_free (a);
+  ok = extract_entries (&ex, error);
 
-  if (spool_fd >= 0)
-    close (spool_fd);
+  g_object_unref (ex.reader);
   close (ex.root_fd);
-  g_clear_error (&ex.error);
-  g_free (ex.buffer);
   g_array_unref (ex.dirs);
   g_hash_table_unref (ex.seen);
   return ok;
@@ -1915,4 +1709,62 @@ agents_archive_extract_to_directory_finish (GAsyncResult *result,
                         FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* The last suffix of @path's file name, without its dot, as Python's
+ * PurePath.suffix has it: none for a name that only starts with a dot or
+ * ends with one. */
+static char *
+last_suffix (const char *path)
+{
+  g_autofree char *name = g_path_get_basename (path);
+  const char *dot = strrchr (name, '.');
+
+  if (dot == NULL || dot == name || dot[1] == '\0')
+    return g_strdup ("");
+  return g_strdup (dot + 1);
+}
+
+/**
+ * agents_archive_compression_scheme_for_path:
+ * @path: the path of an archive
+ * @scheme: (out): the scheme its name says
+ * @error: return location for a #GError
+ *
+ * Tells the scheme of an archive from the last suffix of its file name:
+ * `tar` or `zip`. Any other (`bundle.rar`, and `bundle.tar.gz`, whose last
+ * suffix is `gz`) is an %AGENTS_SANDBOX_ERROR_INVALID_COMPRESSION_SCHEME
+ * error with the context {scheme}.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agents_archive_compression_scheme_for_path (const char *path,
+                                            AgentsCompressionScheme *scheme,
+                                            GError **error)
+{
+  g_auto (GVariantBuilder) ctx =
+    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+  g_autofree char *suffix = NULL;
+  g_autofree char *display = NULL;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (scheme != NULL, FALSE);
+
+  suffix = last_suffix (path);
+  if (strcmp (suffix, "tar") == 0 || strcmp (suffix, "zip") == 0)
+    {
+      *scheme = suffix[0] == 't' ? AGENTS_COMPRESSION_SCHEME_TAR
+                                 : AGENTS_COMPRESSION_SCHEME_ZIP;
+      return TRUE;
+    }
+  display = g_utf8_make_valid (suffix, -1);
+  g_variant_builder_add (&ctx, "{sv}", "scheme",
+                         g_variant_new_string (display));
+  agents_sandbox_error_set (error,
+                            AGENTS_SANDBOX_ERROR_INVALID_COMPRESSION_SCHEME,
+                            g_variant_builder_end (&ctx),
+                            _ ("compression scheme must be one of 'zip' "
+                               "'tar'"));
+  return FALSE;
 }

@@ -52,4 +52,8 @@ void agents_archive_extract_snapshot_to_directory_async (
   GAsyncReadyCallback callback,
   gpointer user_data);
 
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_archive_compression_scheme_for_path (
+  const char *path, AgentsCompressionScheme *scheme, GError **error);
+
 G_END_DECLS

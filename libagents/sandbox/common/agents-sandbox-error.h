@@ -62,6 +62,9 @@ G_BEGIN_DECLS
  *   not a relative path inside the repository
  * @AGENTS_SANDBOX_ERROR_GIT_COPY: a `git_repo` checkout could not be
  *   copied to its destination in the sandbox
+ * @AGENTS_SANDBOX_ERROR_INVALID_COMPRESSION_SCHEME: an archive's name does
+ *   not say a scheme that can be extracted (the reference's
+ *   `InvalidCompressionScheme`; context {scheme})
  *
  * Error codes of the %AGENTS_SANDBOX_ERROR domain. They mirror the error
  * taxonomy of the reference sandbox runtime. Every error of this domain
@@ -99,6 +102,7 @@ typedef enum
   AGENTS_SANDBOX_ERROR_FAILED,
   AGENTS_SANDBOX_ERROR_GIT_SUBPATH,
   AGENTS_SANDBOX_ERROR_GIT_COPY,
+  AGENTS_SANDBOX_ERROR_INVALID_COMPRESSION_SCHEME,
 } AgentsSandboxError;
 
 AGENTS_AVAILABLE_IN_1_0

@@ -57,6 +57,9 @@ typedef enum
  * AgentsCompressionScheme:
  * @AGENTS_COMPRESSION_SCHEME_TAR: a tar archive, possibly compressed
  * @AGENTS_COMPRESSION_SCHEME_ZIP: a zip archive
+ * @AGENTS_COMPRESSION_SCHEME_FROM_SUFFIX: the one the last suffix of the
+ *   archive's path names, `.tar` or `.zip` (see
+ *   agents_archive_compression_scheme_for_path())
  *
  * The archive formats agents_sandbox_session_extract_async() accepts.
  */
@@ -64,6 +67,7 @@ typedef enum
 {
   AGENTS_COMPRESSION_SCHEME_TAR,
   AGENTS_COMPRESSION_SCHEME_ZIP,
+  AGENTS_COMPRESSION_SCHEME_FROM_SUFFIX,
 } AgentsCompressionScheme;
 
 /* ---- Permissions ------------------------------------------------------ */

@@ -538,6 +538,18 @@ dir_apply (AgentsManifestEntry *entry,
                                       dir_mkdir_cb, g_object_ref (task));
 }
 
+static char **
+dir_get_child_names (AgentsManifestEntry *entry)
+{
+  return agents_dir_get_child_names (AGENTS_DIR (entry));
+}
+
+static AgentsManifestEntry *
+dir_get_child (AgentsManifestEntry *entry, const char *name)
+{
+  return agents_dir_get_child (AGENTS_DIR (entry), name);
+}
+
 static void
 agents_dir_class_init (AgentsDirClass *klass)
 {
@@ -552,6 +564,8 @@ agents_dir_class_init (AgentsDirClass *klass)
   entry_class->copy_fields = dir_copy_fields;
   entry_class->equal_fields = dir_equal_fields;
   entry_class->apply = dir_apply;
+  entry_class->get_child_names = dir_get_child_names;
+  entry_class->get_child = dir_get_child;
 }
 
 static void

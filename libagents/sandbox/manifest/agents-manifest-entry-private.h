@@ -30,6 +30,14 @@ typedef struct
 AgentsManifestEntryPrivate *
 agents_manifest_entry_get_private (AgentsManifestEntry *self);
 
+/* The children of an entry that holds others (a directory), through its
+ * class: their names in order (NULL for an entry that holds none), and
+ * one of them by name. The manifest walks nested entries this way,
+ * without knowing the built-in entry types, which live in entries/. */
+char **agents_manifest_entry_get_child_names (AgentsManifestEntry *self);
+AgentsManifestEntry *agents_manifest_entry_get_child (AgentsManifestEntry *self,
+                                                      const char *name);
+
 /* A new array of AgentsMaterializedFile. */
 GPtrArray *agents_materialized_array_new (void);
 

@@ -349,6 +349,22 @@ agents_manifest_entry_get_private (AgentsManifestEntry *self)
   return get_priv (self);
 }
 
+char **
+agents_manifest_entry_get_child_names (AgentsManifestEntry *self)
+{
+  AgentsManifestEntryClass *klass = AGENTS_MANIFEST_ENTRY_GET_CLASS (self);
+
+  return klass->get_child_names ? klass->get_child_names (self) : NULL;
+}
+
+AgentsManifestEntry *
+agents_manifest_entry_get_child (AgentsManifestEntry *self, const char *name)
+{
+  AgentsManifestEntryClass *klass = AGENTS_MANIFEST_ENTRY_GET_CLASS (self);
+
+  return klass->get_child ? klass->get_child (self, name) : NULL;
+}
+
 /**
  * agents_manifest_entry_get_type_name:
  * @self: an #AgentsManifestEntry

@@ -72,6 +72,10 @@ G_DECLARE_DERIVABLE_TYPE (
  * @equal_fields: compares the subclass's members
  * @apply: materializes the entry at @dest (absolute) in @session; the task
  *   returns a #GPtrArray of #AgentsMaterializedFile
+ * @get_child_names: for an entry that holds others (a directory), the
+ *   names of its children in order, a %NULL-terminated array; %NULL (the
+ *   default) for one that holds none
+ * @get_child: the child named so, or %NULL
  *
  * The class of manifest entries. Subclasses are registered by their
  * @type_name with agents_registry_register_entry_type() so that JSON can
@@ -96,9 +100,12 @@ struct _AgentsManifestEntryClass
                  const char *dest,
                  const char *base_dir,
                  GTask *task);
+  char **(*get_child_names) (AgentsManifestEntry *self);
+  AgentsManifestEntry *(*get_child) (AgentsManifestEntry *self,
+                                     const char *name);
 
   /*< private >*/
-  gpointer padding[12];
+  gpointer padding[10];
 };
 
 AGENTS_AVAILABLE_IN_1_0

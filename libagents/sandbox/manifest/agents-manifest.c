@@ -12,6 +12,7 @@
 
 #include "agents-json-private.h"
 #include "agents-typed-json-private.h"
+#include "agents-manifest-entry-private.h"
 #include "agents-manifest-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-workspace-path-policy-private.h"
@@ -915,15 +916,13 @@ collect_ephemeral (GPtrArray *targets,
       g_ptr_array_add (targets, agents_entry_target_new (dest, entry));
       return;
     }
-  if (!AGENTS_IS_DIR (entry))
-    return;
-  names = agents_dir_get_child_names (AGENTS_DIR (entry));
-  for (guint i = 0; names[i] != NULL; i++)
+  names = agents_manifest_entry_get_child_names (entry);
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
     {
       g_autofree char *child = g_build_path ("/", dest, names[i], NULL);
 
       collect_ephemeral (targets, child,
-                         agents_dir_get_child (AGENTS_DIR (entry), names[i]));
+                         agents_manifest_entry_get_child (entry, names[i]));
     }
 }
 
@@ -975,15 +974,12 @@ collect_mounts (AgentsManifestEntry *entry,
 
   if (AGENTS_IS_MOUNT (entry))
     g_ptr_array_add (targets, agents_entry_target_new (dest, entry));
-  if (!AGENTS_IS_DIR (entry))
-    return;
-
-  names = agents_dir_get_child_names (AGENTS_DIR (entry));
-  for (guint i = 0; names[i] != NULL; i++)
+  names = agents_manifest_entry_get_child_names (entry);
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
     {
       g_autofree char *child_dest = target_path (dest, names[i]);
 
-      collect_mounts (agents_dir_get_child (AGENTS_DIR (entry), names[i]),
+      collect_mounts (agents_manifest_entry_get_child (entry, names[i]),
                       child_dest, targets);
     }
 }

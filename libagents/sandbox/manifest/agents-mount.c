@@ -102,13 +102,15 @@ mount_applied_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (GTask) task = user_data;
   GError *error = NULL;
 
-  if (!agents_mount_mount_finish (AGENTS_MOUNT (source), result, &error))
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
     g_task_return_error (task, error);
   else
     g_task_return_pointer (task, agents_materialized_array_new (),
                            (GDestroyNotify) g_ptr_array_unref);
 }
 
+/* The class's mount vfunc, called directly rather than through
+ * agents_mount_mount_async(), which lives in entries/ (a room above). */
 static void
 mount_apply (AgentsManifestEntry *entry,
              AgentsSandboxSession *session,
@@ -116,9 +118,12 @@ mount_apply (AgentsManifestEntry *entry,
              const char *base_dir,
              GTask *task)
 {
-  agents_mount_mount_async (AGENTS_MOUNT (entry), session, dest, base_dir,
-                            g_task_get_cancellable (task), mount_applied_cb,
-                            g_object_ref (task));
+  g_autoptr (GTask) mount_task =
+    g_task_new (entry, g_task_get_cancellable (task), mount_applied_cb,
+                g_object_ref (task));
+
+  AGENTS_MOUNT_GET_CLASS (entry)->mount (AGENTS_MOUNT (entry), session, dest,
+                                         base_dir, mount_task);
 }
 
 static void

@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agents-archive.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-process-table-private.h"
 #include "agents-sandbox-session-generic-private.h"
@@ -1405,13 +1406,34 @@ agents_sandbox_session_rm_finish (AgentsSandboxSession *self,
   return finish_boolean (self, result, error);
 }
 
+/* Implementations see a scheme, never FROM_SUFFIX. */
+static void
+extract_with_scheme (AgentsSandboxSession *self,
+                     const char *path,
+                     GInputStream *data,
+                     AgentsCompressionScheme scheme,
+                     GTask *task)
+{
+  GError *error = NULL;
+
+  if (scheme == AGENTS_COMPRESSION_SCHEME_FROM_SUFFIX &&
+      !agents_archive_compression_scheme_for_path (path, &scheme, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  IFACE (self)->extract (self, path, data, scheme, task);
+}
+
 /**
  * agents_sandbox_session_extract_async:
  * @self: a session
  * @path: where the archive is written in the workspace; its members are
  *   extracted into the directory that contains it
  * @data: the archive
- * @scheme: the archive format
+ * @scheme: the archive format; %AGENTS_COMPRESSION_SCHEME_FROM_SUFFIX
+ *   for the one @path's last suffix names (any other suffix is an
+ *   %AGENTS_SANDBOX_ERROR_INVALID_COMPRESSION_SCHEME error)
  * @cancellable: (nullable): a #GCancellable
  * @callback: (scope async): called when done
  * @user_data: data for @callback
@@ -1442,7 +1464,7 @@ agents_sandbox_session_extract_async (AgentsSandboxSession *self,
 
   task = new_task (self, cancellable, callback, user_data,
                    agents_sandbox_session_extract_async);
-  IFACE (self)->extract (self, path, data, scheme, task);
+  extract_with_scheme (self, path, data, scheme, task);
 }
 
 /**
@@ -1485,7 +1507,7 @@ agents_sandbox_session_extract_with_limits_async (
     g_object_set_data_full (G_OBJECT (task), AGENTS_EXTRACT_LIMITS_KEY,
                             agents_archive_limits_copy (limits),
                             (GDestroyNotify) agents_archive_limits_free);
-  IFACE (self)->extract (self, path, data, scheme, task);
+  extract_with_scheme (self, path, data, scheme, task);
 }
 
 /**
