@@ -313,19 +313,31 @@ agents_unix_local_bwrap_prefix (const AgentsUnixLocalPolicy *policy,
   return args;
 }
 
-/* A command on a PTY keeps bwrap's session, so that the PTY stays its
- * controlling terminal (Ctrl-C, job control): --new-session guards the
- * caller's terminal against TIOCSTI, and this PTY is the command's own. */
+/* A command on a PTY runs without --new-session, which guards the
+ * caller's terminal against TIOCSTI: this PTY is the command's own, and
+ * the command must be able to make it its controlling terminal (Ctrl-C,
+ * job control). That happens inside the sandbox, by `setsid -c`: a
+ * session and process group made outside lie beyond bwrap's pid
+ * namespace, where a shell cannot give the terminal back to them (dash
+ * exits with 2 then). Without setsid the session made outside is the
+ * terminal's, which bash, not dash, accepts. */
 char **
 agents_unix_local_bwrap_argv_from_prefix (const char *const *prefix,
                                           const char *const *argv,
-                                          gboolean tty)
+                                          gboolean tty,
+                                          const char *setsid_path)
 {
   GPtrArray *args = g_ptr_array_new ();
 
   for (guint i = 0; prefix[i] != NULL; i++)
     if (!tty || !g_str_equal (prefix[i], "--new-session"))
       g_ptr_array_add (args, g_strdup (prefix[i]));
+  if (tty && setsid_path != NULL)
+    {
+      g_ptr_array_add (args, g_strdup (setsid_path));
+      g_ptr_array_add (args, g_strdup ("-c"));
+      g_ptr_array_add (args, g_strdup ("--"));
+    }
   for (guint i = 0; argv != NULL && argv[i] != NULL; i++)
     g_ptr_array_add (args, g_strdup (argv[i]));
   g_ptr_array_add (args, NULL);
@@ -333,14 +345,24 @@ agents_unix_local_bwrap_argv_from_prefix (const char *const *prefix,
 }
 
 char **
-agents_unix_local_bwrap_argv (const AgentsUnixLocalPolicy *policy,
-                              const char *bwrap_path,
-                              const char *const *argv)
+agents_unix_local_bwrap_argv_full (const AgentsUnixLocalPolicy *policy,
+                                   const char *bwrap_path,
+                                   const char *setsid_path,
+                                   const char *const *argv)
 {
   g_autoptr (GPtrArray) prefix =
     agents_unix_local_bwrap_prefix (policy, bwrap_path);
 
   g_ptr_array_add (prefix, NULL);
   return agents_unix_local_bwrap_argv_from_prefix (
-    (const char *const *) prefix->pdata, argv, policy->tty_fd >= 0);
+    (const char *const *) prefix->pdata, argv, policy->tty_fd >= 0,
+    setsid_path);
+}
+
+char **
+agents_unix_local_bwrap_argv (const AgentsUnixLocalPolicy *policy,
+                              const char *bwrap_path,
+                              const char *const *argv)
+{
+  return agents_unix_local_bwrap_argv_full (policy, bwrap_path, NULL, argv);
 }

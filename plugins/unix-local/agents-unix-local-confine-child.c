@@ -293,7 +293,7 @@ agents_unix_local_child_setup (gpointer data)
     child_report (setup, "setsid");
   if (setup->tty)
     {
-      if (ioctl (0, TIOCSCTTY, 0) < 0)
+      if (!setup->ctty_inside && ioctl (0, TIOCSCTTY, 0) < 0)
         child_report (setup, "ioctl(TIOCSCTTY)");
       /* Ctrl-C on the terminal must reach the command. */
       signal (SIGINT, SIG_DFL);

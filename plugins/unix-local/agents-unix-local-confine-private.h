@@ -67,10 +67,12 @@ GPtrArray *agents_unix_local_bound_paths (const AgentsUnixLocalPolicy *policy);
 GPtrArray *agents_unix_local_bwrap_prefix (const AgentsUnixLocalPolicy *policy,
                                            const char *bwrap_path);
 
-/* @prefix then @argv, as a command on a PTY runs (@tty) or not. */
+/* @prefix then @argv, as a command on a PTY runs (@tty) or not; see
+ * agents_unix_local_bwrap_argv_full() for @setsid_path. */
 char **agents_unix_local_bwrap_argv_from_prefix (const char *const *prefix,
                                                  const char *const *argv,
-                                                 gboolean tty);
+                                                 gboolean tty,
+                                                 const char *setsid_path);
 
 /* Spawns @argv under @mechanism without wrapping errors: sandbox errors
  * are confinement failures, other domains spawn failures. */
@@ -132,7 +134,8 @@ typedef struct
   struct rlimit nproc, data, cpu;
   gboolean has_nproc, has_data, has_cpu;
   const int *cgroup_procs; /* -1-terminated, or NULL */
-  gboolean tty; /* stdin is a PTY slave: make it the controlling tty */
+  gboolean tty;         /* stdin is a PTY slave: make it the controlling tty */
+  gboolean ctty_inside; /* … but the command does it in the sandbox */
 } ChildSetup;
 
 /* The GSpawnChildSetupFunc of a confined command; @data: a ChildSetup. */

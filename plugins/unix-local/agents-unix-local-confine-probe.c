@@ -60,6 +60,7 @@ probe_free (AgentsUnixLocalProbe *probe)
   g_free (probe->bwrap_error);
   g_free (probe->landlock_error);
   g_free (probe->sandbox_exec_path);
+  g_free (probe->setsid_path);
   g_free (probe);
 }
 
@@ -244,6 +245,10 @@ probe_run (const AgentsUnixLocalProbeOverride *override, const char *platform)
     probe->bwrap_error = g_strdup ("bwrap: not found in PATH");
   else
     probe_bwrap (probe, root, true_path, g_steal_pointer (&bwrap));
+  /* From the system's folders, which the sandbox shows. */
+  if (probe->bwrap_path != NULL)
+    probe->setsid_path =
+      agents_unix_local_which ("setsid", AGENTS_UNIX_LOCAL_DEFAULT_PATH, NULL);
   probe_landlock (probe, root, true_path,
                   override->landlock_abi >= 0
                     ? override->landlock_abi

@@ -224,7 +224,8 @@ cached_bwrap_argv (const AgentsUnixLocalProbe *probe,
   GPtrArray *prefix;
 
   if (cache == NULL)
-    return agents_unix_local_bwrap_argv (policy, probe->bwrap_path, argv);
+    return agents_unix_local_bwrap_argv_full (policy, probe->bwrap_path,
+                                              probe->setsid_path, argv);
   if (cache->bwrap_prefix == NULL)
     {
       prefix = agents_unix_local_bwrap_prefix (policy, probe->bwrap_path);
@@ -232,7 +233,8 @@ cached_bwrap_argv (const AgentsUnixLocalProbe *probe,
       cache->bwrap_prefix = (char **) g_ptr_array_free (prefix, FALSE);
     }
   return agents_unix_local_bwrap_argv_from_prefix (
-    (const char *const *) cache->bwrap_prefix, argv, policy->tty_fd >= 0);
+    (const char *const *) cache->bwrap_prefix, argv, policy->tty_fd >= 0,
+    probe->setsid_path);
 }
 
 #endif
@@ -263,6 +265,8 @@ agents_unix_local_confine_spawn_raw (const AgentsUnixLocalProbe *probe,
       envp = agents_unix_local_confine_environ (
         policy, agents_unix_local_bwrap_tmp_dir (policy));
       bwrap_argv = cached_bwrap_argv (probe, policy, cache, argv);
+      /* setsid -c makes the PTY the command's terminal in the sandbox. */
+      setup.ctty_inside = probe->setsid_path != NULL;
       return spawn_with_setup ((const char *const *) bwrap_argv, envp, policy,
                                &setup, error);
 
