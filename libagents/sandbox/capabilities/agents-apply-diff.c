@@ -155,17 +155,21 @@ diff_lines (const char *diff)
   return lines;
 }
 
-/* text.replace("\r\n", "\n"), in one pass. */
+/* text.replace("\r\n", "\n"), copying the spans between CRLFs. */
 static char *
 replace_crlf (const char *text)
 {
   char *copy = g_malloc (strlen (text) + 1);
   char *out = copy;
+  const char *crlf;
 
-  for (const char *p = text; *p != '\0'; p++)
-    if (p[0] != '\r' || p[1] != '\n')
-      *out++ = *p;
-  *out = '\0';
+  while ((crlf = strstr (text, "\r\n")) != NULL)
+    {
+      memcpy (out, text, crlf - text);
+      out += crlf - text;
+      text = crlf + 1; /* the \n starts the next span */
+    }
+  strcpy (out, text);
   return copy;
 }
 
