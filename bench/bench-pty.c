@@ -135,6 +135,8 @@ session_close (AgentsSandboxClient *client, AgentsSandboxSession *session)
 typedef struct
 {
   gboolean drop; /* become the sandbox uid, as the backend's bwrap does */
+  gboolean ctty; /* take the PTY as the controlling terminal (not when
+                    setsid -c does it inside bwrap) */
 } BareSetup;
 
 static void
@@ -143,7 +145,8 @@ bare_child_setup (gpointer data)
   const BareSetup *setup = data;
 
   setsid ();
-  ioctl (0, TIOCSCTTY, 0);
+  if (setup->ctty)
+    ioctl (0, TIOCSCTTY, 0);
   if (setup->drop && (setgroups (0, NULL) < 0 ||
                       setresgid (AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_GID,
                                  AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_GID,
@@ -155,12 +158,12 @@ bare_child_setup (gpointer data)
 }
 
 static GPid
-bare_spawn (const char *const *argv, gboolean drop, int *master)
+bare_spawn (const char *const *argv, gboolean drop, gboolean ctty, int *master)
 {
   int slave;
   GPid pid;
   GError *error = NULL;
-  BareSetup setup = { drop };
+  BareSetup setup = { drop, ctty };
 
   if (openpty (master, &slave, NULL, NULL, NULL) < 0)
     {
@@ -176,10 +179,10 @@ bare_spawn (const char *const *argv, gboolean drop, int *master)
 }
 
 static void
-bare_round_trip (const char *const *argv, gboolean drop)
+bare_round_trip (const char *const *argv, gboolean drop, gboolean ctty)
 {
   int master, status;
-  GPid pid = bare_spawn (argv, drop, &master);
+  GPid pid = bare_spawn (argv, drop, ctty, &master);
   char buffer[16384];
 
   while (read (master, buffer, sizeof buffer) > 0)
@@ -301,7 +304,7 @@ measure_ours (AgentsSandboxClient *client, const char *confinement, Row *row)
 }
 
 static void
-measure_bare (const char *const *prefix, gboolean drop, Row *row)
+measure_bare (const char *const *prefix, gboolean drop, gboolean ctty, Row *row)
 {
   g_autofree double *samples = g_new (double, opt_iterations);
   g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
@@ -321,17 +324,17 @@ measure_bare (const char *const *prefix, gboolean drop, Row *row)
   argv = g_strv_builder_end (builder);
   cat = g_strv_builder_end (cat_builder);
 
-  bare_round_trip ((const char *const *) argv, drop);
+  bare_round_trip ((const char *const *) argv, drop, ctty);
   for (int i = 0; i < opt_iterations; i++)
     {
       double start = now ();
 
-      bare_round_trip ((const char *const *) argv, drop);
+      bare_round_trip ((const char *const *) argv, drop, ctty);
       samples[i] = now () - start;
     }
   row->round_trip = median (samples, opt_iterations);
 
-  pid = bare_spawn ((const char *const *) cat, drop, &master);
+  pid = bare_spawn ((const char *const *) cat, drop, ctty, &master);
   bare_echo (master);
   for (int i = 0; i < opt_iterations; i++)
     samples[i] = bare_echo (master);
@@ -341,7 +344,8 @@ measure_bare (const char *const *prefix, gboolean drop, Row *row)
   close (master);
 }
 
-/* The backend's bwrap flags for a command on a PTY, up to "--". */
+/* The backend's bwrap command line for a command on a PTY, up to the
+ * command: no --new-session, and setsid -c when the probe found it. */
 static char **
 bwrap_prefix (const AgentsUnixLocalProbe *probe, const char *root)
 {
@@ -349,8 +353,9 @@ bwrap_prefix (const AgentsUnixLocalProbe *probe, const char *root)
   g_autoptr (AgentsUnixLocalPolicy) policy =
     agents_unix_local_policy_new (root, NULL, FALSE);
 
-  policy->tty_fd = 0; /* as for a PTY: no --new-session */
-  return agents_unix_local_bwrap_argv (policy, probe->bwrap_path, none);
+  policy->tty_fd = 0; /* as for a PTY */
+  return agents_unix_local_bwrap_argv_full (policy, probe->bwrap_path,
+                                            probe->setsid_path, none);
 }
 
 static void
@@ -385,7 +390,7 @@ main (int argc, char *argv[])
   client = agents_unix_local_client_new ();
   probe = agents_unix_local_confine_probe ();
 
-  measure_bare (NULL, FALSE, &bare);
+  measure_bare (NULL, FALSE, TRUE, &bare);
   measure_ours (client, "none", &ours);
   if (probe->bwrap_path != NULL)
     {
@@ -394,7 +399,8 @@ main (int argc, char *argv[])
         chmod (root, 0777);
       prefix = bwrap_prefix (probe, root);
       /* The prefix ends with "--": the command follows. */
-      measure_bare ((const char *const *) prefix, geteuid () == 0, &bare_bwrap);
+      measure_bare ((const char *const *) prefix, geteuid () == 0,
+                    probe->setsid_path == NULL, &bare_bwrap);
       measure_ours (client, "bwrap", &bwrap);
       g_rmdir (root);
     }

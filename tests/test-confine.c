@@ -339,6 +339,33 @@ test_bwrap_argv_layout (void)
   agents_test_rm_rf (root);
 }
 
+/* A command on a PTY keeps no --new-session and is started by setsid -c
+ * when the probe found it: the PTY is then its terminal in the sandbox. */
+static void
+test_bwrap_argv_pty (void)
+{
+  g_autoptr (AgentsUnixLocalPolicy) policy = policy_for ("/srv/ws", FALSE);
+  const char *command[] = { "sh", "-i", NULL };
+  g_auto (GStrv) plain = NULL;
+  g_auto (GStrv) helped = NULL;
+  int end;
+
+  policy->tty_fd = 0;
+  plain = agents_unix_local_bwrap_argv (policy, "bwrap", command);
+  g_assert_cmpint (argv_find (plain, "--new-session", NULL), <, 0);
+  g_assert_cmpint (argv_find (plain, "--", "sh", "-i", NULL), >, 0);
+  g_assert_null (plain[argv_find (plain, "--", "sh", "-i", NULL) + 3]);
+
+  helped = agents_unix_local_bwrap_argv_full (policy, "bwrap",
+                                              "/usr/bin/setsid", command);
+  g_assert_cmpint (argv_find (helped, "--new-session", NULL), <, 0);
+  end =
+    argv_find (helped, "--", "/usr/bin/setsid", "-c", "--", "sh", "-i", NULL);
+  g_assert_cmpint (end, >, 0);
+  g_assert_null (helped[end + 6]);
+  policy->tty_fd = -1;
+}
+
 static void
 test_bwrap_argv_network_and_grants (void)
 {
@@ -1211,6 +1238,8 @@ main (int argc, char *argv[])
     "rejects_extra_path_grant_symlink_to_root",
     test_darwin_exec_profile_rejects_extra_path_grant_symlink_to_root);
 
+  g_test_add_func ("/sandbox/unix-local/confine/bwrap-argv-pty",
+                   test_bwrap_argv_pty);
   g_test_add_func ("/sandbox/unix-local/confine/bwrap-argv-layout",
                    test_bwrap_argv_layout);
   g_test_add_func ("/sandbox/unix-local/confine/bwrap-argv-network-and-grants",

@@ -755,11 +755,15 @@ test_runtime_caches_bound_execution_agent (void)
   g_autoptr (JsonNode) hello = user_items ("hello");
   g_autoptr (JsonNode) again = user_items ("hello again");
   g_autoptr (AgentsCapability) bound = NULL;
-  AgentsCapability *capabilities[] = { capability, memory };
+  /* Memory needs shell and filesystem beside it. */
+  g_autoptr (AgentsCapability) shell = agents_shell_capability_new ();
+  g_autoptr (AgentsCapability) filesystem = agents_filesystem_capability_new ();
+  AgentsCapability *capabilities[] = { capability, memory, shell, filesystem };
   AgentsAgent *exec;
   JsonArray *input;
 
-  agents_sandbox_agent_set_capabilities (agent, capabilities, 2);
+  agents_sandbox_agent_set_capabilities (agent, capabilities,
+                                         G_N_ELEMENTS (capabilities));
   agents_sandbox_agent_set_run_as_name (agent, "sandbox-user");
   runtime = agents_sandbox_runtime_new (AGENTS_AGENT (agent), config, NULL);
   first = prepare (runtime, AGENTS_AGENT (agent), hello, ctx);

@@ -2330,6 +2330,66 @@ test_prepare_agent_enables_memory_when_handoff_target_adds_capability (void)
     agents_sandbox_runtime_get_memory_generation_manager (runtime));
 }
 
+/* test_prepare_sandbox_agent_validates_required_capabilities: memory
+ * needs shell, and filesystem too when the model updates it; the agent
+ * is refused before any session starts. */
+static void
+assert_refused (AgentsCapability *memory, const char *message)
+{
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (FakeSession) session = fake_session_new (manifest);
+  g_autoptr (FakeClient) client = fake_client_new (session);
+  g_autoptr (AgentsSandboxAgent) agent =
+    sandbox_agent_new ("sandbox", NULL, "base instructions");
+  g_autoptr (AgentsRunConfig) run_config = sandbox_run_config (client);
+  g_autoptr (AgentsSandboxRuntime) runtime = NULL;
+  g_autoptr (AgentsRunContext) ctx = agents_run_context_new (NULL);
+  g_autoptr (JsonNode) input = agents_test_str_node ("hello");
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsSandboxPreparedAgent) prepared = NULL;
+
+  set_capabilities (agent, memory, NULL);
+  runtime = agents_sandbox_runtime_new (AGENTS_AGENT (agent), run_config, NULL);
+  AGENTS_TEST_AWAIT (result, agents_sandbox_runtime_prepare_agent_async (
+                               runtime, AGENTS_AGENT (agent), input, ctx, FALSE,
+                               NULL, agents_test_async_cb, &result));
+  prepared =
+    agents_sandbox_runtime_prepare_agent_finish (runtime, result, &error);
+  g_assert_null (prepared);
+  g_assert_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_USER_ERROR);
+  g_assert_cmpstr (error->message, ==, message);
+  g_assert_cmpuint (session->start_calls, ==, 0);
+}
+
+static void
+test_prepare_sandbox_agent_validates_required_capabilities (void)
+{
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (FakeSession) session = fake_session_new (manifest);
+  g_autoptr (FakeClient) client = fake_client_new (session);
+  g_autoptr (AgentsSandboxAgent) agent =
+    sandbox_agent_new ("sandbox", NULL, "base instructions");
+  g_autoptr (AgentsRunConfig) run_config = sandbox_run_config (client);
+  g_autoptr (AgentsSandboxRuntime) runtime = NULL;
+  g_autoptr (AgentsRunContext) ctx = agents_run_context_new (NULL);
+  g_autoptr (AgentsSandboxPreparedAgent) prepared = NULL;
+  AgentsCapability *read_only = agents_memory_capability_new ();
+
+  assert_refused (agents_memory_capability_new (),
+                  "Memory requires missing capabilities: filesystem, shell");
+  /* Memory(read=MemoryReadConfig(live_update=False), generate=None) */
+  g_object_set (read_only, "live-update", FALSE, "generate", FALSE, NULL);
+  assert_refused (read_only, "Memory requires missing capabilities: shell");
+
+  set_capabilities (agent, agents_memory_capability_new (),
+                    agents_filesystem_capability_new (),
+                    agents_shell_capability_new (), NULL);
+  runtime = agents_sandbox_runtime_new (AGENTS_AGENT (agent), run_config, NULL);
+  prepared = prepare_agent_text (runtime, agent, "hello", ctx);
+  g_assert_nonnull (prepared);
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 #define RUNTIME_TEST(name) \
@@ -2444,6 +2504,7 @@ main (int argc, char *argv[])
   RUNTIME_TEST (
     prepare_agent_rechecks_session_liveness_before_reusing_cached_agent);
   RUNTIME_TEST (prepare_agent_binds_run_as_to_cloned_capabilities);
+  RUNTIME_TEST (prepare_sandbox_agent_validates_required_capabilities);
   RUNTIME_TEST (prepare_agent_processes_context_with_bound_cached_capabilities);
   RUNTIME_TEST (
     prepare_agent_starts_new_live_session_even_when_backend_reports_running);

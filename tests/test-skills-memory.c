@@ -344,6 +344,56 @@ test_skills_inline (void)
   sandbox_close (&sb);
 }
 
+/* A run with a working directory of its own sees its skills by their
+ * absolute workspace paths, with the run-scoped rules; without one, as
+ * the skills path has them. The binding is validated and cloned. */
+static void
+test_skills_run_scoped_paths (void)
+{
+  g_autoptr (JsonNode) skills = json_from_string (skills_json, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AgentsCapability) capability =
+    agents_skills_capability_new_from_json (skills, &error);
+  g_autoptr (AgentsCapability) clone = NULL;
+  g_autofree char *scoped = NULL;
+  g_autofree char *cloned = NULL;
+  g_autofree char *plain = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (agents_capability_bind_cwd (capability, "tasks/./a/", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (agents_capability_get_cwd (capability), ==, "tasks/a");
+  scoped = instructions (capability, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (
+    scoped, "### Available skills\n"
+            "- csv: Clean CSV data. (file: /workspace/.agents/csv/SKILL.md)\n"
+            "- pdf: Read PDF files. (file: /workspace/.agents/pdf/SKILL.md)\n"
+            "\n### Run-scoped skill paths\n- "));
+  g_assert_nonnull (strstr (scoped, "\n### How to use skills\n"));
+
+  clone = agents_capability_clone (capability);
+  g_assert_cmpstr (agents_capability_get_cwd (clone), ==, "tasks/a");
+  cloned = instructions (clone, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cloned, ==, scoped);
+
+  g_assert_false (agents_capability_bind_cwd (capability, "../a", &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "sandbox.cwd"));
+  g_clear_error (&error);
+  g_assert_cmpstr (agents_capability_get_cwd (capability), ==, "tasks/a");
+
+  g_assert_true (agents_capability_bind_cwd (capability, NULL, &error));
+  g_assert_null (agents_capability_get_cwd (capability));
+  plain = instructions (capability, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (
+    strstr (plain, "- csv: Clean CSV data. (file: .agents/csv/SKILL.md)\n"));
+  g_assert_null (strstr (plain, "Run-scoped"));
+}
+
 /* from_: a local_dir of skills materialized with the manifest, listed
  * from the sandbox (a folder without SKILL.md is none). */
 static void
@@ -674,6 +724,10 @@ run_with_memory (MemoryRun *run)
   g_autoptr (AgentsRunConfig) config = agents_run_config_new ();
   g_autoptr (AgentsSandboxAgent) agent = agents_sandbox_agent_new ("worker");
   g_autoptr (AgentsCapability) memory = agents_memory_capability_new ();
+  /* Memory needs shell and filesystem beside it. */
+  g_autoptr (AgentsCapability) shell = agents_shell_capability_new ();
+  g_autoptr (AgentsCapability) filesystem = agents_filesystem_capability_new ();
+  AgentsCapability *capabilities[] = { memory, shell, filesystem };
   g_autoptr (AgentsRunner) runner = agents_runner_new ();
   g_autoptr (GAsyncResult) async_result = NULL;
   g_autoptr (JsonNode) input = agents_test_str_node ("use tabs please");
@@ -689,7 +743,8 @@ run_with_memory (MemoryRun *run)
 
   agents_memory_capability_set_model (AGENTS_MEMORY_CAPABILITY (memory),
                                       AGENTS_MODEL (run->memory_model));
-  agents_sandbox_agent_set_capabilities (agent, &memory, 1);
+  agents_sandbox_agent_set_capabilities (agent, capabilities,
+                                         G_N_ELEMENTS (capabilities));
   agents_agent_set_model (AGENTS_AGENT (agent),
                           AGENTS_MODEL (run->agent_model));
   agents_test_add_turn (run->agent_model,
@@ -893,6 +948,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/sandbox/compaction/policy-json",
                    test_compaction_policy_json);
   g_test_add_func ("/sandbox/skills/inline", test_skills_inline);
+  g_test_add_func ("/sandbox/skills/run-scoped-paths",
+                   test_skills_run_scoped_paths);
   g_test_add_func ("/sandbox/skills/from-entry", test_skills_from_entry);
   g_test_add_func ("/sandbox/skills/lazy-load", test_skills_lazy_load);
   g_test_add_func ("/sandbox/skills/lazy-ambiguous",

@@ -194,6 +194,9 @@ typedef struct
   int landlock_abi;
   char *landlock_error;
   char *sandbox_exec_path; /* darwin */
+  /* setsid(1), with which a command on a PTY takes the PTY as its
+   * controlling terminal inside bwrap's pid namespace; or NULL */
+  char *setsid_path;
 } AgentsUnixLocalProbe;
 
 /* Probes once per process (blocking: runs `bwrap … true` and a confined
@@ -227,6 +230,14 @@ agents_unix_local_bwrap_tmp_dir (const AgentsUnixLocalPolicy *policy);
 char **agents_unix_local_bwrap_argv (const AgentsUnixLocalPolicy *policy,
                                      const char *bwrap_path,
                                      const char *const *argv);
+
+/* The same; a command on a PTY (@policy's tty_fd set) is started by
+ * @setsid_path (the probe's), when not NULL, so that the PTY becomes its
+ * controlling terminal inside the sandbox. */
+char **agents_unix_local_bwrap_argv_full (const AgentsUnixLocalPolicy *policy,
+                                          const char *bwrap_path,
+                                          const char *setsid_path,
+                                          const char *const *argv);
 
 /* ---- Landlock ------------------------------------------------------- */
 

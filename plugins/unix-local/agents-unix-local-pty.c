@@ -44,7 +44,10 @@ struct _AgentsUnixLocalProcess
   int master; /* -1 without a PTY */
   GOutputStream *input;
   AgentsUnixLocalCgroup *cgroup;
-  GCancellable *io_cancel;
+  /* What is read: the master, or stdout and stderr. Each is watched by a
+   * source of its own, for as long as it has not ended. */
+  int reader_fds[2];
+  GSource *readers[2];
   guint n_open;
   GSource *grace;
 };
@@ -131,33 +134,67 @@ stream_ended (AgentsUnixLocalProcess *self)
   agents_sandbox_process_close_output (AGENTS_SANDBOX_PROCESS (self));
 }
 
-static void read_next (AgentsUnixLocalProcess *self, GInputStream *stream);
-
+/* The output is read straight from the descriptors, one chunk per
+ * wake-up of the main loop: no stream, task or source is made per read. */
 static void
-read_done (GObject *source, GAsyncResult *result, gpointer user_data)
+stop_reader (AgentsUnixLocalProcess *self, guint i)
 {
-  g_autoptr (AgentsUnixLocalProcess) self = user_data;
-  GInputStream *stream = G_INPUT_STREAM (source);
-  g_autoptr (GBytes) bytes =
-    g_input_stream_read_bytes_finish (stream, result, NULL);
+  g_autoptr (AgentsUnixLocalProcess) keep = g_object_ref (self);
 
+  if (self->readers[i] == NULL)
+    return;
+  g_source_destroy (self->readers[i]);
+  g_clear_pointer (&self->readers[i], g_source_unref);
+  stream_ended (self);
+}
+
+static gboolean
+reader_ready (int fd, GIOCondition condition, gpointer user_data)
+{
+  AgentsUnixLocalProcess *self = user_data;
+  guint i = fd == self->reader_fds[0] ? 0 : 1;
+  char buffer[READ_CHUNK];
+  gssize n;
+
+  do
+    n = read (fd, buffer, sizeof buffer);
+  while (n < 0 && errno == EINTR);
+  if (n < 0 && errno == EAGAIN)
+    return G_SOURCE_CONTINUE;
   /* A PTY master reads EIO once the last slave is closed: that is its
    * end of file. */
-  if (bytes == NULL || g_bytes_get_size (bytes) == 0)
+  if (n <= 0)
     {
-      stream_ended (self);
-      return;
+      stop_reader (self, i);
+      return G_SOURCE_REMOVE;
     }
-  agents_sandbox_process_push_output (AGENTS_SANDBOX_PROCESS (self), bytes);
-  read_next (self, stream);
+  {
+    g_autoptr (GBytes) bytes = g_bytes_new (buffer, n);
+
+    agents_sandbox_process_push_output (AGENTS_SANDBOX_PROCESS (self), bytes);
+  }
+  return G_SOURCE_CONTINUE;
 }
 
 static void
-read_next (AgentsUnixLocalProcess *self, GInputStream *stream)
+start_reader (AgentsUnixLocalProcess *self, guint i, int fd)
 {
-  g_input_stream_read_bytes_async (stream, READ_CHUNK, G_PRIORITY_DEFAULT,
-                                   self->io_cancel, read_done,
-                                   g_object_ref (self));
+  GSource *source = g_unix_fd_source_new (fd, G_IO_IN | G_IO_HUP | G_IO_ERR);
+
+  /* Only ever read when poll() said so; non-blocking all the same. */
+  g_unix_set_fd_nonblocking (fd, TRUE, NULL);
+  self->reader_fds[i] = fd;
+  self->readers[i] = source;
+  self->n_open++;
+  g_source_set_callback (source, G_SOURCE_FUNC (reader_ready),
+                         g_object_ref (self), g_object_unref);
+  g_source_attach (source, g_main_context_get_thread_default ());
+}
+
+static int
+pipe_fd (GInputStream *stream)
+{
+  return g_unix_input_stream_get_fd (G_UNIX_INPUT_STREAM (stream));
 }
 
 static gboolean
@@ -166,7 +203,8 @@ grace_over (gpointer user_data)
   AgentsUnixLocalProcess *self = user_data;
 
   g_clear_pointer (&self->grace, g_source_unref);
-  g_cancellable_cancel (self->io_cancel);
+  for (guint i = 0; i < G_N_ELEMENTS (self->readers); i++)
+    stop_reader (self, i);
   return G_SOURCE_REMOVE;
 }
 
@@ -209,20 +247,15 @@ agents_unix_local_process_new (GSubprocess *proc,
   self->pid = ident ? atoi (ident) : 0;
   self->master = master;
   self->cgroup = cgroup;
-  self->io_cancel = g_cancellable_new ();
   if (master >= 0)
     {
-      g_autoptr (GInputStream) output = g_unix_input_stream_new (master, FALSE);
-
       self->input = g_unix_output_stream_new (master, FALSE);
-      self->n_open = 1;
-      read_next (self, output);
+      start_reader (self, 0, master);
     }
   else
     {
-      self->n_open = 2;
-      read_next (self, g_subprocess_get_stdout_pipe (proc));
-      read_next (self, g_subprocess_get_stderr_pipe (proc));
+      start_reader (self, 0, pipe_fd (g_subprocess_get_stdout_pipe (proc)));
+      start_reader (self, 1, pipe_fd (g_subprocess_get_stderr_pipe (proc)));
     }
   g_subprocess_wait_async (proc, NULL, waited, g_object_ref (self));
   return AGENTS_SANDBOX_PROCESS (self);
@@ -295,17 +328,8 @@ unix_local_process_terminate (AgentsSandboxProcess *process)
     agents_unix_local_cgroup_kill (self->cgroup);
 }
 
-static void
-agents_unix_local_process_dispose (GObject *object)
-{
-  AgentsUnixLocalProcess *self = AGENTS_UNIX_LOCAL_PROCESS (object);
-
-  /* Only reached once the process exited and its output ended (the
-   * readers and the wait hold references). */
-  g_cancellable_cancel (self->io_cancel);
-  G_OBJECT_CLASS (agents_unix_local_process_parent_class)->dispose (object);
-}
-
+/* Only reached once the process exited and its output ended: the
+ * readers and the wait hold references. */
 static void
 agents_unix_local_process_finalize (GObject *object)
 {
@@ -315,7 +339,6 @@ agents_unix_local_process_finalize (GObject *object)
   if (self->master >= 0)
     close (self->master);
   release_cgroup (self);
-  g_clear_object (&self->io_cancel);
   g_clear_object (&self->proc);
   G_OBJECT_CLASS (agents_unix_local_process_parent_class)->finalize (object);
 }
@@ -327,7 +350,6 @@ agents_unix_local_process_class_init (AgentsUnixLocalProcessClass *klass)
   AgentsSandboxProcessClass *process_class =
     AGENTS_SANDBOX_PROCESS_CLASS (klass);
 
-  object_class->dispose = agents_unix_local_process_dispose;
   object_class->finalize = agents_unix_local_process_finalize;
   process_class->write_stdin = unix_local_process_write_stdin;
   process_class->terminate = unix_local_process_terminate;

@@ -155,41 +155,70 @@ diff_lines (const char *diff)
   return lines;
 }
 
+/* text.replace("\r\n", "\n"), copying the spans between CRLFs. */
 static char *
 replace_crlf (const char *text)
 {
-  g_auto (GStrv) pieces = g_strsplit (text, "\r\n", -1);
+  char *copy = g_malloc (strlen (text) + 1);
+  char *out = copy;
+  const char *crlf;
 
-  return g_strjoinv ("\n", pieces);
+  while ((crlf = strstr (text, "\r\n")) != NULL)
+    {
+      memcpy (out, text, crlf - text);
+      out += crlf - text;
+      text = crlf + 1; /* the \n starts the next span */
+    }
+  strcpy (out, text);
+  return copy;
 }
 
-/* str.split("\n"): "" is one empty line (g_strsplit() gives none). */
+/* str.split("\n") of @text, in place: the lines point into @text, which
+ * must outlive them ("" is one empty line). */
 static GPtrArray *
-split_lf (const char *text)
+split_lf_in_place (char *text)
 {
-  g_auto (GStrv) pieces = g_strsplit (text, "\n", -1);
-  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *lines = g_ptr_array_new ();
+  char *line = text;
+  char *newline;
 
-  if (pieces[0] == NULL)
-    g_ptr_array_add (lines, g_strdup (""));
-
-  for (guint i = 0; pieces[i] != NULL; i++)
-    g_ptr_array_add (lines, g_steal_pointer (&pieces[i]));
+  while ((newline = strchr (line, '\n')) != NULL)
+    {
+      *newline = '\0';
+      g_ptr_array_add (lines, line);
+      line = newline + 1;
+    }
+  g_ptr_array_add (lines, line);
   return lines;
 }
 
 static char *
 join_lines (GPtrArray *lines, const char *newline)
 {
-  GString *text = g_string_new (NULL);
+  gsize newline_length = strlen (newline);
+  gsize *lengths = g_new (gsize, lines->len + 1);
+  gsize total = 0;
+  char *text, *out;
 
   for (guint i = 0; i < lines->len; i++)
     {
-      if (i > 0)
-        g_string_append (text, newline);
-      g_string_append (text, lines->pdata[i]);
+      lengths[i] = strlen (lines->pdata[i]);
+      total += lengths[i] + (i > 0 ? newline_length : 0);
     }
-  return g_string_free (text, FALSE);
+  out = text = g_malloc (total + 1);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      if (i > 0)
+        {
+          memcpy (out, newline, newline_length);
+          out += newline_length;
+        }
+      memcpy (out, lines->pdata[i], lengths[i]);
+      out += lengths[i];
+    }
+  *out = '\0';
+  g_free (lengths);
+  return text;
 }
 
 /* ---- The parser -------------------------------------------------------- */
@@ -561,7 +590,7 @@ apply_update (Parser *parser,
   g_autofree char *normalized = replace_crlf (input);
   g_autoptr (GPtrArray) chunks =
     g_ptr_array_new_with_free_func ((GDestroyNotify) chunk_free);
-  Lines lines = { split_lf (normalized), NULL, NULL };
+  Lines lines = { split_lf_in_place (normalized), NULL, NULL };
   guint cursor = 0;
   char *result = NULL;
 

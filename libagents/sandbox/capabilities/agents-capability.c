@@ -6,7 +6,11 @@
 
 #include "config.h"
 
-#include "agents-capability.h"
+#include <string.h>
+
+#include "agents-capability-private.h"
+#include "run/agents-run-error.h"
+#include "agents-workspace-scope-private.h"
 
 /**
  * AgentsCapability:
@@ -21,6 +25,7 @@ G_DEFINE_INTERFACE (AgentsCapability, agents_capability, G_TYPE_OBJECT)
 
 static GQuark session_quark;
 static GQuark run_as_quark;
+static GQuark cwd_quark;
 
 /* Deep copies of property values. Objects are cloned through their own
  * properties, except sessions and users, which keep their identity. */
@@ -137,6 +142,8 @@ default_clone (AgentsCapability *self)
     agents_capability_bind (copy, session);
   if (run_as != NULL)
     agents_capability_bind_run_as (copy, run_as);
+  g_object_set_qdata_full (G_OBJECT (copy), cwd_quark,
+                           g_strdup (agents_capability_get_cwd (self)), g_free);
   return copy;
 }
 
@@ -195,11 +202,18 @@ default_sampling_params_for_model (AgentsCapability *self,
   return AGENTS_CAPABILITY_GET_IFACE (self)->sampling_params (self);
 }
 
+static char **
+default_get_required_types (AgentsCapability *self)
+{
+  return NULL;
+}
+
 static void
 agents_capability_default_init (AgentsCapabilityInterface *iface)
 {
   session_quark = g_quark_from_static_string ("agents-capability-session");
   run_as_quark = g_quark_from_static_string ("agents-capability-run-as");
+  cwd_quark = g_quark_from_static_string ("agents-capability-cwd");
 
   iface->clone = default_clone;
   iface->bind = default_bind;
@@ -210,6 +224,7 @@ agents_capability_default_init (AgentsCapabilityInterface *iface)
   iface->process_context = default_process_context;
   iface->sampling_params = default_sampling_params;
   iface->sampling_params_for_model = default_sampling_params_for_model;
+  iface->get_required_types = default_get_required_types;
 }
 
 #define IFACE(self) AGENTS_CAPABILITY_GET_IFACE (self)
@@ -312,6 +327,57 @@ agents_capability_get_run_as (AgentsCapability *self)
   g_return_val_if_fail (AGENTS_IS_CAPABILITY (self), NULL);
 
   return g_object_get_qdata (G_OBJECT (self), run_as_quark);
+}
+
+/**
+ * agents_capability_bind_cwd:
+ * @self: a capability
+ * @cwd: (nullable): the run's working directory, relative to the
+ *   workspace root, or %NULL for none
+ * @error: return location for a #GError
+ *
+ * Binds the working directory of the run the capability serves (the
+ * reference's run workspace scope). @cwd must be workspace-relative,
+ * POSIX, without `..`; it is kept normalized (`.` for the root). A
+ * capability may then show paths for that run: the `skills` capability
+ * lists its skills by their absolute workspace paths and tells the model
+ * how to use them from the working directory. Clones keep it.
+ *
+ * Returns: %TRUE, or %FALSE with @error set
+ *   (%AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT) when @cwd is not valid
+ */
+gboolean
+agents_capability_bind_cwd (AgentsCapability *self,
+                            const char *cwd,
+                            GError **error)
+{
+  char *normalized = NULL;
+
+  g_return_val_if_fail (AGENTS_IS_CAPABILITY (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (cwd != NULL &&
+      (normalized = agents_workspace_scope_normalize_cwd (cwd, error)) == NULL)
+    return FALSE;
+  g_object_set_qdata_full (G_OBJECT (self), cwd_quark, normalized, g_free);
+  return TRUE;
+}
+
+/**
+ * agents_capability_get_cwd:
+ * @self: a capability
+ *
+ * Gets the working directory agents_capability_bind_cwd() bound.
+ *
+ * Returns: (nullable): the run's working directory, relative to the
+ *   workspace root, or %NULL
+ */
+const char *
+agents_capability_get_cwd (AgentsCapability *self)
+{
+  g_return_val_if_fail (AGENTS_IS_CAPABILITY (self), NULL);
+
+  return g_object_get_qdata (G_OBJECT (self), cwd_quark);
 }
 
 /**
@@ -555,4 +621,102 @@ agents_capability_to_json (AgentsCapability *self)
     }
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
+}
+
+/**
+ * agents_capability_get_required_types:
+ * @self: a capability
+ *
+ * Gets the types of the capabilities @self needs beside it on the same
+ * sandbox agent (the reference's `required_capability_types()`): the
+ * `memory` capability needs `shell`, and `filesystem` too when the model
+ * updates the memory itself.
+ *
+ * Returns: (transfer full) (array zero-terminated=1) (nullable): the
+ *   required capability types, or %NULL for none
+ */
+char **
+agents_capability_get_required_types (AgentsCapability *self)
+{
+  g_return_val_if_fail (AGENTS_IS_CAPABILITY (self), NULL);
+
+  return IFACE (self)->get_required_types (self);
+}
+
+static gboolean
+has_capability_type (GListModel *capabilities, const char *type)
+{
+  guint n = g_list_model_get_n_items (capabilities);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (AgentsCapability) capability =
+        g_list_model_get_item (capabilities, i);
+
+      if (g_strcmp0 (agents_capability_get_capability_type (capability),
+                     type) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static int
+compare_types (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* "memory" → "Memory", the name the reference's message gives. */
+static char *
+display_name (const char *type)
+{
+  char *name = g_strdup (type ? type : "");
+
+  if (*name != '\0')
+    *name = g_ascii_toupper (*name);
+  return name;
+}
+
+static gboolean
+check_one (AgentsCapability *capability,
+           GListModel *capabilities,
+           GError **error)
+{
+  g_auto (GStrv) required = agents_capability_get_required_types (capability);
+  g_autoptr (GPtrArray) missing = g_ptr_array_new ();
+  g_autofree char *name = NULL;
+  g_autofree char *list = NULL;
+
+  for (guint i = 0; required != NULL && required[i] != NULL; i++)
+    if (!has_capability_type (capabilities, required[i]) &&
+        !g_ptr_array_find_with_equal_func (missing, required[i], g_str_equal,
+                                           NULL))
+      g_ptr_array_add (missing, required[i]);
+  if (missing->len == 0)
+    return TRUE;
+  g_ptr_array_sort (missing, compare_types);
+  g_ptr_array_add (missing, NULL);
+  list = g_strjoinv (", ", (char **) missing->pdata);
+  name = display_name (agents_capability_get_capability_type (capability));
+  g_propagate_error (
+    error,
+    agents_run_error_new (AGENTS_RUN_ERROR_USER_ERROR, NULL,
+                          "%s requires missing capabilities: %s", name, list));
+  return FALSE;
+}
+
+gboolean
+agents_capabilities_check_required (GListModel *capabilities, GError **error)
+{
+  guint n = g_list_model_get_n_items (capabilities);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (AgentsCapability) capability =
+        g_list_model_get_item (capabilities, i);
+
+      if (!check_one (capability, capabilities, error))
+        return FALSE;
+    }
+  return TRUE;
 }

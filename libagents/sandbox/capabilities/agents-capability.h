@@ -58,6 +58,10 @@ G_DECLARE_INTERFACE (
  *   (agents_model_settings_to_json()) and, when known, `model` (the model's
  *   name) and `provider` (the name its model provider is registered
  *   under); the default calls @sampling_params
+ * @get_required_types: returns the types of the capabilities this one
+ *   needs beside it on the same agent, a %NULL-terminated array the
+ *   caller frees, or %NULL for none (the default); a sandbox agent
+ *   without them is refused when it is prepared for a run
  *
  * A capability of a sandbox agent. Built-in types are `shell`,
  * `filesystem`, `compaction`, `memory` and `skills`; more are registered with
@@ -81,9 +85,10 @@ struct _AgentsCapabilityInterface
   JsonObject *(*sampling_params) (AgentsCapability *self);
   JsonObject *(*sampling_params_for_model) (AgentsCapability *self,
                                             JsonObject *model_params);
+  char **(*get_required_types) (AgentsCapability *self);
 
   /*< private >*/
-  gpointer padding[11];
+  gpointer padding[10];
 };
 
 AGENTS_AVAILABLE_IN_1_0
@@ -125,5 +130,13 @@ agents_capability_sampling_params_for_model (AgentsCapability *self,
                                              JsonObject *model_params);
 AGENTS_AVAILABLE_IN_1_0
 JsonNode *agents_capability_to_json (AgentsCapability *self);
+AGENTS_AVAILABLE_IN_1_0
+char **agents_capability_get_required_types (AgentsCapability *self);
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_capability_bind_cwd (AgentsCapability *self,
+                                     const char *cwd,
+                                     GError **error);
+AGENTS_AVAILABLE_IN_1_0
+const char *agents_capability_get_cwd (AgentsCapability *self);
 
 G_END_DECLS

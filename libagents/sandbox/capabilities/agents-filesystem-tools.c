@@ -566,30 +566,45 @@ write_target (Patch *patch)
 }
 
 static void
-parent_made (GObject *source, GAsyncResult *result, gpointer user_data)
+write_text (GTask *task)
 {
-  g_autoptr (GTask) task = user_data;
   Patch *patch = g_task_get_task_data (task);
-  g_autoptr (GBytes) bytes = NULL;
-  GError *error = NULL;
+  gsize size = strlen (patch->new_text);
+  g_autoptr (GBytes) bytes =
+    g_bytes_new_take (g_steal_pointer (&patch->new_text), size);
 
-  agents_sandbox_session_mkdir_finish (AGENTS_SANDBOX_SESSION (source), result,
-                                       &error);
-  if (step_failed (task, error))
-    return;
-  bytes = g_bytes_new (patch->new_text, strlen (patch->new_text));
   agents_sandbox_session_write_bytes_async (
     patch->session, write_target (patch), bytes, patch->run_as,
     g_task_get_cancellable (task), written, g_object_ref (task));
 }
 
-/* mkdir -p of the target's parent, then the write. */
+static void
+parent_made (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+
+  agents_sandbox_session_mkdir_finish (AGENTS_SANDBOX_SESSION (source), result,
+                                       &error);
+  if (!step_failed (task, error))
+    write_text (task);
+}
+
+/* mkdir -p of the target's parent, then the write; an update in place
+ * writes where it just read, so its folder is there. */
 static void
 write_new_text (GTask *task)
 {
   Patch *patch = g_task_get_task_data (task);
-  g_autofree char *parent = g_path_get_dirname (write_target (patch));
+  g_autofree char *parent = NULL;
 
+  if (current_op (patch)->type == AGENTS_APPLY_PATCH_UPDATE_FILE &&
+      op_move (patch) == NULL)
+    {
+      write_text (task);
+      return;
+    }
+  parent = g_path_get_dirname (write_target (patch));
   agents_sandbox_session_mkdir_async (patch->session, parent, TRUE,
                                       g_task_get_cancellable (task),
                                       parent_made, g_object_ref (task));

@@ -1044,11 +1044,29 @@ memory_get_capability_type (AgentsCapability *self)
   return "memory";
 }
 
+/* The memory is read and written with commands; a model that updates
+ * it itself edits MEMORY.md with the filesystem tools. */
+static char **
+memory_get_required_types (AgentsCapability *capability)
+{
+  AgentsMemoryCapability *self = AGENTS_MEMORY_CAPABILITY (capability);
+  GStrvBuilder *builder = g_strv_builder_new ();
+  char **types;
+
+  g_strv_builder_add (builder, "shell");
+  if (self->read && self->live_update)
+    g_strv_builder_add (builder, "filesystem");
+  types = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return types;
+}
+
 static void
 memory_capability_iface_init (AgentsCapabilityInterface *iface)
 {
   iface->get_capability_type = memory_get_capability_type;
   iface->instructions = memory_instructions;
+  iface->get_required_types = memory_get_required_types;
 }
 
 static gboolean

@@ -14,6 +14,7 @@
 #include "agents-sandbox-error-private.h"
 #include "agents-skill-frontmatter-private.h"
 #include "agents-skills-capability.h"
+#include "agents-workspace-scope-private.h"
 #include "run/agents-tool.h"
 
 /**
@@ -42,7 +43,12 @@
  *   `{"status": "loaded"|"already_loaded", "skill_name": …, "path": …}`.
  *
  * The instructions have a `## Skills` section listing every skill as
- * `- name: description (file: path/SKILL.md)`, sorted by name.
+ * `- name: description (file: path/SKILL.md)`, sorted by name. For a run
+ * with a working directory of its own (agents_capability_bind_cwd()),
+ * the paths are absolute in the workspace (`/workspace/.agents/…`) and a
+ * `### Run-scoped skill paths` part tells the model that a skill's
+ * relative paths start at its folder and that the run's own files belong
+ * in the working directory.
  *
  * In an agent file: `{"type": "skills", "lazy_from": {"source": {"type":
  * "local_dir", "src": "skills"}}}`. A configuration with no source, or
@@ -390,9 +396,35 @@ compare_skills (gconstpointer a, gconstpointer b)
   return by_name ? by_name : strcmp (x->dir, y->dir);
 }
 
+/* Where the listed skills are: the skills path as it is, or, when the
+ * run has a working directory of its own, the skills' absolute path in
+ * the workspace, so that it reads the same from any directory. */
 static char *
-render_instructions (AgentsSkillsCapability *self, GPtrArray *skills)
+listed_skills_dir (AgentsSkillsCapability *self,
+                   AgentsManifest *manifest,
+                   GError **error)
 {
+  const char *root = manifest ? agents_manifest_get_root (manifest) : NULL;
+
+  if (agents_capability_get_cwd (AGENTS_CAPABILITY (self)) == NULL)
+    return g_strdup (self->skills_path);
+  return agents_workspace_scope_resource_path (root ? root : "/workspace",
+                                               self->skills_path, error);
+}
+
+static GQuark
+listed_dir_quark (void)
+{
+  return g_quark_from_static_string ("agents-skills-listed-dir");
+}
+
+static char *
+render_instructions (AgentsSkillsCapability *self,
+                     GPtrArray *skills,
+                     GTask *task)
+{
+  const char *listed_dir =
+    g_object_get_qdata (G_OBJECT (task), listed_dir_quark ());
   GString *text = g_string_new (NULL);
 
   g_ptr_array_sort (skills, compare_skills);
@@ -408,9 +440,22 @@ render_instructions (AgentsSkillsCapability *self, GPtrArray *skills)
       Skill *skill = skills->pdata[i];
 
       g_string_append_printf (text, "- %s: %s (file: %s/%s/SKILL.md)\n",
-                              skill->name, skill->description,
-                              self->skills_path, skill->dir);
+                              skill->name, skill->description, listed_dir,
+                              skill->dir);
     }
+  if (agents_capability_get_cwd (AGENTS_CAPABILITY (self)) != NULL)
+    g_string_append (
+      text,
+      "\n### Run-scoped skill paths\n"
+      "- The folder of each `SKILL.md` listed above is that skill's root: "
+      "resolve the relative paths a `SKILL.md` names (`scripts/`, "
+      "`references/`, `assets/`…) from that folder, not from the working "
+      "directory of your commands.\n"
+      "- Skills belong to the sandbox session, and other runs may use them "
+      "too: leave them unchanged unless the task is to edit a skill. Run "
+      "their scripts by the skill's path and keep the task's inputs, "
+      "outputs, caches and temporary files in the run's working "
+      "directory.\n");
   if (is_set (self->lazy_from))
     g_string_append (
       text,
@@ -518,7 +563,8 @@ read_next_skill (GTask *task)
                                                skill_md_read, task);
       return;
     }
-  g_task_return_pointer (task, render_instructions (self, op->skills), g_free);
+  g_task_return_pointer (task, render_instructions (self, op->skills, task),
+                         g_free);
   g_object_unref (task);
 }
 
@@ -591,7 +637,7 @@ lazy_scanned (GObject *source, GAsyncResult *result, gpointer user_data)
   else
     g_ptr_array_unref (skills);
   copy = catalog_view (self->lazy_catalog);
-  g_task_return_pointer (task, render_instructions (self, copy), g_free);
+  g_task_return_pointer (task, render_instructions (self, copy, task), g_free);
 }
 
 static void
@@ -601,17 +647,22 @@ skills_instructions (AgentsCapability *capability,
 {
   AgentsSkillsCapability *self = AGENTS_SKILLS_CAPABILITY (capability);
   GError *error = NULL;
+  char *listed_dir = NULL;
 
-  if (!check_config (self, &error))
+  if (!check_config (self, &error) ||
+      (listed_dir = listed_skills_dir (self, manifest, &error)) == NULL)
     {
       g_task_return_error (task, error);
       return;
     }
+  g_object_set_qdata_full (G_OBJECT (task), listed_dir_quark (), listed_dir,
+                           g_free);
   if (is_set (self->skills))
     {
       g_autoptr (GPtrArray) skills = inline_catalog (self);
 
-      g_task_return_pointer (task, render_instructions (self, skills), g_free);
+      g_task_return_pointer (task, render_instructions (self, skills, task),
+                             g_free);
     }
   else if (is_set (self->lazy_from) && self->lazy_catalog == NULL)
     {
@@ -627,7 +678,8 @@ skills_instructions (AgentsCapability *capability,
     {
       g_autoptr (GPtrArray) copy = catalog_view (self->lazy_catalog);
 
-      g_task_return_pointer (task, render_instructions (self, copy), g_free);
+      g_task_return_pointer (task, render_instructions (self, copy, task),
+                             g_free);
     }
   else
     list_sandbox_skills (self, task);

@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agents-builtin-capabilities.h"
+#include "agents-capability-private.h"
 #include "agents-memory-capability-private.h"
 #include "agents-sandbox-run-config.h"
 #include "agents-sandbox-runtime-private.h"
@@ -547,7 +548,10 @@ prepare_sandbox_agent (AgentsSandboxRuntime *self,
   g_autoptr (JsonObject) data = json_object_new ();
   GError *error = NULL;
 
-  if (!agents_sandbox_session_manager_acquire_agent (
+  /* Refused before any session exists, as the reference refuses it. */
+  if (!agents_capabilities_check_required (
+        agents_sandbox_agent_get_capabilities (op->agent), &error) ||
+      !agents_sandbox_session_manager_acquire_agent (
         self->manager, AGENTS_AGENT (op->agent), &error))
     {
       g_task_return_error (task, error);
