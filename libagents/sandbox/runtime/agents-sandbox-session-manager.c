@@ -1366,6 +1366,30 @@ stopped (GObject *source, GAsyncResult *result, gpointer user_data)
   agents_sandbox_session_shutdown_async (op->session, NULL, shut_down, task);
 }
 
+static void
+pre_stop_hooks_ran (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GTask *task = user_data;
+  AgentsSandboxSessionManager *self = g_task_get_source_object (task);
+  CleanupOp *op = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if (!agents_sandbox_session_run_pre_stop_hooks_finish (
+        AGENTS_SANDBOX_SESSION (source), result, &error))
+    {
+      /* Nothing is persisted after a failed (or cancelled) hook; the
+       * session is still shut down, its dependencies closed and the
+       * client deletes it. */
+      note_error (op, error);
+      op->step_span = start_span (self, "sandbox.shutdown", NULL);
+      agents_sandbox_session_shutdown_async (op->session, NULL, shut_down,
+                                             task);
+      return;
+    }
+  op->step_span = start_span (self, "sandbox.stop", NULL);
+  agents_sandbox_session_stop_async (op->session, NULL, stopped, task);
+}
+
 /* Closes the sessions one after the other; @task is held until the last
  * one is done. */
 static void
@@ -1387,8 +1411,8 @@ close_next (GTask *task)
       return;
     }
   op->session = g_object_ref (op->sessions->pdata[op->next++]);
-  op->step_span = start_span (self, "sandbox.stop", NULL);
-  agents_sandbox_session_stop_async (op->session, NULL, stopped, task);
+  agents_sandbox_session_run_pre_stop_hooks_async (
+    op->session, g_task_get_cancellable (task), pre_stop_hooks_ran, task);
 }
 
 static JsonObject *
@@ -1497,15 +1521,17 @@ incoming_copy (AgentsSandboxSessionManager *self)
 /**
  * agents_sandbox_session_manager_cleanup_async:
  * @self: a session manager
- * @cancellable: (nullable): a #GCancellable (closing is not interrupted:
- *   sessions must not leak)
+ * @cancellable: (nullable): a #GCancellable, given to the sessions'
+ *   pre-stop hooks (closing itself is not interrupted: sessions must not
+ *   leak)
  * @callback: (scope async): called with the run state's payload
  * @user_data: data for @callback
  *
  * Ends the run's use of its sessions, once: releases the agents, closes
- * the sessions the run created or resumed (stop, which persists them,
- * then shutdown; their dependencies are closed and the client deletes
- * them even when that fails), and builds the `sandbox` payload of the
+ * the sessions the run created or resumed (their pre-stop hooks, stop,
+ * which persists them, then shutdown; their dependencies are closed and
+ * the client deletes them even when that fails; a failed pre-stop hook
+ * skips stop, so nothing is persisted), and builds the `sandbox` payload of the
  * run state from their states as they are after stop. Sessions of the
  * run state the run did not use are kept in the payload.
  *

@@ -45,6 +45,7 @@ agents_sandbox_session_data_clear (AgentsSandboxSessionData *data)
 {
   g_clear_object (&data->state);
   g_clear_pointer (&data->archive_limits, agents_archive_limits_free);
+  agents_sandbox_session_data_clear_pre_stop_hooks (data);
 }
 
 static void
@@ -56,8 +57,8 @@ session_data_free (gpointer data)
 
 /* A session derived from AgentsSandboxSessionBase holds its data; any
  * other implementation of the interface gets it as qdata. */
-static AgentsSandboxSessionData *
-get_session_data (AgentsSandboxSession *self)
+AgentsSandboxSessionData *
+agents_sandbox_session_get_data (AgentsSandboxSession *self)
 {
   AgentsSandboxSessionData *sd;
 
@@ -89,7 +90,7 @@ return_not_supported (AgentsSandboxSession *self,
 static AgentsSandboxSessionState *
 default_get_state (AgentsSandboxSession *self)
 {
-  AgentsSandboxSessionData *sd = get_session_data (self);
+  AgentsSandboxSessionData *sd = agents_sandbox_session_get_data (self);
 
   if (sd->state == NULL)
     sd->state = agents_sandbox_session_state_new (NULL, NULL);
@@ -154,14 +155,14 @@ static void
 default_set_concurrency_limits (AgentsSandboxSession *self,
                                 const AgentsConcurrencyLimits *limits)
 {
-  get_session_data (self)->concurrency = *limits;
+  agents_sandbox_session_get_data (self)->concurrency = *limits;
 }
 
 static void
 default_set_archive_limits (AgentsSandboxSession *self,
                             const AgentsArchiveLimits *limits)
 {
-  AgentsSandboxSessionData *sd = get_session_data (self);
+  AgentsSandboxSessionData *sd = agents_sandbox_session_get_data (self);
 
   g_clear_pointer (&sd->archive_limits, agents_archive_limits_free);
   if (limits != NULL)
@@ -299,7 +300,7 @@ agents_sandbox_session_set_state (AgentsSandboxSession *self,
   g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
   g_return_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (state));
 
-  g_set_object (&get_session_data (self)->state, state);
+  g_set_object (&agents_sandbox_session_get_data (self)->state, state);
 }
 
 /**
@@ -625,10 +626,19 @@ static void
 close_shutdown_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   GTask *task = user_data;
+  CloseOp *op = g_task_get_task_data (task);
   GError *error = NULL;
 
   agents_sandbox_session_shutdown_finish (AGENTS_SANDBOX_SESSION (source),
                                           result, &error);
+  /* A failed pre-stop hook is the error the caller gets. */
+  if (op->error != NULL)
+    {
+      if (error != NULL)
+        g_debug ("Shutting a session down failed: %s", error->message);
+      g_clear_error (&error);
+      error = g_steal_pointer (&op->error);
+    }
   close_finally (task, error);
 }
 
@@ -649,6 +659,27 @@ close_stop_done (GObject *source, GAsyncResult *result, gpointer user_data)
                                          close_shutdown_done, task);
 }
 
+static void
+close_hooks_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GTask *task = user_data;
+  AgentsSandboxSession *self = AGENTS_SANDBOX_SESSION (source);
+  CloseOp *op = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if (!agents_sandbox_session_run_pre_stop_hooks_finish (self, result, &error))
+    {
+      /* Nothing is persisted after a failed hook, but the session is
+       * still torn down. */
+      op->error = error;
+      agents_sandbox_session_shutdown_async (self, NULL, close_shutdown_done,
+                                             task);
+      return;
+    }
+  agents_sandbox_session_stop_async (self, g_task_get_cancellable (task),
+                                     close_stop_done, task);
+}
+
 /**
  * agents_sandbox_session_close_async:
  * @self: a session
@@ -656,10 +687,12 @@ close_stop_done (GObject *source, GAsyncResult *result, gpointer user_data)
  * @callback: (scope async): called when the session is closed
  * @user_data: data for @callback
  *
- * Closes the session the way its owner should when done with it: stop
+ * Closes the session the way its owner should when done with it: the
+ * pre-stop hooks (agents_sandbox_session_add_pre_stop_hook()), stop
  * (which persists), then shutdown; the session's dependencies are closed
- * in any case, even when stopping fails (then shutdown is skipped and the
- * stop error is returned).
+ * in any case. When a pre-stop hook fails (or is cancelled), stop is
+ * skipped but shutdown still runs, and the hook's error is returned; when
+ * stopping fails, shutdown is skipped and the stop error is returned.
  */
 void
 agents_sandbox_session_close_async (AgentsSandboxSession *self,
@@ -675,7 +708,8 @@ agents_sandbox_session_close_async (AgentsSandboxSession *self,
                    agents_sandbox_session_close_async);
   g_task_set_task_data (task, g_new0 (CloseOp, 1),
                         (GDestroyNotify) close_op_free);
-  agents_sandbox_session_stop_async (self, cancellable, close_stop_done, task);
+  agents_sandbox_session_run_pre_stop_hooks_async (self, cancellable,
+                                                   close_hooks_done, task);
 }
 
 /**
@@ -1764,7 +1798,7 @@ agents_sandbox_session_get_concurrency_limits (AgentsSandboxSession *self)
 {
   g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION (self), NULL);
 
-  return &get_session_data (self)->concurrency;
+  return &agents_sandbox_session_get_data (self)->concurrency;
 }
 
 /**
@@ -1797,7 +1831,7 @@ agents_sandbox_session_get_archive_limits (AgentsSandboxSession *self)
 {
   g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION (self), NULL);
 
-  return get_session_data (self)->archive_limits;
+  return agents_sandbox_session_get_data (self)->archive_limits;
 }
 
 /**
@@ -1819,7 +1853,7 @@ agents_sandbox_session_set_start_state_preserved (AgentsSandboxSession *self,
 
   g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
 
-  sd = get_session_data (self);
+  sd = agents_sandbox_session_get_data (self);
   sd->workspace_preserved = workspace;
   sd->system_preserved = system;
 }
@@ -1831,13 +1865,13 @@ void
 agents_sandbox_session_set_restore_pending (AgentsSandboxSession *self,
                                             gboolean pending)
 {
-  get_session_data (self)->restore_pending = pending;
+  agents_sandbox_session_get_data (self)->restore_pending = pending;
 }
 
 gboolean
 agents_sandbox_session_get_restore_pending (AgentsSandboxSession *self)
 {
-  return get_session_data (self)->restore_pending;
+  return agents_sandbox_session_get_data (self)->restore_pending;
 }
 
 /**
@@ -1857,7 +1891,7 @@ agents_sandbox_session_get_start_state_preserved (AgentsSandboxSession *self,
 
   g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
 
-  sd = get_session_data (self);
+  sd = agents_sandbox_session_get_data (self);
   if (workspace != NULL)
     *workspace = sd->workspace_preserved;
   if (system != NULL)

@@ -231,6 +231,30 @@ AGENTS_AVAILABLE_IN_1_0
 gboolean agents_sandbox_session_close_finish (AgentsSandboxSession *self,
                                               GAsyncResult *result,
                                               GError **error);
+typedef void (*AgentsSandboxPreStopHook) (AgentsSandboxSession *session,
+                                          GTask *task,
+                                          gpointer user_data);
+
+AGENTS_AVAILABLE_IN_1_0
+guint agents_sandbox_session_add_pre_stop_hook (AgentsSandboxSession *self,
+                                                AgentsSandboxPreStopHook hook,
+                                                gpointer user_data,
+                                                GDestroyNotify destroy);
+AGENTS_AVAILABLE_IN_1_0
+gboolean
+agents_sandbox_session_remove_pre_stop_hook (AgentsSandboxSession *self,
+                                             guint hook_id);
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_sandbox_session_has_pre_stop_hooks (AgentsSandboxSession *self);
+AGENTS_AVAILABLE_IN_1_0
+void
+agents_sandbox_session_run_pre_stop_hooks_async (AgentsSandboxSession *self,
+                                                 GCancellable *cancellable,
+                                                 GAsyncReadyCallback callback,
+                                                 gpointer user_data);
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_sandbox_session_run_pre_stop_hooks_finish (
+  AgentsSandboxSession *self, GAsyncResult *result, GError **error);
 AGENTS_AVAILABLE_IN_1_0
 void
 agents_sandbox_session_prepare_workspace_async (AgentsSandboxSession *self,
