@@ -819,6 +819,7 @@ resume_from_state (GTask *task,
   AgentsSandboxSessionManager *self = g_task_get_source_object (task);
   EnsureOp *op = g_task_get_task_data (task);
   g_autoptr (AgentsManifest) processed = NULL;
+  g_autoptr (AgentsSandboxSessionState) rebound = NULL;
   g_autoptr (GObject) configured_snapshot = configured_snapshot_new (self);
   GError *error = NULL;
 
@@ -838,13 +839,22 @@ resume_from_state (GTask *task,
     processed_manifest (agents_sandbox_session_state_get_manifest (state),
                         op->agent, op->capabilities);
   agents_sandbox_session_state_set_manifest (state, processed);
+  /* Nor host directories: grants that had one take it from the trusted
+   * manifest, or from the capabilities, which are trusted code. */
+  rebound = agents_sandbox_session_state_rebind_path_grants (
+    state, trusted_manifest (self, op), &error);
+  if (rebound == NULL)
+    {
+      ensure_fail (task, error);
+      return;
+    }
   g_object_set_data (G_OBJECT (task), "source", GINT_TO_POINTER (source));
   op->span =
     start_span (self, "sandbox.resume_session", AGENTS_AGENT (op->agent));
   /* The caller's options and snapshot, as create would get them: a
    * backend refuses a saved state that disagrees with them. */
   agents_sandbox_client_resume_with_options_async (
-    config_client (self), state,
+    config_client (self), rebound,
     agents_sandbox_run_config_get_options (self->config), configured_snapshot,
     g_task_get_cancellable (task), resumed, g_object_ref (task));
 }
