@@ -236,11 +236,48 @@ test_pre_stop_hooks_run_once_before_stop (void)
   g_assert_cmpuint (session->stop_calls, ==, 2);
 }
 
+/* RT-10 */
 static void
-skip_live_delta (void)
+test_validates_running_manifest_update (void)
 {
-  g_test_skip ("manifest-application validation of a running injected "
-               "session before materialization is not built");
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (FakeSession) live = fake_session_new (manifest);
+  g_autoptr (AgentsCapability) mutation =
+    fake_capability_new (FAKE_CAPABILITY_MANIFEST_MUTATION);
+  g_autoptr (AgentsSandboxAgent) agent = agents_sandbox_agent_new ("worker");
+  g_autoptr (AgentsSandboxRunConfig) sandbox = agents_sandbox_run_config_new ();
+  g_autoptr (AgentsSandboxSessionManager) manager = NULL;
+  g_autoptr (GPtrArray) capabilities = g_ptr_array_new ();
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GAsyncResult) res = NULL;
+  g_autoptr (GError) error = NULL;
+
+  live->running = TRUE;
+  live->delta_recorder = TRUE;
+  live->reject_manifest_application = "live manifest update rejected";
+  agents_sandbox_run_config_set_session (sandbox,
+                                         AGENTS_SANDBOX_SESSION (live));
+  manager =
+    agents_sandbox_session_manager_new (AGENTS_AGENT (agent), sandbox, NULL);
+  g_assert_true (agents_sandbox_session_manager_acquire_agent (
+    manager, AGENTS_AGENT (agent), &error));
+  g_ptr_array_add (capabilities, mutation);
+
+  AGENTS_TEST_AWAIT (res, agents_sandbox_session_manager_ensure_session_async (
+                            manager, agent, capabilities, FALSE, NULL,
+                            agents_test_async_cb, &res));
+  session =
+    agents_sandbox_session_manager_ensure_session_finish (manager, res, &error);
+  g_assert_null (session);
+  g_assert_nonnull (error);
+  g_assert_cmpstr (error->message, ==, "live manifest update rejected");
+  g_assert_cmpuint (live->applied_entry_batches->len, ==, 0);
+  g_assert_cmpuint (live->apply_manifest_calls, ==, 0);
+  g_assert_cmpuint (
+    agents_manifest_get_n_entries (
+      agents_sandbox_session_get_manifest (AGENTS_SANDBOX_SESSION (live))),
+    ==, 0);
+  agents_sandbox_session_manager_release_agents (manager);
 }
 
 int
@@ -255,7 +292,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/reference-cases/RT-08", test_pre_stop_cancellation);
   g_test_add_func ("/sandbox/pre-stop/run-once-before-stop",
                    test_pre_stop_hooks_run_once_before_stop);
-  g_test_add_func ("/reference-cases/RT-10", skip_live_delta);
+  g_test_add_func ("/reference-cases/RT-10",
+                   test_validates_running_manifest_update);
 
   return g_test_run ();
 }

@@ -8,6 +8,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agents-manifest-private.h"
+#include "agents-mount-security-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-runtime-private.h"
 #include "agents-sandbox-session-manager.h"
@@ -29,8 +31,10 @@
  *    user and the capabilities' manifest changes, then is started; in a
  *    running one those changes are materialized as a delta (new and
  *    changed entries only, through
- *    agents_sandbox_session_apply_entry_batch_async()), and account
- *    changes are refused;
+ *    agents_sandbox_session_apply_entry_batch_async()) once the backend
+ *    accepted them
+ *    (agents_sandbox_session_validate_manifest_application()), and
+ *    account changes are refused;
  * 2. when resuming, the session saved for the agent in the run state's
  *    `sandbox` payload;
  * 3. the #AgentsSandboxRunConfig:session-state (once per run);
@@ -480,6 +484,11 @@ processed_manifest (AgentsManifest *base,
       AgentsManifest *next =
         agents_capability_process_manifest (capabilities->pdata[i], manifest);
 
+      /* A capability that builds a new manifest keeps the trusted
+       * acknowledgements: relative ones follow the entries, absolute
+       * ones stay where they were. */
+      if (next != manifest)
+        agents_manifest_copy_mount_acknowledgements (manifest, next);
       g_object_unref (manifest);
       manifest = next;
     }
@@ -655,6 +664,7 @@ materialize_delta (GTask *task)
   AgentsSandboxSession *session = op->entry->session;
   AgentsManifest *current = agents_sandbox_session_get_manifest (session);
   g_autoptr (GPtrArray) delta = NULL;
+  GError *error = NULL;
 
   op->processed = processed_manifest (current, op->agent, op->capabilities);
   if (!same_accounts (current, op->processed))
@@ -666,6 +676,14 @@ materialize_delta (GTask *task)
                    "`manifest.groups` to a running injected session; provision "
                    "them before injecting it"),
                 agents_agent_get_name (AGENTS_AGENT (op->agent))));
+      return;
+    }
+  /* The backend may refuse the update: then nothing is materialized and
+   * the session keeps its manifest. */
+  if (!agents_sandbox_session_validate_manifest_application (
+        session, op->processed, TRUE, &error))
+    {
+      ensure_fail (task, error);
       return;
     }
   delta = manifest_delta (current, op->processed);
@@ -1272,6 +1290,11 @@ note_error (CleanupOp *op, GError *error)
 {
   if (error == NULL)
     return;
+  /* A failure met while closing a session whose mounts carry
+   * credentials may quote them: only its code is kept. */
+  if (agents_manifest_has_mount_authority (
+        agents_sandbox_session_get_manifest (op->session)))
+    error = agents_mount_error_redact (error);
   g_debug ("Closing a sandbox session failed: %s", error->message);
   if (op->error == NULL)
     op->error = error;

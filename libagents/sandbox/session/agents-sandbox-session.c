@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agents-mount-security-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-process-table-private.h"
 #include "agents-sandbox-session-generic-private.h"
@@ -101,6 +102,30 @@ static void
 default_succeed (AgentsSandboxSession *self, GTask *task)
 {
   g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+default_validate_manifest_application (AgentsSandboxSession *self,
+                                       AgentsManifest *manifest,
+                                       gboolean session_running,
+                                       GError **error)
+{
+  return agents_manifest_check_mount_credential_boundary (manifest, error);
+}
+
+/* The credential boundary holds before any snapshot or workspace work:
+ * a manifest changed after start to expose unacknowledged mount
+ * credentials is refused there too. */
+static gboolean
+check_boundary (AgentsSandboxSession *self, GTask *task)
+{
+  GError *error = NULL;
+
+  if (agents_manifest_check_mount_credential_boundary (
+        agents_sandbox_session_get_manifest (self), &error))
+    return TRUE;
+  g_task_return_error (task, error);
+  return FALSE;
 }
 
 static void
@@ -228,6 +253,7 @@ agents_sandbox_session_default_init (AgentsSandboxSessionInterface *iface)
     agents_sandbox_session_real_clear_workspace_root_on_resume;
   iface->set_concurrency_limits = default_set_concurrency_limits;
   iface->set_archive_limits = default_set_archive_limits;
+  iface->validate_manifest_application = default_validate_manifest_application;
   agents_sandbox_session_process_iface_init (iface);
 }
 
@@ -412,7 +438,12 @@ agents_sandbox_session_start_finish (AgentsSandboxSession *self,
  *
  * Stops the session. Processes still running in the session's process
  * table are killed first. By default this persists the workspace into
- * the state's snapshot.
+ * the state's snapshot. A manifest whose mounts expose credentials that
+ * trusted code did not acknowledge
+ * (agents_manifest_acknowledge_mount_credential_exposure()) is refused
+ * first, with %AGENTS_SANDBOX_ERROR_MOUNT_CONFIG, as it is by
+ * agents_sandbox_session_persist_workspace_async() and
+ * agents_sandbox_session_hydrate_workspace_async().
  */
 void
 agents_sandbox_session_stop_async (AgentsSandboxSession *self,
@@ -426,6 +457,8 @@ agents_sandbox_session_stop_async (AgentsSandboxSession *self,
 
   task = new_task (self, cancellable, callback, user_data,
                    agents_sandbox_session_stop_async);
+  if (!check_boundary (self, task))
+    return;
   agents_sandbox_session_pty_terminate_all (self);
   IFACE (self)->stop (self, task);
 }
@@ -576,6 +609,40 @@ agents_sandbox_session_close_dependencies_finish (AgentsSandboxSession *self,
                                                   GError **error)
 {
   return finish_boolean (self, result, error);
+}
+
+/**
+ * agents_sandbox_session_validate_manifest_application:
+ * @self: a session
+ * @manifest: (nullable): the manifest about to be materialized, or %NULL
+ *   for the session's own
+ * @session_running: whether it goes into a running session (as a delta of
+ *   new and changed entries) rather than at start
+ * @error: return location for a #GError
+ *
+ * Asks the backend whether it accepts @manifest before anything of it is
+ * materialized: the session manager calls it before it applies the
+ * capabilities' changes to a running injected session, so that a refused
+ * update leaves the session and its manifest as they were.
+ *
+ * Returns: %TRUE when the backend accepts @manifest
+ */
+gboolean
+agents_sandbox_session_validate_manifest_application (
+  AgentsSandboxSession *self,
+  AgentsManifest *manifest,
+  gboolean session_running,
+  GError **error)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION (self), FALSE);
+  g_return_val_if_fail (manifest == NULL || AGENTS_IS_MANIFEST (manifest),
+                        FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (manifest == NULL)
+    manifest = agents_sandbox_session_get_manifest (self);
+  return IFACE (self)->validate_manifest_application (self, manifest,
+                                                      session_running, error);
 }
 
 /* close: stop, then shutdown; dependencies are closed whatever happened. */
@@ -1213,7 +1280,8 @@ agents_sandbox_session_persist_workspace_async (AgentsSandboxSession *self,
 
   task = new_task (self, cancellable, callback, user_data,
                    agents_sandbox_session_persist_workspace_async);
-  IFACE (self)->persist_workspace (self, task);
+  if (check_boundary (self, task))
+    IFACE (self)->persist_workspace (self, task);
 }
 
 /**
@@ -1260,7 +1328,8 @@ agents_sandbox_session_hydrate_workspace_async (AgentsSandboxSession *self,
 
   task = new_task (self, cancellable, callback, user_data,
                    agents_sandbox_session_hydrate_workspace_async);
-  IFACE (self)->hydrate_workspace (self, data, task);
+  if (check_boundary (self, task))
+    IFACE (self)->hydrate_workspace (self, data, task);
 }
 
 /**

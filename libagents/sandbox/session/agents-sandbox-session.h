@@ -76,6 +76,11 @@ G_DECLARE_INTERFACE (AgentsSandboxSession,
  *   when @tty is set, else with its output piped, and returns at once; the
  *   task returns an #AgentsSandboxProcess. The default fails with
  *   %AGENTS_SANDBOX_ERROR_NOT_SUPPORTED
+ * @validate_manifest_application: refuses @manifest before any of it is
+ *   materialized (@session_running: into a session that already runs, as
+ *   a delta); synchronous, it must not block. The default checks the
+ *   mount credential boundary
+ *   (agents_manifest_acknowledge_mount_credential_exposure())
  *
  * The contract of a sandbox backend's session. A backend implements the
  * primitives (@get_state, @exec, @read, @write, @running,
@@ -157,9 +162,13 @@ struct _AgentsSandboxSessionInterface
                          const char *const *argv,
                          gboolean tty,
                          GTask *task);
+  gboolean (*validate_manifest_application) (AgentsSandboxSession *self,
+                                             AgentsManifest *manifest,
+                                             gboolean session_running,
+                                             GError **error);
 
   /*< private >*/
-  gpointer padding[14];
+  gpointer padding[13];
 };
 
 AGENTS_AVAILABLE_IN_1_0
@@ -231,6 +240,13 @@ AGENTS_AVAILABLE_IN_1_0
 gboolean agents_sandbox_session_close_finish (AgentsSandboxSession *self,
                                               GAsyncResult *result,
                                               GError **error);
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_sandbox_session_validate_manifest_application (
+  AgentsSandboxSession *self,
+  AgentsManifest *manifest,
+  gboolean session_running,
+  GError **error);
+
 typedef void (*AgentsSandboxPreStopHook) (AgentsSandboxSession *session,
                                           GTask *task,
                                           gpointer user_data);
