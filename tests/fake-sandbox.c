@@ -128,8 +128,14 @@ fake_client_delete (AgentsSandboxClient *client,
                     AgentsSandboxSession *session,
                     GTask *task)
 {
-  FAKE_CLIENT (client)->delete_calls++;
-  g_task_return_boolean (task, TRUE);
+  FakeClient *self = FAKE_CLIENT (client);
+
+  self->delete_calls++;
+  if (self->delete_error != NULL)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s",
+                             self->delete_error);
+  else
+    g_task_return_boolean (task, TRUE);
 }
 
 static void

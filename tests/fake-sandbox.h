@@ -39,6 +39,7 @@ struct _FakeClient
   GVariant *create_options;        /* create_kwargs["options"] */
   AgentsSandboxSessionState *resume_state;
   guint delete_calls;
+  const char *delete_error; /* delete fails with this (static) message */
 };
 
 FakeClient *fake_client_new (FakeSession *session);

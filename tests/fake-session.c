@@ -262,6 +262,7 @@ fake_write (AgentsSandboxSession *session,
 static void
 fake_persist_workspace (AgentsSandboxSession *session, GTask *task)
 {
+  FAKE_SESSION (session)->persist_calls++;
   g_task_return_pointer (task, g_memory_input_stream_new (), g_object_unref);
 }
 
@@ -384,6 +385,20 @@ fake_apply_manifest (AgentsSandboxSession *session,
     "apply_manifest() should not be used for running injected sessions");
 }
 
+static gboolean
+fake_validate_manifest_application (AgentsSandboxSession *session,
+                                    AgentsManifest *manifest,
+                                    gboolean session_running,
+                                    GError **error)
+{
+  const char *message = FAKE_SESSION (session)->reject_manifest_application;
+
+  if (message == NULL)
+    return TRUE;
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, message);
+  return FALSE;
+}
+
 static void
 fake_apply_entry_batch (AgentsSandboxSession *session,
                         GPtrArray *targets,
@@ -461,6 +476,7 @@ fake_session_iface_init (AgentsSandboxSessionInterface *iface)
   iface->rm = fake_rm;
   iface->apply_manifest = fake_apply_manifest;
   iface->apply_entry_batch = fake_apply_entry_batch;
+  iface->validate_manifest_application = fake_validate_manifest_application;
   iface->set_concurrency_limits = fake_set_concurrency_limits;
   iface->set_archive_limits = fake_set_archive_limits;
 }

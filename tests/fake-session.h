@@ -34,6 +34,7 @@ struct _FakeSession
   guint shutdown_calls;
   guint close_dependency_calls;
   guint hydrate_calls;
+  guint persist_calls;
 
   /* behaviour */
   GObject
@@ -49,6 +50,8 @@ struct _FakeSession
   gboolean generic_start; /* start chains to the generic start */
   gboolean record_clear;  /* clear_workspace_root_on_resume only records */
   char *helper_path;      /* _ensure_runtime_helper_installed override */
+  const char *reject_manifest_application; /* _validate_manifest_application
+                                              raises this (static) message */
   GHashTable
     *ls_results; /* path -> GPtrArray of AgentsFileEntry; overrides ls/rm */
 

@@ -222,6 +222,7 @@ test_interactive_cat (Fixture *f, gconstpointer data)
 
 /* An interactive shell: job control and the prompt on its terminal. */
 /* Types @arguments' chars and keeps what came back in @seen. */
+#ifndef PTY_DOCKER
 static void
 type_into (Fixture *f, GString *seen, const char *arguments)
 {
@@ -229,6 +230,7 @@ type_into (Fixture *f, GString *seen, const char *arguments)
 
   g_string_append (seen, body_of (output));
 }
+#endif
 
 static void
 test_interactive_shell (Fixture *f, gconstpointer data)

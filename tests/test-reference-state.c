@@ -311,9 +311,124 @@ test_local_snapshot_fields_survive (void)
 static void
 test_client_serialization_redacts_host_paths (void)
 {
-  g_test_skip ("client serialization does not yet redact host_path grants "
-               "(“__openai_agents_redacted_host_path_grant_paths”) nor "
-               "rebind them from a trusted manifest");
+  g_autoptr (AgentsSandboxClient) client = default_client ();
+  g_autofree char *tmp = agents_test_make_tmp_dir ("state-12-");
+  g_autoptr (AgentsManifest) trusted = agents_manifest_new ();
+  g_autoptr (AgentsSandboxPathGrant) grant = NULL;
+  g_autoptr (AgentsSnapshot) snapshot = agents_noop_snapshot_new ("snapshot");
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  g_autoptr (AgentsSandboxSessionState) restored = NULL;
+  g_autoptr (AgentsSandboxSessionState) rebound = NULL;
+  g_autoptr (JsonNode) payload = NULL;
+  g_autofree char *encoded = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonObject *object;
+  JsonArray *redacted;
+  const char *const *required;
+  GPtrArray *grants;
+
+  grant = agents_sandbox_path_grant_try_new_full ("/mnt/shared-data", tmp, TRUE,
+                                                  NULL, &error);
+  g_assert_no_error (error);
+  agents_manifest_add_extra_path_grant (trusted, grant);
+  state = g_object_new (simple_roundtrip_state_get_type (), "manifest", trusted,
+                        "snapshot", snapshot, NULL);
+
+  payload = agents_sandbox_client_serialize_session_state (client, state);
+  encoded = node_to_string (payload);
+  g_assert_null (strstr (encoded, tmp));
+  object = json_node_get_object (payload);
+  redacted = json_object_get_array_member (
+    object, "__openai_agents_redacted_host_path_grant_paths");
+  g_assert_nonnull (redacted);
+  g_assert_cmpuint (json_array_get_length (redacted), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (redacted, 0), ==,
+                   "/mnt/shared-data");
+  g_assert_cmpuint (
+    json_array_get_length (json_object_get_array_member (
+      json_object_get_object_member (object, "manifest"), "extra_path_grants")),
+    ==, 0);
+
+  restored =
+    agents_sandbox_client_deserialize_session_state (client, payload, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (agents_manifest_get_extra_path_grants (
+                      agents_sandbox_session_state_get_manifest (restored))
+                      ->len,
+                    ==, 0);
+  required =
+    agents_sandbox_session_state_get_path_grants_require_rebind (restored);
+  g_assert_cmpuint (g_strv_length ((char **) required), ==, 1);
+  g_assert_cmpstr (required[0], ==, "/mnt/shared-data");
+
+  rebound =
+    agents_sandbox_session_state_rebind_path_grants (restored, trusted, &error);
+  g_assert_no_error (error);
+  grants = agents_manifest_get_extra_path_grants (
+    agents_sandbox_session_state_get_manifest (rebound));
+  g_assert_cmpuint (grants->len, ==, 1);
+  g_assert_true (agents_sandbox_path_grant_equal (grants->pdata[0], grant));
+  g_assert_null (
+    agents_sandbox_session_state_get_path_grants_require_rebind (rebound)[0]);
+  /* The deserialized state itself is unchanged. */
+  g_assert_cmpuint (agents_manifest_get_extra_path_grants (
+                      agents_sandbox_session_state_get_manifest (restored))
+                      ->len,
+                    ==, 0);
+  g_assert_nonnull (
+    agents_sandbox_session_state_get_path_grants_require_rebind (restored)[0]);
+  agents_test_rm_rf (tmp);
+}
+
+/* STATE-12, the other sides: a plain dump's host path is never taken, a
+ * trusted manifest without it is refused, and an unrebound state is not
+ * resumed. */
+static void
+test_unmarked_host_path_is_not_trusted (void)
+{
+  g_autoptr (AgentsSandboxClient) client = default_client ();
+  g_autoptr (AgentsSandboxSessionState) restored = NULL;
+  g_autoptr (AgentsSandboxSessionState) rebound = NULL;
+  g_autoptr (AgentsManifest) other = agents_manifest_new ();
+  g_autoptr (GAsyncResult) res = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+
+  restored = parse_text (
+    client,
+    "{\"type\": \"simple-roundtrip\", \"manifest\": {\"extra_path_grants\": "
+    "[{\"path\": \"/mnt/shared-data\", \"host_path\": \"/etc\", "
+    "\"read_only\": true}, {\"path\": \"/mnt/plain\", \"read_only\": "
+    "true}]}}",
+    &error);
+  g_assert_no_error (error);
+  /* The path-only grant is kept as it is. */
+  g_assert_cmpuint (agents_manifest_get_extra_path_grants (
+                      agents_sandbox_session_state_get_manifest (restored))
+                      ->len,
+                    ==, 1);
+  g_assert_cmpstr (
+    agents_sandbox_session_state_get_path_grants_require_rebind (restored)[0],
+    ==, "/mnt/shared-data");
+
+  rebound =
+    agents_sandbox_session_state_rebind_path_grants (restored, other, &error);
+  g_assert_null (rebound);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==,
+                   "Sandbox session state requires current trusted host_path "
+                   "values for these path grants: /mnt/shared-data");
+  g_clear_error (&error);
+
+  AGENTS_TEST_AWAIT (
+    res, agents_sandbox_client_resume_async (client, restored, NULL,
+                                             agents_test_async_cb, &res));
+  session = agents_sandbox_client_resume_finish (client, res, &error);
+  g_assert_null (session);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "must be rebound"));
 }
 
 static gboolean
@@ -445,6 +560,8 @@ main (int argc, char *argv[])
                    test_local_snapshot_fields_survive);
   g_test_add_func ("/reference-cases/STATE-12",
                    test_client_serialization_redacts_host_paths);
+  g_test_add_func ("/reference-state/unmarked-host-path-not-trusted",
+                   test_unmarked_host_path_is_not_trusted);
   g_test_add_func ("/reference-cases/STATE-14", test_exposed_ports);
   g_test_add_func ("/reference-state/fingerprint-round-trip",
                    test_fingerprint_round_trip);

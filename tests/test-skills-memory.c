@@ -932,6 +932,82 @@ test_memory_failure_is_logged (void)
   memory_run_clear (&run);
 }
 
+/* A session the caller owns: the run records the rollout and leaves a
+ * pre-stop hook; the caller's close runs the phases, before stop. */
+static void
+test_memory_generate_on_caller_close (void)
+{
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (AgentsSandboxRunConfig) sandbox = agents_sandbox_run_config_new ();
+  g_autoptr (AgentsRunConfig) config = agents_run_config_new ();
+  g_autoptr (AgentsSandboxAgent) agent = agents_sandbox_agent_new ("worker");
+  g_autoptr (AgentsCapability) memory = agents_memory_capability_new ();
+  /* Memory needs shell and filesystem beside it. */
+  g_autoptr (AgentsCapability) shell = agents_shell_capability_new ();
+  g_autoptr (AgentsCapability) filesystem = agents_filesystem_capability_new ();
+  AgentsCapability *capabilities[] = { memory, shell, filesystem };
+  g_autoptr (AgentsScriptedModel) agent_model = agents_scripted_model_new ();
+  g_autoptr (AgentsScriptedModel) memory_model = agents_scripted_model_new ();
+  g_autoptr (AgentsRunner) runner = agents_runner_new ();
+  g_autoptr (GAsyncResult) async_result = NULL;
+  g_autoptr (AgentsRunResult) result = NULL;
+  g_autoptr (JsonNode) input = agents_test_str_node ("use tabs please");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *raw_path = NULL;
+  g_autofree char *raw = NULL;
+  Sandbox sb = { 0 };
+
+  sandbox_open (&sb, manifest);
+  agents_sandbox_run_config_set_session (sandbox, sb.session);
+  agents_run_config_set_sandbox (config, G_OBJECT (sandbox));
+  agents_memory_capability_set_model (AGENTS_MEMORY_CAPABILITY (memory),
+                                      AGENTS_MODEL (memory_model));
+  agents_sandbox_agent_set_capabilities (agent, capabilities,
+                                         G_N_ELEMENTS (capabilities));
+  agents_agent_set_model (AGENTS_AGENT (agent), AGENTS_MODEL (agent_model));
+  agents_test_add_turn (agent_model,
+                        agents_testing_final_output_message ("done"), NULL);
+  agents_test_add_turn (
+    memory_model,
+    agents_testing_final_output_message (
+      "{\"rollout_slug\":\"tabs\",\"rollout_summary\":\"Asked for "
+      "tabs.\",\"raw_memory\":\"- The user wants tabs.\"}"),
+    NULL);
+  agents_test_add_turn (memory_model,
+                        agents_testing_final_output_message ("updated"), NULL);
+
+  AGENTS_TEST_AWAIT (
+    async_result,
+    agents_runner_run_async (runner, AGENTS_AGENT (agent), input, config, NULL,
+                             NULL, NULL, agents_test_async_cb, &async_result));
+  result = agents_runner_run_finish (runner, async_result, &error);
+  g_assert_no_error (error);
+  id = find_rollout_id (sb.root);
+  raw_path = g_strdup_printf ("%s/memories/raw_memories/%s.md", sb.root, id);
+  /* Nothing generated while the caller still holds the session. */
+  g_assert_false (g_file_test (raw_path, G_FILE_TEST_EXISTS));
+  g_assert_null (agents_scripted_model_get_first_turn_args (memory_model));
+  g_assert_true (agents_sandbox_session_has_pre_stop_hooks (sb.session));
+
+  AGENTS_TEST_AWAIT (async_result,
+                     agents_sandbox_session_close_async (
+                       sb.session, NULL, agents_test_async_cb, &async_result));
+  g_assert_true (
+    agents_sandbox_session_close_finish (sb.session, async_result, &error));
+  g_assert_no_error (error);
+  g_assert_false (agents_sandbox_session_has_pre_stop_hooks (sb.session));
+  raw = agents_test_read_file (raw_path);
+  g_assert_cmpstr (raw, ==, "- The user wants tabs.\n");
+  {
+    g_autofree char *selection =
+      g_build_filename (sb.root, "memories", "phase_two_selection.json", NULL);
+
+    g_assert_true (g_file_test (selection, G_FILE_TEST_IS_REGULAR));
+  }
+  sandbox_close (&sb);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -962,6 +1038,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/sandbox/memory/config-errors", test_memory_config_errors);
   g_test_add_func ("/sandbox/memory/generate-phases",
                    test_memory_generate_phases);
+  g_test_add_func ("/sandbox/memory/generate-on-caller-close",
+                   test_memory_generate_on_caller_close);
   g_test_add_func ("/sandbox/memory/failure-is-logged",
                    test_memory_failure_is_logged);
   return g_test_run ();

@@ -29,6 +29,13 @@ void agents_memory_capability_record_run_async (AgentsMemoryCapability *self,
 gboolean agents_memory_capability_record_run_finish (
   AgentsMemoryCapability *self, GAsyncResult *result, GError **error);
 
+/* Registers, once per session until it runs, a pre-stop hook on the
+ * bound session that runs the generate phases with @model (NULL: the
+ * capability's model). */
+void
+agents_memory_capability_generate_before_stop (AgentsMemoryCapability *self,
+                                               AgentsModel *model);
+
 /* The rollout id of @session, or NULL before its first recorded run. */
 const char *agents_memory_session_rollout_id (AgentsSandboxSession *session);
 

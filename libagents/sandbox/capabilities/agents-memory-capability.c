@@ -50,8 +50,11 @@
  * `memories/phase_two_selection.json` records what it used. The model
  * object is #AgentsMemoryCapability:model, else the run's. Failures are
  * logged, never raised: a run does not fail because its memory could not
- * be written. For a session the caller owns, call
- * agents_memory_capability_generate_async() before closing it.
+ * be written. The phases run from a pre-stop hook of the session
+ * (agents_sandbox_session_add_pre_stop_hook()) registered by its first
+ * recorded run: the runner's cleanup runs it for a session the runner
+ * owns, agents_sandbox_session_close_async() for a session the caller
+ * owns.
  *
  * In an agent file: `{"type": "memory", "live_update": false}`.
  */
@@ -963,41 +966,18 @@ rollout_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
                            g_task_get_cancellable (task), phase_one_ran, task);
 }
 
-/**
- * agents_memory_capability_generate_async:
- * @self: a memory capability bound to a live session
- * @model: (nullable): the model of the two phases, or %NULL for
- *   #AgentsMemoryCapability:model
- * @cancellable: (nullable): a #GCancellable
- * @callback: (scope async): called when the phases are over
- * @user_data: data for @callback
- *
- * Runs the two generate phases (see #AgentsMemoryCapability) over the
- * rollout the bound session recorded, while the session still runs. The
- * runner does this itself before it closes a session it owns; call it
- * before closing a session you own. Nothing happens without a recorded
- * rollout, a model or #AgentsMemoryCapability:generate.
- */
-void
-agents_memory_capability_generate_async (AgentsMemoryCapability *self,
-                                         AgentsModel *model,
-                                         GCancellable *cancellable,
-                                         GAsyncReadyCallback callback,
-                                         gpointer user_data)
+/* Runs the phases over the rollout @session recorded; @task returns TRUE
+ * (the phases' failures are logged). */
+static void
+generate_in_session (AgentsMemoryCapability *self,
+                     AgentsSandboxSession *session,
+                     AgentsModel *model,
+                     GTask *task)
 {
-  g_autoptr (GTask) task = NULL;
-  AgentsSandboxSession *session;
-  const char *id;
+  const char *id = session ? agents_memory_session_rollout_id (session) : NULL;
   GenerateOp *op;
   g_autofree char *path = NULL;
 
-  g_return_if_fail (AGENTS_IS_MEMORY_CAPABILITY (self));
-  g_return_if_fail (model == NULL || AGENTS_IS_MODEL (model));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, agents_memory_capability_generate_async);
-  session = agents_capability_get_session (AGENTS_CAPABILITY (self));
-  id = session ? agents_memory_session_rollout_id (session) : NULL;
   if (model == NULL)
     model = self->model;
   if (id == NULL || model == NULL || !self->generate)
@@ -1012,8 +992,46 @@ agents_memory_capability_generate_async (AgentsMemoryCapability *self,
   op->rollout_id = g_strdup (id);
   g_task_set_task_data (task, op, (GDestroyNotify) generate_op_free);
   path = g_strdup_printf ("%s/%s.jsonl", self->sessions_dir, id);
-  agents_sandbox_session_read_bytes_async (
-    session, path, NULL, cancellable, rollout_loaded, g_steal_pointer (&task));
+  agents_sandbox_session_read_bytes_async (session, path, NULL,
+                                           g_task_get_cancellable (task),
+                                           rollout_loaded, g_object_ref (task));
+}
+
+/**
+ * agents_memory_capability_generate_async:
+ * @self: a memory capability bound to a live session
+ * @model: (nullable): the model of the two phases, or %NULL for
+ *   #AgentsMemoryCapability:model
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the phases are over
+ * @user_data: data for @callback
+ *
+ * Runs the two generate phases (see #AgentsMemoryCapability) over the
+ * rollout the bound session recorded, while the session still runs.
+ * There is rarely a need to call it: the first recorded run of a session
+ * registers a pre-stop hook (agents_sandbox_session_add_pre_stop_hook())
+ * that does it when the session is closed, by the runner for a session
+ * it owns, by agents_sandbox_session_close_async() for one the caller
+ * owns. Nothing happens without a recorded rollout, a model or
+ * #AgentsMemoryCapability:generate.
+ */
+void
+agents_memory_capability_generate_async (AgentsMemoryCapability *self,
+                                         AgentsModel *model,
+                                         GCancellable *cancellable,
+                                         GAsyncReadyCallback callback,
+                                         gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_MEMORY_CAPABILITY (self));
+  g_return_if_fail (model == NULL || AGENTS_IS_MODEL (model));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agents_memory_capability_generate_async);
+  generate_in_session (self,
+                       agents_capability_get_session (AGENTS_CAPABILITY (self)),
+                       model, task);
 }
 
 /**
@@ -1034,6 +1052,82 @@ agents_memory_capability_generate_finish (AgentsMemoryCapability *self,
 {
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ---- generating before the session stops ------------------------------- */
+
+static GQuark
+pre_stop_quark (void)
+{
+  return g_quark_from_static_string ("agents-memory-pre-stop-hook");
+}
+
+/* What the hook holds: an unbound copy of the capability (a bound one
+ * would hold the session that holds the hook) and the model. */
+typedef struct
+{
+  AgentsMemoryCapability *memory;
+  AgentsModel *model;
+} PreStopData;
+
+static void
+pre_stop_data_free (PreStopData *data)
+{
+  g_clear_object (&data->memory);
+  g_clear_object (&data->model);
+  g_free (data);
+}
+
+static void
+pre_stop_generated (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) hook_task = user_data;
+  g_autoptr (GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    g_warning ("memory: %s", error->message);
+  g_task_return_boolean (hook_task, TRUE);
+}
+
+static void
+generate_pre_stop_hook (AgentsSandboxSession *session,
+                        GTask *hook_task,
+                        gpointer user_data)
+{
+  PreStopData *data = user_data;
+  g_autoptr (GTask) task = NULL;
+
+  /* The hook ran: a later run of the session registers it again. */
+  g_object_set_qdata (G_OBJECT (session), pre_stop_quark (), NULL);
+  task = g_task_new (data->memory, g_task_get_cancellable (hook_task),
+                     pre_stop_generated, g_object_ref (hook_task));
+  g_task_set_source_tag (task, generate_pre_stop_hook);
+  generate_in_session (data->memory, session, data->model, task);
+}
+
+void
+agents_memory_capability_generate_before_stop (AgentsMemoryCapability *self,
+                                               AgentsModel *model)
+{
+  AgentsSandboxSession *session;
+  PreStopData *data;
+
+  g_return_if_fail (AGENTS_IS_MEMORY_CAPABILITY (self));
+
+  session = agents_capability_get_session (AGENTS_CAPABILITY (self));
+  if (session == NULL || !self->generate ||
+      g_object_get_qdata (G_OBJECT (session), pre_stop_quark ()) != NULL)
+    return;
+  data = g_new0 (PreStopData, 1);
+  data->memory = AGENTS_MEMORY_CAPABILITY (
+    agents_capability_clone (AGENTS_CAPABILITY (self)));
+  agents_capability_bind (AGENTS_CAPABILITY (data->memory), NULL);
+  model = model ? model : self->model;
+  data->model = model ? g_object_ref (model) : NULL;
+  agents_sandbox_session_add_pre_stop_hook (
+    session, generate_pre_stop_hook, data, (GDestroyNotify) pre_stop_data_free);
+  g_object_set_qdata (G_OBJECT (session), pre_stop_quark (),
+                      GUINT_TO_POINTER (TRUE));
 }
 
 /* ---- the capability ---------------------------------------------------- */

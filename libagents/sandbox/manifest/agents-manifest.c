@@ -1669,10 +1669,9 @@ agents_manifest_copy_group (AgentsGroup *group)
 static gpointer
 copy_grant (gpointer grant)
 {
-  return agents_sandbox_path_grant_new (
-    agents_sandbox_path_grant_get_path (grant),
-    agents_sandbox_path_grant_get_read_only (grant),
-    agents_sandbox_path_grant_get_description (grant));
+  /* Grants are immutable (construct-only properties): sharing one is a
+   * copy, and keeps its host_path, which rebuilding it lost. */
+  return g_object_ref (grant);
 }
 
 /**

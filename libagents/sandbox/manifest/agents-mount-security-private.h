@@ -32,4 +32,24 @@ const char *const *agents_mount_type_get_authority_members (GType type);
 AGENTS_AVAILABLE_IN_1_0
 void agents_manifest_json_strip_mount_authority (JsonNode *manifest_json);
 
+/* Refuses a manifest whose mounts carry credentials for a helper the
+ * sandbox can observe without trusted code's acknowledgement of their
+ * paths (%AGENTS_SANDBOX_ERROR_MOUNT_CONFIG). */
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_manifest_check_mount_credential_boundary (AgentsManifest *self,
+                                                          GError **error);
+
+/* Whether a mount entry of @self carries credentials: then an error met
+ * while handling it may quote them. */
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_manifest_has_mount_authority (AgentsManifest *self);
+
+/* Replaces @error (taken) by one of the same domain and code that says
+ * only that a protected mount configuration was involved, with no
+ * context: “sandbox operation failed while using a protected mount
+ * configuration”. The library's own MOUNT_CONFIG errors, which never
+ * quote credentials, and %NULL are returned as they are. */
+AGENTS_AVAILABLE_IN_1_0
+GError *agents_mount_error_redact (GError *error) G_GNUC_WARN_UNUSED_RESULT;
+
 G_END_DECLS

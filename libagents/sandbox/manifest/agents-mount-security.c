@@ -315,3 +315,176 @@ agents_manifest_rebind_mount_authority (AgentsManifest *self,
   agents_manifest_copy_mount_acknowledgements (trusted, self);
   return TRUE;
 }
+
+/* ---- the credential boundary ------------------------------------------ */
+
+static gboolean
+carries_authority (JsonObject *object)
+{
+  const char *const *members = members_of_entry (object);
+
+  for (guint i = 0; members != NULL && members[i] != NULL; i++)
+    {
+      JsonNode *member = json_object_get_member (object, members[i]);
+
+      if (member != NULL && !JSON_NODE_HOLDS_NULL (member))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Whether the helper of @object runs where the sandbox's commands can see
+ * it: an in-container strategy, the only one the project's mounts know
+ * of that hands the keys to a helper (a strategy the library does not
+ * know is not assumed safe). */
+static gboolean
+exposes_to_sandbox (JsonObject *object)
+{
+  JsonNode *strategy = json_object_get_member (object, "mount_strategy");
+  const char *type;
+
+  if (strategy == NULL || !JSON_NODE_HOLDS_OBJECT (strategy))
+    return TRUE;
+  type = json_object_get_string_member_with_default (
+    json_node_get_object (strategy), "type", NULL);
+  return g_strcmp0 (type, "docker_volume") != 0;
+}
+
+static gboolean check_entries (AgentsManifest *manifest,
+                               JsonObject *entries,
+                               const char *parent,
+                               GError **error);
+
+static gboolean
+check_entry (AgentsManifest *manifest,
+             JsonObject *object,
+             const char *path,
+             GError **error)
+{
+  JsonNode *children = json_object_get_member (object, "children");
+  const char *mount_path =
+    json_object_get_string_member_with_default (object, "mount_path", NULL);
+  const char *where = mount_path != NULL ? mount_path : path;
+
+  if (carries_authority (object) && exposes_to_sandbox (object) &&
+      !agents_manifest_is_mount_credential_exposure_acknowledged (manifest,
+                                                                  where))
+    {
+      agents_sandbox_error_set (
+        error, AGENTS_SANDBOX_ERROR_MOUNT_CONFIG,
+        g_variant_new_parsed ("{'path': <%s>}", where), "%s",
+        _ ("mount-scoped credentials cannot be exposed to a helper inside a "
+           "model-controlled sandbox by default; use a credentialless or "
+           "external/provider-native strategy, or explicitly acknowledge "
+           "exposure for this exact path with "
+           "Manifest.with_in_container_mount_credential_exposure_"
+           "acknowledged()"));
+      return FALSE;
+    }
+  if (children != NULL && JSON_NODE_HOLDS_OBJECT (children))
+    return check_entries (manifest, json_node_get_object (children), path,
+                          error);
+  return TRUE;
+}
+
+static gboolean
+check_entries (AgentsManifest *manifest,
+               JsonObject *entries,
+               const char *parent,
+               GError **error)
+{
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *node;
+
+  json_object_iter_init (&iter, entries);
+  while (json_object_iter_next (&iter, &name, &node))
+    {
+      g_autofree char *path =
+        parent ? g_build_path ("/", parent, name, NULL) : g_strdup (name);
+
+      if (JSON_NODE_HOLDS_OBJECT (node) &&
+          !check_entry (manifest, json_node_get_object (node), path, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The reference's credential boundary: a mount entry that carries
+ * credentials (the members its type declared with
+ * agents_mount_type_set_authority_members()) for a helper the sandbox
+ * can observe needs trusted code's acknowledgement of its exact path.
+ * The error (context `path`) never holds a credential. */
+gboolean
+agents_manifest_check_mount_credential_boundary (AgentsManifest *self,
+                                                 GError **error)
+{
+  g_autoptr (JsonNode) json = NULL;
+  JsonNode *entries;
+
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), FALSE);
+
+  json = agents_manifest_to_json (self);
+  entries = json_object_get_member (json_node_get_object (json), "entries");
+  if (entries == NULL || !JSON_NODE_HOLDS_OBJECT (entries))
+    return TRUE;
+  return check_entries (self, json_node_get_object (entries), NULL, error);
+}
+
+/* ---- redaction -------------------------------------------------------- */
+
+static gboolean
+entries_carry_authority (JsonObject *entries)
+{
+  JsonObjectIter iter;
+  JsonNode *node;
+
+  json_object_iter_init (&iter, entries);
+  while (json_object_iter_next (&iter, NULL, &node))
+    {
+      JsonObject *object;
+      JsonNode *children;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      object = json_node_get_object (node);
+      if (carries_authority (object))
+        return TRUE;
+      children = json_object_get_member (object, "children");
+      if (children != NULL && JSON_NODE_HOLDS_OBJECT (children) &&
+          entries_carry_authority (json_node_get_object (children)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
+agents_manifest_has_mount_authority (AgentsManifest *self)
+{
+  g_autoptr (JsonNode) json = NULL;
+  JsonNode *entries;
+
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (self), FALSE);
+
+  json = agents_manifest_to_json (self);
+  entries = json_object_get_member (json_node_get_object (json), "entries");
+  return entries != NULL && JSON_NODE_HOLDS_OBJECT (entries) &&
+         entries_carry_authority (json_node_get_object (entries));
+}
+
+GError *
+agents_mount_error_redact (GError *error)
+{
+  GError *safe;
+
+  /* The library's own mount configuration errors name paths, never
+   * credentials. */
+  if (error == NULL || (error->domain == AGENTS_SANDBOX_ERROR &&
+                        error->code == AGENTS_SANDBOX_ERROR_MOUNT_CONFIG))
+    return error;
+  safe = g_error_new_literal (error->domain, error->code,
+                              _ ("sandbox operation failed while using a "
+                                 "protected mount configuration"));
+  g_error_free (error);
+  return safe;
+}

@@ -826,21 +826,11 @@ seam_cleaned (GObject *source, GAsyncResult *result, gpointer user_data)
     g_task_return_pointer (task, payload, (GDestroyNotify) json_object_unref);
 }
 
-/* Memory (agents-memory-capability.c): the run is recorded, and, when
- * the runner owns the session it is about to close, turned into memory.
+/* Memory (agents-memory-capability.c): the run is recorded, and the
+ * session gets a pre-stop hook that turns its rollout into memory when
+ * it is closed: below by the session manager for a session the runner
+ * owns, by its owner's agents_sandbox_session_close_async() otherwise.
  * Failures are logged, never returned. */
-static void
-memory_generated (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  g_autoptr (GTask) task = user_data;
-  g_autoptr (GError) error = NULL;
-
-  if (!agents_memory_capability_generate_finish (
-        AGENTS_MEMORY_CAPABILITY (source), result, &error))
-    g_warning ("memory: %s", error->message);
-  g_task_return_boolean (task, TRUE);
-}
-
 static AgentsModel *
 memory_model (AgentsSandboxRuntime *self, AgentsMemoryCapability *memory)
 {
@@ -859,22 +849,13 @@ memory_recorded (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (GTask) task = user_data;
   AgentsSandboxRuntime *self = g_task_get_source_object (task);
   AgentsMemoryCapability *memory = AGENTS_MEMORY_CAPABILITY (source);
-  GObject *sandbox = agents_run_config_get_sandbox (self->run_config);
   g_autoptr (GError) error = NULL;
 
   if (!agents_memory_capability_record_run_finish (memory, result, &error))
     g_warning ("memory: cannot record the run: %s", error->message);
-  /* A session the caller owns is not closed here: its owner generates. */
-  if (!AGENTS_IS_SANDBOX_RUN_CONFIG (sandbox) ||
-      agents_sandbox_run_config_get_session (
-        AGENTS_SANDBOX_RUN_CONFIG (sandbox)) != NULL)
-    {
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
-  agents_memory_capability_generate_async (
-    memory, memory_model (self, memory), g_task_get_cancellable (task),
-    memory_generated, g_object_ref (task));
+  agents_memory_capability_generate_before_stop (memory,
+                                                 memory_model (self, memory));
+  g_task_return_boolean (task, TRUE);
 }
 
 static void

@@ -8,6 +8,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agents-manifest-private.h"
+#include "agents-mount-security-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-runtime-private.h"
 #include "agents-sandbox-session-private.h"
@@ -30,8 +32,10 @@
  *    user and the capabilities' manifest changes, then is started; in a
  *    running one those changes are materialized as a delta (new and
  *    changed entries only, through
- *    agents_sandbox_session_apply_entry_batch_async()), and account
- *    changes are refused;
+ *    agents_sandbox_session_apply_entry_batch_async()) once the backend
+ *    accepted them
+ *    (agents_sandbox_session_validate_manifest_application()), and
+ *    account changes are refused;
  * 2. when resuming, the session saved for the agent in the run state's
  *    `sandbox` payload;
  * 3. the #AgentsSandboxRunConfig:session-state (once per run);
@@ -481,6 +485,11 @@ processed_manifest (AgentsManifest *base,
       AgentsManifest *next =
         agents_capability_process_manifest (capabilities->pdata[i], manifest);
 
+      /* A capability that builds a new manifest keeps the trusted
+       * acknowledgements: relative ones follow the entries, absolute
+       * ones stay where they were. */
+      if (next != manifest)
+        agents_manifest_copy_mount_acknowledgements (manifest, next);
       g_object_unref (manifest);
       manifest = next;
     }
@@ -656,6 +665,7 @@ materialize_delta (GTask *task)
   AgentsSandboxSession *session = op->entry->session;
   AgentsManifest *current = agents_sandbox_session_get_manifest (session);
   g_autoptr (GPtrArray) delta = NULL;
+  GError *error = NULL;
 
   op->processed = processed_manifest (current, op->agent, op->capabilities);
   if (!same_accounts (current, op->processed))
@@ -667,6 +677,14 @@ materialize_delta (GTask *task)
                    "`manifest.groups` to a running injected session; provision "
                    "them before injecting it"),
                 agents_agent_get_name (AGENTS_AGENT (op->agent))));
+      return;
+    }
+  /* The backend may refuse the update: then nothing is materialized and
+   * the session keeps its manifest. */
+  if (!agents_sandbox_session_validate_manifest_application (
+        session, op->processed, TRUE, &error))
+    {
+      ensure_fail (task, error);
       return;
     }
   delta = manifest_delta (current, op->processed);
@@ -820,6 +838,7 @@ resume_from_state (GTask *task,
   AgentsSandboxSessionManager *self = g_task_get_source_object (task);
   EnsureOp *op = g_task_get_task_data (task);
   g_autoptr (AgentsManifest) processed = NULL;
+  g_autoptr (AgentsSandboxSessionState) rebound = NULL;
   g_autoptr (GObject) configured_snapshot = configured_snapshot_new (self);
   GError *error = NULL;
 
@@ -839,13 +858,22 @@ resume_from_state (GTask *task,
     processed_manifest (agents_sandbox_session_state_get_manifest (state),
                         op->agent, op->capabilities);
   agents_sandbox_session_state_set_manifest (state, processed);
+  /* Nor host directories: grants that had one take it from the trusted
+   * manifest, or from the capabilities, which are trusted code. */
+  rebound = agents_sandbox_session_state_rebind_path_grants (
+    state, trusted_manifest (self, op), &error);
+  if (rebound == NULL)
+    {
+      ensure_fail (task, error);
+      return;
+    }
   g_object_set_data (G_OBJECT (task), "source", GINT_TO_POINTER (source));
   op->span =
     start_span (self, "sandbox.resume_session", AGENTS_AGENT (op->agent));
   /* The caller's options and snapshot, as create would get them: a
    * backend refuses a saved state that disagrees with them. */
   agents_sandbox_client_resume_with_options_async (
-    config_client (self), state,
+    config_client (self), rebound,
     agents_sandbox_run_config_get_options (self->config), configured_snapshot,
     g_task_get_cancellable (task), resumed, g_object_ref (task));
 }
@@ -1263,6 +1291,11 @@ note_error (CleanupOp *op, GError *error)
 {
   if (error == NULL)
     return;
+  /* A failure met while closing a session whose mounts carry
+   * credentials may quote them: only its code is kept. */
+  if (agents_manifest_has_mount_authority (
+        agents_sandbox_session_get_manifest (op->session)))
+    error = agents_mount_error_redact (error);
   g_debug ("Closing a sandbox session failed: %s", error->message);
   if (op->error == NULL)
     op->error = error;
@@ -1368,6 +1401,30 @@ stopped (GObject *source, GAsyncResult *result, gpointer user_data)
   agents_sandbox_session_shutdown_async (op->session, NULL, shut_down, task);
 }
 
+static void
+pre_stop_hooks_ran (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GTask *task = user_data;
+  AgentsSandboxSessionManager *self = g_task_get_source_object (task);
+  CleanupOp *op = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if (!agents_sandbox_session_run_pre_stop_hooks_finish (
+        AGENTS_SANDBOX_SESSION (source), result, &error))
+    {
+      /* Nothing is persisted after a failed (or cancelled) hook; the
+       * session is still shut down, its dependencies closed and the
+       * client deletes it. */
+      note_error (op, error);
+      op->step_span = start_span (self, "sandbox.shutdown", NULL);
+      agents_sandbox_session_shutdown_async (op->session, NULL, shut_down,
+                                             task);
+      return;
+    }
+  op->step_span = start_span (self, "sandbox.stop", NULL);
+  agents_sandbox_session_stop_async (op->session, NULL, stopped, task);
+}
+
 /* Closes the sessions one after the other; @task is held until the last
  * one is done. */
 static void
@@ -1389,8 +1446,8 @@ close_next (GTask *task)
       return;
     }
   op->session = g_object_ref (op->sessions->pdata[op->next++]);
-  op->step_span = start_span (self, "sandbox.stop", NULL);
-  agents_sandbox_session_stop_async (op->session, NULL, stopped, task);
+  agents_sandbox_session_run_pre_stop_hooks_async (
+    op->session, g_task_get_cancellable (task), pre_stop_hooks_ran, task);
 }
 
 static JsonObject *
@@ -1499,15 +1556,17 @@ incoming_copy (AgentsSandboxSessionManager *self)
 /**
  * agents_sandbox_session_manager_cleanup_async:
  * @self: a session manager
- * @cancellable: (nullable): a #GCancellable (closing is not interrupted:
- *   sessions must not leak)
+ * @cancellable: (nullable): a #GCancellable, given to the sessions'
+ *   pre-stop hooks (closing itself is not interrupted: sessions must not
+ *   leak)
  * @callback: (scope async): called with the run state's payload
  * @user_data: data for @callback
  *
  * Ends the run's use of its sessions, once: releases the agents, closes
- * the sessions the run created or resumed (stop, which persists them,
- * then shutdown; their dependencies are closed and the client deletes
- * them even when that fails), and builds the `sandbox` payload of the
+ * the sessions the run created or resumed (their pre-stop hooks, stop,
+ * which persists them, then shutdown; their dependencies are closed and
+ * the client deletes them even when that fails; a failed pre-stop hook
+ * skips stop, so nothing is persisted), and builds the `sandbox` payload of the
  * run state from their states as they are after stop. Sessions of the
  * run state the run did not use are kept in the payload.
  *

@@ -226,6 +226,22 @@ agents_sandbox_client_create_finish (AgentsSandboxClient *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* A state whose host-directory grants were left out of its JSON is
+ * resumed only once trusted code gave them back. */
+static gboolean
+check_grants_rebound (AgentsSandboxSessionState *state, GTask *task)
+{
+  if (agents_sandbox_session_state_get_path_grants_require_rebind (state)[0] ==
+      NULL)
+    return TRUE;
+  g_task_return_new_error (
+    task, AGENTS_SANDBOX_ERROR, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+    _ ("Sandbox session state path grants must be rebound from a current "
+       "trusted manifest before resume; resume through Runner with "
+       "SandboxRunConfig.manifest"));
+  return FALSE;
+}
+
 /**
  * agents_sandbox_client_resume_async:
  * @self: a client
@@ -235,7 +251,10 @@ agents_sandbox_client_create_finish (AgentsSandboxClient *self,
  * @callback: (scope async): called with the session
  * @user_data: data for @callback
  *
- * Rebuilds a session from its state. The session is not started.
+ * Rebuilds a session from its state. The session is not started. A
+ * state that still needs its host-directory grants
+ * (agents_sandbox_session_state_get_path_grants_require_rebind()) is
+ * refused with %AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT.
  */
 void
 agents_sandbox_client_resume_async (AgentsSandboxClient *self,
@@ -251,7 +270,8 @@ agents_sandbox_client_resume_async (AgentsSandboxClient *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, agents_sandbox_client_resume_async);
-  IFACE (self)->resume (self, state, task);
+  if (check_grants_rebound (state, task))
+    IFACE (self)->resume (self, state, task);
 }
 
 /**
@@ -292,7 +312,8 @@ agents_sandbox_client_resume_with_options_async (
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, agents_sandbox_client_resume_async);
-  IFACE (self)->resume_with_options (self, state, options, snapshot, task);
+  if (check_grants_rebound (state, task))
+    IFACE (self)->resume_with_options (self, state, options, snapshot, task);
 }
 
 /**

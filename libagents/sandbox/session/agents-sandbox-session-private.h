@@ -23,6 +23,9 @@ typedef struct
   gboolean system_preserved;
   gboolean restore_pending; /* cleared for a snapshot, not yet hydrated */
   AgentsDependencies *dependencies; /* handed to the snapshot */
+  GPtrArray
+    *pre_stop_hooks; /* not run yet (agents-sandbox-session-pre-stop.c) */
+  guint last_pre_stop_hook_id;
 } AgentsSandboxSessionData;
 
 void agents_sandbox_session_data_init (AgentsSandboxSessionData *data);
@@ -34,6 +37,11 @@ agents_sandbox_session_peek_state (AgentsSandboxSession *self);
 void agents_sandbox_session_data_clear (AgentsSandboxSessionData *data);
 AgentsSandboxSessionData *
 agents_sandbox_session_base_get_data (AgentsSandboxSessionBase *self);
+/* The data of any session, made on first use. */
+AgentsSandboxSessionData *
+agents_sandbox_session_get_data (AgentsSandboxSession *self);
+void agents_sandbox_session_data_clear_pre_stop_hooks (
+  AgentsSandboxSessionData *data);
 
 void agents_sandbox_session_report_progress (AgentsSandboxSession *self,
                                              const char *operation,

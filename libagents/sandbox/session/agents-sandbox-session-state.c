@@ -10,7 +10,13 @@
 
 #include "agents-json-private.h"
 #include "agents-mount-security-private.h"
+#include "agents-sandbox-error-private.h"
 #include "agents-sandbox-session-state.h"
+
+/* The state member listing the grants whose host_path was left out (the
+ * reference's name, so that either side reads the other's states). */
+#define AGENTS_REDACTED_HOST_PATH_GRANTS \
+  "__openai_agents_redacted_host_path_grant_paths"
 
 /**
  * AgentsSandboxSessionState:
@@ -35,7 +41,8 @@ typedef struct
   GArray *exposed_ports; /* of int, 1..65535, no duplicates */
   char *snapshot_fingerprint;
   char *snapshot_fingerprint_version;
-  gboolean root_vouched; /* in memory only */
+  gboolean root_vouched;       /* in memory only */
+  GStrv grants_require_rebind; /* grant paths whose host_path was dropped */
 } AgentsSandboxSessionStatePrivate;
 
 G_DEFINE_TYPE_WITH_PRIVATE (AgentsSandboxSessionState,
@@ -67,6 +74,7 @@ agents_sandbox_session_state_finalize (GObject *object)
   g_clear_pointer (&priv->exposed_ports, g_array_unref);
   g_free (priv->snapshot_fingerprint);
   g_free (priv->snapshot_fingerprint_version);
+  g_strfreev (priv->grants_require_rebind);
 
   G_OBJECT_CLASS (agents_sandbox_session_state_parent_class)->finalize (object);
 }
@@ -376,12 +384,60 @@ manifest_json_without_authority (AgentsManifest *manifest)
   return node;
 }
 
+/* Removes the path grants that name a host directory from a manifest's
+ * JSON (changed in place): a host path in a saved state would let
+ * whoever edits the state choose what the sandbox can reach. Returns
+ * the removed grants' sandbox paths, in order, without repeats. */
+static GPtrArray *
+strip_host_path_grants (JsonNode *manifest_json)
+{
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+  JsonObject *manifest;
+  JsonNode *member;
+  JsonArray *grants;
+  g_autoptr (JsonArray) kept = NULL;
+
+  if (manifest_json == NULL || !JSON_NODE_HOLDS_OBJECT (manifest_json))
+    return paths;
+  manifest = json_node_get_object (manifest_json);
+  member = json_object_get_member (manifest, "extra_path_grants");
+  if (member == NULL || !JSON_NODE_HOLDS_ARRAY (member))
+    return paths;
+  grants = json_node_get_array (member);
+  kept = json_array_new ();
+  for (guint i = 0; i < json_array_get_length (grants); i++)
+    {
+      JsonNode *grant = json_array_get_element (grants, i);
+      JsonObject *object =
+        JSON_NODE_HOLDS_OBJECT (grant) ? json_node_get_object (grant) : NULL;
+      JsonNode *host =
+        object ? json_object_get_member (object, "host_path") : NULL;
+      const char *path =
+        object
+          ? json_object_get_string_member_with_default (object, "path", NULL)
+          : NULL;
+
+      if (host == NULL || JSON_NODE_HOLDS_NULL (host) || path == NULL)
+        {
+          json_array_add_element (kept, json_node_copy (grant));
+          continue;
+        }
+      if (!g_ptr_array_find_with_equal_func (paths, path, g_str_equal, NULL))
+        g_ptr_array_add (paths, g_strdup (path));
+    }
+  json_object_set_array_member (manifest, "extra_path_grants",
+                                g_steal_pointer (&kept));
+  return paths;
+}
+
 JsonNode *
 agents_sandbox_session_state_to_json (AgentsSandboxSessionState *self)
 {
   AgentsSandboxSessionStateClass *klass;
   AgentsSandboxSessionStatePrivate *priv;
   g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonNode) manifest_json = NULL;
+  g_autoptr (GPtrArray) redacted = NULL;
 
   g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), NULL);
 
@@ -393,9 +449,10 @@ agents_sandbox_session_state_to_json (AgentsSandboxSessionState *self)
   agents_json_add_string (builder, "session_id", priv->session_id);
   agents_json_add_node (builder, "snapshot",
                         agents_snapshot_to_json (priv->snapshot));
-  /* A saved state carries no mount credentials. */
-  agents_json_add_node (builder, "manifest",
-                        manifest_json_without_authority (priv->manifest));
+  /* A saved state carries no mount credentials and no host paths. */
+  manifest_json = manifest_json_without_authority (priv->manifest);
+  redacted = strip_host_path_grants (manifest_json);
+  agents_json_add_node (builder, "manifest", g_steal_pointer (&manifest_json));
   json_builder_set_member_name (builder, "exposed_ports");
   json_builder_begin_array (builder);
   for (guint i = 0; i < priv->exposed_ports->len; i++)
@@ -410,6 +467,14 @@ agents_sandbox_session_state_to_json (AgentsSandboxSessionState *self)
                            priv->workspace_root_ready);
   if (klass->serialize_fields != NULL)
     klass->serialize_fields (self, builder);
+  if (redacted->len > 0)
+    {
+      json_builder_set_member_name (builder, AGENTS_REDACTED_HOST_PATH_GRANTS);
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < redacted->len; i++)
+        json_builder_add_string_value (builder, redacted->pdata[i]);
+      json_builder_end_array (builder);
+    }
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
@@ -473,6 +538,43 @@ load_exposed_ports (AgentsSandboxSessionState *self,
     self, (const int *) (void *) ports->data, ports->len, error);
 }
 
+/* The grants to rebind: those the writer marked as redacted, and those
+ * a document (a plain dump) still gave a host path, which was dropped:
+ * a host path is only ever taken from a trusted manifest. */
+static void
+load_rebind_requirement (AgentsSandboxSessionState *self,
+                         JsonObject *object,
+                         GPtrArray *stripped)
+{
+  AgentsSandboxSessionStatePrivate *priv = GET_PRIV (self);
+  JsonNode *marker =
+    json_object_get_member (object, AGENTS_REDACTED_HOST_PATH_GRANTS);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new ();
+
+  if (marker != NULL && JSON_NODE_HOLDS_ARRAY (marker))
+    {
+      JsonArray *array = json_node_get_array (marker);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *element = json_array_get_element (array, i);
+
+          if (agents_json_holds (element, G_TYPE_STRING))
+            g_ptr_array_add (paths, (gpointer) json_node_get_string (element));
+        }
+    }
+  for (guint i = 0; i < stripped->len; i++)
+    g_ptr_array_add (paths, stripped->pdata[i]);
+  g_clear_pointer (&priv->grants_require_rebind, g_strfreev);
+  if (paths->len == 0)
+    return;
+  priv->grants_require_rebind = g_new0 (char *, paths->len + 1);
+  for (guint i = 0, n = 0; i < paths->len; i++)
+    if (!g_strv_contains ((const char *const *) priv->grants_require_rebind,
+                          paths->pdata[i]))
+      priv->grants_require_rebind[n++] = g_strdup (paths->pdata[i]);
+}
+
 /**
  * agents_sandbox_session_state_load_json:
  * @self: a freshly constructed state
@@ -519,12 +621,15 @@ agents_sandbox_session_state_load_json (AgentsSandboxSessionState *self,
   member = json_object_get_member (object, "manifest");
   if (member != NULL)
     {
+      g_autoptr (JsonNode) manifest_json = json_node_copy (member);
+      g_autoptr (GPtrArray) stripped = strip_host_path_grants (manifest_json);
       g_autoptr (AgentsManifest) manifest =
-        agents_manifest_new_from_json (member, error);
+        agents_manifest_new_from_json (manifest_json, error);
 
       if (manifest == NULL)
         return FALSE;
       agents_sandbox_session_state_set_manifest (self, manifest);
+      load_rebind_requirement (self, object, stripped);
     }
 
   member = json_object_get_member (object, "snapshot");
@@ -596,7 +701,135 @@ agents_sandbox_session_state_copy (AgentsSandboxSessionState *self)
     klass->copy_fields (self, copy);
   agents_sandbox_session_state_set_root_vouched (
     copy, agents_sandbox_session_state_get_root_vouched (self));
+  GET_PRIV (copy)->grants_require_rebind =
+    g_strdupv (priv->grants_require_rebind);
   return copy;
+}
+
+/**
+ * agents_sandbox_session_state_get_path_grants_require_rebind:
+ * @self: a state
+ *
+ * Gets the sandbox paths of the extra path grants whose host directory
+ * (`host_path`) was left out when the state was serialized — or that a
+ * document gave one, which was dropped: a deserialized state takes host
+ * paths only from a trusted manifest, through
+ * agents_sandbox_session_state_rebind_path_grants(). Resuming a state
+ * before that fails.
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the paths (empty
+ *   when nothing needs rebinding)
+ */
+const char *const *
+agents_sandbox_session_state_get_path_grants_require_rebind (
+  AgentsSandboxSessionState *self)
+{
+  static const char *const none[] = { NULL };
+  AgentsSandboxSessionStatePrivate *priv;
+
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), none);
+
+  priv = GET_PRIV (self);
+  return priv->grants_require_rebind
+           ? (const char *const *) priv->grants_require_rebind
+           : none;
+}
+
+static gboolean
+has_host_grant_at (AgentsManifest *manifest, const char *path)
+{
+  GPtrArray *grants = agents_manifest_get_extra_path_grants (manifest);
+
+  for (guint i = 0; i < grants->len; i++)
+    if (g_str_equal (agents_sandbox_path_grant_get_path (grants->pdata[i]),
+                     path) &&
+        agents_sandbox_path_grant_get_host_path (grants->pdata[i]) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* Adds @trusted's host grants at @path to @manifest; FALSE if it has
+ * none. */
+static gboolean
+add_trusted_grants (AgentsManifest *manifest,
+                    AgentsManifest *trusted,
+                    const char *path)
+{
+  GPtrArray *grants =
+    trusted ? agents_manifest_get_extra_path_grants (trusted) : NULL;
+  gboolean found = FALSE;
+
+  for (guint i = 0; grants != NULL && i < grants->len; i++)
+    {
+      AgentsSandboxPathGrant *grant = grants->pdata[i];
+
+      if (g_str_equal (agents_sandbox_path_grant_get_path (grant), path) &&
+          agents_sandbox_path_grant_get_host_path (grant) != NULL)
+        {
+          agents_manifest_add_extra_path_grant (manifest, grant);
+          found = TRUE;
+        }
+    }
+  return found;
+}
+
+/**
+ * agents_sandbox_session_state_rebind_path_grants:
+ * @self: a deserialized state
+ * @trusted: (nullable): the manifest the caller trusts now (its own
+ *   configuration, never one read from the state)
+ * @error: return location for a #GError
+ *
+ * Gives back the host-directory grants listed by
+ * agents_sandbox_session_state_get_path_grants_require_rebind(): for
+ * each path, the grants of @trusted at that path that name a host
+ * directory (a grant already in the state's manifest at that path, added
+ * by trusted code since, is kept instead). @self is not changed.
+ *
+ * Returns: (transfer full): a state whose grants need no rebinding (a
+ *   new reference to @self when none did), or %NULL with
+ *   %AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT naming the paths @trusted
+ *   has no host directory for
+ */
+AgentsSandboxSessionState *
+agents_sandbox_session_state_rebind_path_grants (
+  AgentsSandboxSessionState *self, AgentsManifest *trusted, GError **error)
+{
+  AgentsSandboxSessionStatePrivate *priv;
+  g_autoptr (AgentsSandboxSessionState) rebound = NULL;
+  g_autoptr (GPtrArray) missing = NULL;
+  AgentsManifest *manifest;
+
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), NULL);
+  g_return_val_if_fail (trusted == NULL || AGENTS_IS_MANIFEST (trusted), NULL);
+
+  priv = GET_PRIV (self);
+  if (priv->grants_require_rebind == NULL)
+    return g_object_ref (self);
+  rebound = agents_sandbox_session_state_copy (self);
+  manifest = agents_sandbox_session_state_get_manifest (rebound);
+  missing = g_ptr_array_new_null_terminated (0, NULL, TRUE);
+  for (guint i = 0; priv->grants_require_rebind[i] != NULL; i++)
+    {
+      const char *path = priv->grants_require_rebind[i];
+
+      if (!has_host_grant_at (manifest, path) &&
+          !add_trusted_grants (manifest, trusted, path))
+        g_ptr_array_add (missing, (gpointer) path);
+    }
+  if (missing->len > 0)
+    {
+      g_autofree char *list = g_strjoinv (", ", (char **) missing->pdata);
+
+      g_set_error (error, AGENTS_SANDBOX_ERROR,
+                   AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                   _ ("Sandbox session state requires current trusted "
+                      "host_path values for these path grants: %s"),
+                   list);
+      return NULL;
+    }
+  g_clear_pointer (&GET_PRIV (rebound)->grants_require_rebind, g_strfreev);
+  return g_steal_pointer (&rebound);
 }
 
 /**

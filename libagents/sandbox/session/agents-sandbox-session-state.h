@@ -99,6 +99,15 @@ AgentsSandboxSessionState *
 agents_sandbox_session_state_copy (AgentsSandboxSessionState *self);
 
 AGENTS_AVAILABLE_IN_1_0
+const char *const *agents_sandbox_session_state_get_path_grants_require_rebind (
+  AgentsSandboxSessionState *self);
+AGENTS_AVAILABLE_IN_1_0
+AgentsSandboxSessionState *agents_sandbox_session_state_rebind_path_grants (
+  AgentsSandboxSessionState *self,
+  AgentsManifest *trusted,
+  GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+AGENTS_AVAILABLE_IN_1_0
 const int *
 agents_sandbox_session_state_get_exposed_ports (AgentsSandboxSessionState *self,
                                                 gsize *n_ports);

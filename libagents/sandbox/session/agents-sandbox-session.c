@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agents-archive.h"
+#include "agents-mount-security-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-process-table-private.h"
 #include "agents-sandbox-session-generic-private.h"
@@ -48,6 +49,7 @@ agents_sandbox_session_data_clear (AgentsSandboxSessionData *data)
   g_clear_object (&data->state);
   g_clear_object (&data->dependencies);
   g_clear_pointer (&data->archive_limits, agents_archive_limits_free);
+  agents_sandbox_session_data_clear_pre_stop_hooks (data);
 }
 
 static void
@@ -59,8 +61,8 @@ session_data_free (gpointer data)
 
 /* A session derived from AgentsSandboxSessionBase holds its data; any
  * other implementation of the interface gets it as qdata. */
-static AgentsSandboxSessionData *
-get_session_data (AgentsSandboxSession *self)
+AgentsSandboxSessionData *
+agents_sandbox_session_get_data (AgentsSandboxSession *self)
 {
   AgentsSandboxSessionData *sd;
 
@@ -92,7 +94,7 @@ return_not_supported (AgentsSandboxSession *self,
 static AgentsSandboxSessionState *
 default_get_state (AgentsSandboxSession *self)
 {
-  AgentsSandboxSessionData *sd = get_session_data (self);
+  AgentsSandboxSessionData *sd = agents_sandbox_session_get_data (self);
 
   if (sd->state == NULL)
     sd->state = agents_sandbox_session_state_new (NULL, NULL);
@@ -103,6 +105,30 @@ static void
 default_succeed (AgentsSandboxSession *self, GTask *task)
 {
   g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+default_validate_manifest_application (AgentsSandboxSession *self,
+                                       AgentsManifest *manifest,
+                                       gboolean session_running,
+                                       GError **error)
+{
+  return agents_manifest_check_mount_credential_boundary (manifest, error);
+}
+
+/* The credential boundary holds before any snapshot or workspace work:
+ * a manifest changed after start to expose unacknowledged mount
+ * credentials is refused there too. */
+static gboolean
+check_boundary (AgentsSandboxSession *self, GTask *task)
+{
+  GError *error = NULL;
+
+  if (agents_manifest_check_mount_credential_boundary (
+        agents_sandbox_session_get_manifest (self), &error))
+    return TRUE;
+  g_task_return_error (task, error);
+  return FALSE;
 }
 
 static void
@@ -157,14 +183,14 @@ static void
 default_set_concurrency_limits (AgentsSandboxSession *self,
                                 const AgentsConcurrencyLimits *limits)
 {
-  get_session_data (self)->concurrency = *limits;
+  agents_sandbox_session_get_data (self)->concurrency = *limits;
 }
 
 static void
 default_set_archive_limits (AgentsSandboxSession *self,
                             const AgentsArchiveLimits *limits)
 {
-  AgentsSandboxSessionData *sd = get_session_data (self);
+  AgentsSandboxSessionData *sd = agents_sandbox_session_get_data (self);
 
   g_clear_pointer (&sd->archive_limits, agents_archive_limits_free);
   if (limits != NULL)
@@ -230,6 +256,7 @@ agents_sandbox_session_default_init (AgentsSandboxSessionInterface *iface)
     agents_sandbox_session_real_clear_workspace_root_on_resume;
   iface->set_concurrency_limits = default_set_concurrency_limits;
   iface->set_archive_limits = default_set_archive_limits;
+  iface->validate_manifest_application = default_validate_manifest_application;
   agents_sandbox_session_process_iface_init (iface);
 }
 
@@ -313,7 +340,7 @@ agents_sandbox_session_set_state (AgentsSandboxSession *self,
   g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
   g_return_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (state));
 
-  g_set_object (&get_session_data (self)->state, state);
+  g_set_object (&agents_sandbox_session_get_data (self)->state, state);
 }
 
 /**
@@ -425,7 +452,12 @@ agents_sandbox_session_start_finish (AgentsSandboxSession *self,
  *
  * Stops the session. Processes still running in the session's process
  * table are killed first. By default this persists the workspace into
- * the state's snapshot.
+ * the state's snapshot. A manifest whose mounts expose credentials that
+ * trusted code did not acknowledge
+ * (agents_manifest_acknowledge_mount_credential_exposure()) is refused
+ * first, with %AGENTS_SANDBOX_ERROR_MOUNT_CONFIG, as it is by
+ * agents_sandbox_session_persist_workspace_async() and
+ * agents_sandbox_session_hydrate_workspace_async().
  */
 void
 agents_sandbox_session_stop_async (AgentsSandboxSession *self,
@@ -439,6 +471,8 @@ agents_sandbox_session_stop_async (AgentsSandboxSession *self,
 
   task = new_task (self, cancellable, callback, user_data,
                    agents_sandbox_session_stop_async);
+  if (!check_boundary (self, task))
+    return;
   agents_sandbox_session_pty_terminate_all (self);
   IFACE (self)->stop (self, task);
 }
@@ -592,6 +626,40 @@ agents_sandbox_session_close_dependencies_finish (AgentsSandboxSession *self,
   return finish_boolean (self, result, error);
 }
 
+/**
+ * agents_sandbox_session_validate_manifest_application:
+ * @self: a session
+ * @manifest: (nullable): the manifest about to be materialized, or %NULL
+ *   for the session's own
+ * @session_running: whether it goes into a running session (as a delta of
+ *   new and changed entries) rather than at start
+ * @error: return location for a #GError
+ *
+ * Asks the backend whether it accepts @manifest before anything of it is
+ * materialized: the session manager calls it before it applies the
+ * capabilities' changes to a running injected session, so that a refused
+ * update leaves the session and its manifest as they were.
+ *
+ * Returns: %TRUE when the backend accepts @manifest
+ */
+gboolean
+agents_sandbox_session_validate_manifest_application (
+  AgentsSandboxSession *self,
+  AgentsManifest *manifest,
+  gboolean session_running,
+  GError **error)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION (self), FALSE);
+  g_return_val_if_fail (manifest == NULL || AGENTS_IS_MANIFEST (manifest),
+                        FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (manifest == NULL)
+    manifest = agents_sandbox_session_get_manifest (self);
+  return IFACE (self)->validate_manifest_application (self, manifest,
+                                                      session_running, error);
+}
+
 /* close: stop, then shutdown; dependencies are closed whatever happened. */
 
 typedef struct
@@ -640,10 +708,19 @@ static void
 close_shutdown_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   GTask *task = user_data;
+  CloseOp *op = g_task_get_task_data (task);
   GError *error = NULL;
 
   agents_sandbox_session_shutdown_finish (AGENTS_SANDBOX_SESSION (source),
                                           result, &error);
+  /* A failed pre-stop hook is the error the caller gets. */
+  if (op->error != NULL)
+    {
+      if (error != NULL)
+        g_debug ("Shutting a session down failed: %s", error->message);
+      g_clear_error (&error);
+      error = g_steal_pointer (&op->error);
+    }
   close_finally (task, error);
 }
 
@@ -664,6 +741,27 @@ close_stop_done (GObject *source, GAsyncResult *result, gpointer user_data)
                                          close_shutdown_done, task);
 }
 
+static void
+close_hooks_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GTask *task = user_data;
+  AgentsSandboxSession *self = AGENTS_SANDBOX_SESSION (source);
+  CloseOp *op = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if (!agents_sandbox_session_run_pre_stop_hooks_finish (self, result, &error))
+    {
+      /* Nothing is persisted after a failed hook, but the session is
+       * still torn down. */
+      op->error = error;
+      agents_sandbox_session_shutdown_async (self, NULL, close_shutdown_done,
+                                             task);
+      return;
+    }
+  agents_sandbox_session_stop_async (self, g_task_get_cancellable (task),
+                                     close_stop_done, task);
+}
+
 /**
  * agents_sandbox_session_close_async:
  * @self: a session
@@ -671,10 +769,12 @@ close_stop_done (GObject *source, GAsyncResult *result, gpointer user_data)
  * @callback: (scope async): called when the session is closed
  * @user_data: data for @callback
  *
- * Closes the session the way its owner should when done with it: stop
+ * Closes the session the way its owner should when done with it: the
+ * pre-stop hooks (agents_sandbox_session_add_pre_stop_hook()), stop
  * (which persists), then shutdown; the session's dependencies are closed
- * in any case, even when stopping fails (then shutdown is skipped and the
- * stop error is returned).
+ * in any case. When a pre-stop hook fails (or is cancelled), stop is
+ * skipped but shutdown still runs, and the hook's error is returned; when
+ * stopping fails, shutdown is skipped and the stop error is returned.
  */
 void
 agents_sandbox_session_close_async (AgentsSandboxSession *self,
@@ -690,7 +790,8 @@ agents_sandbox_session_close_async (AgentsSandboxSession *self,
                    agents_sandbox_session_close_async);
   g_task_set_task_data (task, g_new0 (CloseOp, 1),
                         (GDestroyNotify) close_op_free);
-  agents_sandbox_session_stop_async (self, cancellable, close_stop_done, task);
+  agents_sandbox_session_run_pre_stop_hooks_async (self, cancellable,
+                                                   close_hooks_done, task);
 }
 
 /**
@@ -1194,7 +1295,8 @@ agents_sandbox_session_persist_workspace_async (AgentsSandboxSession *self,
 
   task = new_task (self, cancellable, callback, user_data,
                    agents_sandbox_session_persist_workspace_async);
-  IFACE (self)->persist_workspace (self, task);
+  if (check_boundary (self, task))
+    IFACE (self)->persist_workspace (self, task);
 }
 
 /**
@@ -1241,7 +1343,8 @@ agents_sandbox_session_hydrate_workspace_async (AgentsSandboxSession *self,
 
   task = new_task (self, cancellable, callback, user_data,
                    agents_sandbox_session_hydrate_workspace_async);
-  IFACE (self)->hydrate_workspace (self, data, task);
+  if (check_boundary (self, task))
+    IFACE (self)->hydrate_workspace (self, data, task);
 }
 
 /**
@@ -1800,7 +1903,7 @@ agents_sandbox_session_get_concurrency_limits (AgentsSandboxSession *self)
 {
   g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION (self), NULL);
 
-  return &get_session_data (self)->concurrency;
+  return &agents_sandbox_session_get_data (self)->concurrency;
 }
 
 /**
@@ -1833,7 +1936,7 @@ agents_sandbox_session_get_archive_limits (AgentsSandboxSession *self)
 {
   g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION (self), NULL);
 
-  return get_session_data (self)->archive_limits;
+  return agents_sandbox_session_get_data (self)->archive_limits;
 }
 
 /**
@@ -1856,7 +1959,7 @@ agents_sandbox_session_set_start_state_preserved (AgentsSandboxSession *self,
 
   g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
 
-  sd = get_session_data (self);
+  sd = agents_sandbox_session_get_data (self);
   sd->workspace_preserved = workspace;
   sd->system_preserved = system;
 }
@@ -1868,13 +1971,13 @@ void
 agents_sandbox_session_set_restore_pending (AgentsSandboxSession *self,
                                             gboolean pending)
 {
-  get_session_data (self)->restore_pending = pending;
+  agents_sandbox_session_get_data (self)->restore_pending = pending;
 }
 
 gboolean
 agents_sandbox_session_get_restore_pending (AgentsSandboxSession *self)
 {
-  return get_session_data (self)->restore_pending;
+  return agents_sandbox_session_get_data (self)->restore_pending;
 }
 
 /**
@@ -1894,7 +1997,7 @@ agents_sandbox_session_get_start_state_preserved (AgentsSandboxSession *self,
 
   g_return_if_fail (AGENTS_IS_SANDBOX_SESSION (self));
 
-  sd = get_session_data (self);
+  sd = agents_sandbox_session_get_data (self);
   if (workspace != NULL)
     *workspace = sd->workspace_preserved;
   if (system != NULL)
@@ -1922,7 +2025,7 @@ agents_sandbox_session_set_dependencies (AgentsSandboxSession *self,
 
   if (dependencies == NULL)
     return;
-  sd = get_session_data (self);
+  sd = agents_sandbox_session_get_data (self);
   g_set_object (&sd->dependencies, dependencies);
 }
 
@@ -1941,7 +2044,7 @@ agents_sandbox_session_get_dependencies (AgentsSandboxSession *self)
 
   g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION (self), NULL);
 
-  sd = get_session_data (self);
+  sd = agents_sandbox_session_get_data (self);
   if (sd->dependencies == NULL)
     sd->dependencies = agents_dependencies_new ();
   return sd->dependencies;

@@ -77,6 +77,11 @@ G_DECLARE_INTERFACE (AgentsSandboxSession,
  *   when @tty is set, else with its output piped, and returns at once; the
  *   task returns an #AgentsSandboxProcess. The default fails with
  *   %AGENTS_SANDBOX_ERROR_NOT_SUPPORTED
+ * @validate_manifest_application: refuses @manifest before any of it is
+ *   materialized (@session_running: into a session that already runs, as
+ *   a delta); synchronous, it must not block. The default checks the
+ *   mount credential boundary
+ *   (agents_manifest_acknowledge_mount_credential_exposure())
  *
  * The contract of a sandbox backend's session. A backend implements the
  * primitives (@get_state, @exec, @read, @write, @running,
@@ -158,9 +163,13 @@ struct _AgentsSandboxSessionInterface
                          const char *const *argv,
                          gboolean tty,
                          GTask *task);
+  gboolean (*validate_manifest_application) (AgentsSandboxSession *self,
+                                             AgentsManifest *manifest,
+                                             gboolean session_running,
+                                             GError **error);
 
   /*< private >*/
-  gpointer padding[14];
+  gpointer padding[13];
 };
 
 AGENTS_AVAILABLE_IN_1_0
@@ -232,6 +241,37 @@ AGENTS_AVAILABLE_IN_1_0
 gboolean agents_sandbox_session_close_finish (AgentsSandboxSession *self,
                                               GAsyncResult *result,
                                               GError **error);
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_sandbox_session_validate_manifest_application (
+  AgentsSandboxSession *self,
+  AgentsManifest *manifest,
+  gboolean session_running,
+  GError **error);
+
+typedef void (*AgentsSandboxPreStopHook) (AgentsSandboxSession *session,
+                                          GTask *task,
+                                          gpointer user_data);
+
+AGENTS_AVAILABLE_IN_1_0
+guint agents_sandbox_session_add_pre_stop_hook (AgentsSandboxSession *self,
+                                                AgentsSandboxPreStopHook hook,
+                                                gpointer user_data,
+                                                GDestroyNotify destroy);
+AGENTS_AVAILABLE_IN_1_0
+gboolean
+agents_sandbox_session_remove_pre_stop_hook (AgentsSandboxSession *self,
+                                             guint hook_id);
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_sandbox_session_has_pre_stop_hooks (AgentsSandboxSession *self);
+AGENTS_AVAILABLE_IN_1_0
+void
+agents_sandbox_session_run_pre_stop_hooks_async (AgentsSandboxSession *self,
+                                                 GCancellable *cancellable,
+                                                 GAsyncReadyCallback callback,
+                                                 gpointer user_data);
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_sandbox_session_run_pre_stop_hooks_finish (
+  AgentsSandboxSession *self, GAsyncResult *result, GError **error);
 AGENTS_AVAILABLE_IN_1_0
 void
 agents_sandbox_session_prepare_workspace_async (AgentsSandboxSession *self,
