@@ -356,6 +356,100 @@ test_compaction_context_and_sampling_params (void)
                    "\"compact_threshold\":123}]}");
 }
 
+/* ---- a capability whose array holds what is not a tool ----------------- */
+
+#define TEST_TYPE_MIXED_TOOLS_CAPABILITY \
+  (test_mixed_tools_capability_get_type ())
+G_DECLARE_FINAL_TYPE (TestMixedToolsCapability,
+                      test_mixed_tools_capability,
+                      TEST,
+                      MIXED_TOOLS_CAPABILITY,
+                      GObject)
+
+struct _TestMixedToolsCapability
+{
+  GObject parent_instance;
+};
+
+static const char *
+mixed_tools_type (AgentsCapability *self)
+{
+  return "mixed-tools";
+}
+
+static char *
+answer_pong (AgentsRunContext *ctx,
+             const char *arguments,
+             gpointer user_data,
+             GError **error)
+{
+  return g_strdup ("pong");
+}
+
+/* What a binding's list [None, Manifest(), tool] comes to. */
+static GPtrArray *
+mixed_tools_get_tools (AgentsCapability *self)
+{
+  GPtrArray *tools = g_ptr_array_new ();
+
+  g_ptr_array_add (tools, NULL);
+  g_ptr_array_add (tools, agents_manifest_new ());
+  g_ptr_array_add (tools,
+                   agents_function_tool_new ("ping", "Answers pong.", NULL,
+                                             answer_pong, NULL, NULL));
+  return tools;
+}
+
+static void
+mixed_tools_iface_init (AgentsCapabilityInterface *iface)
+{
+  iface->get_capability_type = mixed_tools_type;
+  iface->get_tools = mixed_tools_get_tools;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestMixedToolsCapability,
+                               test_mixed_tools_capability,
+                               G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (AGENTS_TYPE_CAPABILITY,
+                                                      mixed_tools_iface_init))
+
+static void
+test_mixed_tools_capability_class_init (TestMixedToolsCapabilityClass *klass)
+{
+}
+
+static void
+test_mixed_tools_capability_init (TestMixedToolsCapability *self)
+{
+}
+
+/* The warnings are structured logs, which g_test_expect_message() does
+ * not see: the test runs in a subprocess whose stderr is checked. */
+static void
+test_get_tools_leaves_out_non_tools (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr (AgentsCapability) capability =
+        g_object_new (TEST_TYPE_MIXED_TOOLS_CAPABILITY, NULL);
+      g_autoptr (GPtrArray) tools = NULL;
+
+      /* Warnings are not fatal here: they are what is checked. */
+      g_log_set_always_fatal (G_LOG_FATAL_MASK);
+      g_log_set_fatal_mask ("Agents", G_LOG_FATAL_MASK);
+      tools = agents_capability_get_tools (capability);
+      g_ptr_array_set_free_func (tools, g_object_unref);
+      g_assert_cmpuint (tools->len, ==, 1);
+      g_assert_true (AGENTS_IS_TOOL (tools->pdata[0]));
+      g_assert_cmpstr (agents_tool_get_name (tools->pdata[0]), ==, "ping");
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stderr ("*mixed-tools* gave AgentsManifest as a tool*");
+  g_test_trap_assert_stderr ("*mixed-tools* gave NULL (None, null) as a tool*");
+}
+
 static void
 test_builtins_are_registered (void)
 {
@@ -404,6 +498,8 @@ main (int argc, char *argv[])
     test_clone_preserves_session_field_identity);
   g_test_add_func ("/sandbox/capability/compaction-context-and-sampling-params",
                    test_compaction_context_and_sampling_params);
+  g_test_add_func ("/sandbox/capability/get-tools-leaves-out-non-tools",
+                   test_get_tools_leaves_out_non_tools);
   g_test_add_func ("/sandbox/capability/builtins-registered",
                    test_builtins_are_registered);
   g_test_add_func ("/sandbox/capability/unknown-lists-known",

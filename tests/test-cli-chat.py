@@ -388,6 +388,99 @@ report(stop_server() and ok and KEY not in chat.text() and no_sandbox_left(),
        "through openai: a refused request fails the turn, not the chat",
        chat)
 
+# ---- --json: events on standard output, messages on standard input -----
+
+
+def chat_json(*args, input_text="", extra_env=None):
+    """Runs `agents chat --json` with @input_text on its standard input;
+    (exit status, the events, the lines that are not JSON objects)."""
+    result = subprocess.run([AGENTS, "chat", "--json", *args],
+                            env={**env, **(extra_env or {})}, input=input_text,
+                            capture_output=True, text=True, timeout=TIMEOUT * 2)
+    events, junk = [], []
+    for line in result.stdout.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            event = None
+        if isinstance(event, dict) and "type" in event:
+            events.append(event)
+        else:
+            junk.append(line)
+    if junk or result.returncode not in (0, 1, 2):
+        for line in (result.stdout + result.stderr).splitlines():
+            print("# " + line)
+    return result.returncode, events, junk
+
+
+def of_type(events, kind):
+    return [e for e in events if e["type"] == kind]
+
+
+with open(os.path.join(tmp, "turns-json.json"), "w") as f:
+    json.dump([call("j1", "echo hi > j.txt && echo written"), answer("Wrote j.txt.")], f)
+agent_json = os.path.join(tmp, "agent-json.json")
+with open(agent_json, "w") as f:
+    json.dump({"name": "Tester", "instructions": "Test agent.",
+               "model": "scripted:turns-json.json",
+               "capabilities": ["filesystem", {"type": "shell", "needs_approval": True}]}, f)
+json_state = os.path.join(tmp, "chat-json.json")
+status, events, junk = chat_json(agent_json, "--state", json_state,
+                                 input_text="write it\nmaybe\ny\n")
+types = [e["type"] for e in events]
+requests = of_type(events, "approval_requested")
+decided = of_type(events, "approval_decided")
+outputs = [e for e in of_type(events, "run_item") if e["name"] == "tool_output"]
+final = of_type(events, "final_output")
+report(status == 0 and not junk and types[0] == "chat_started"
+       and events[0]["agent"] == "Tester" and events[0]["state_file"] == json_state
+       and events[0]["resumed"] is False and types[-1] == "chat_saved"
+       and events[-1]["state_file"] == json_state,
+       "chat --json: only JSON events, from chat_started to chat_saved")
+# "maybe" is no answer: the question is asked again.
+report(len(requests) == 2 and requests[0]["tool"] == "exec_command"
+       and requests[0]["call_id"] == "j1" and "echo hi" in requests[0]["arguments"]
+       and [(d["call_id"], d["decision"]) for d in decided] == [("j1", "yes")]
+       and types.index("approval_requested") < types.index("approval_decided"),
+       "chat --json: an approval is an event, answered by the next input line")
+report(len(outputs) == 1 and outputs[0]["tool"] == "exec_command"
+       and "written" in json.dumps(outputs[0]["output"])
+       and [(e["agent"], e["output"]) for e in final] == [("Tester", "Wrote j.txt.")]
+       and os.path.exists(json_state) and no_sandbox_left(),
+       "chat --json: the tool's output and the turn's final output are events")
+
+status, events, junk = chat_json()
+report(status == 2 and not junk and len(events) == 1 and events[0]["type"] == "error"
+       and events[0]["domain"] == "g-option-context-error-quark"
+       and "Usage: agents chat AGENT.json" in events[0]["message"],
+       "chat --json without an agent file: a usage error event, exit 2")
+status, events, junk = chat_json(agent_json, "--no-such-option")
+report(status == 2 and not junk and [e["type"] for e in events] == ["error"]
+       and "--no-such-option" in events[0]["message"],
+       "chat --json with an unknown option: a usage error event, exit 2")
+status, events, junk = chat_json(os.path.join(tmp, "missing.json"))
+report(status == 1 and not junk and [e["type"] for e in events] == ["error"]
+       and "missing.json" in events[0]["message"] and no_sandbox_left(),
+       "chat --json with a missing agent file: an error event, exit 1")
+
+# A refused request is an error event with the server's status; the chat
+# goes on and the next turn works.
+url = start_server(os.path.join(tmp, "exchanges.json"))
+status, events, junk = chat_json(
+    demo, "--model", "openai:gpt-demo", "--state", os.path.join(tmp, "demo-json.json"),
+    input_text="Sort 42 7 19 3 88\nSort 42 7 19 3 88\n",
+    extra_env={"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": url})
+errors = of_type(events, "error")
+final = of_type(events, "final_output")
+report(stop_server() and status == 0 and not junk and len(errors) == 1
+       and errors[0]["domain"] == "agents-run-error-quark"
+       and errors[0]["context"].get("status") == 401
+       and len(final) == 1 and "3, 7, 19, 42, 88" in json.dumps(final[0]["output"])
+       and of_type(events, "text_delta")
+       and "".join(e["delta"] for e in of_type(events, "text_delta")).find("Sorted") >= 0
+       and KEY not in json.dumps(events) and no_sandbox_left(),
+       "chat --json through openai: the refused turn is an error event, the next streams")
+
 stop_all()
 if server is not None and server.poll() is None:
     server.kill()

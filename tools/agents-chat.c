@@ -10,7 +10,9 @@
  * of the turns never close it); at the end of input it is stopped, which
  * persists its workspace, and the chat is saved to a state file that
  * `agents chat --resume` continues. Ctrl-C cancels the turn under way,
- * not the chat.
+ * not the chat. With --json, every line of standard output is a JSON
+ * event (those of `agents run --json`, and the chat's own) and every
+ * line of standard input a message or the answer to an approval.
  */
 
 #include "config.h"
@@ -57,9 +59,10 @@ typedef struct
   AgentsSandboxSessionManager *manager;
   AgentsSandboxSession *session;
   AgentsRunner *runner;
-  JsonArray *history; /* the conversation, as input items */
-  GHashTable *always; /* tool names approved for the whole chat */
-  guint model_turns;  /* model responses used so far */
+  JsonArray *history;     /* the conversation, as input items */
+  GHashTable *always;     /* tool names approved for the whole chat */
+  GHashTable *tool_names; /* call id → tool name, for --json */
+  guint model_turns;      /* model responses used so far */
 
   Mode mode;
   GCancellable *turn_cancellable;
@@ -89,6 +92,7 @@ chat_clear (Chat *chat)
   g_clear_object (&chat->runner);
   g_clear_pointer (&chat->history, json_array_unref);
   g_clear_pointer (&chat->always, g_hash_table_unref);
+  g_clear_pointer (&chat->tool_names, g_hash_table_unref);
   g_clear_object (&chat->turn_cancellable);
   g_free (chat->line);
   if (chat->pending != NULL)
@@ -194,6 +198,9 @@ on_stdin (int fd, GIOCondition condition, gpointer user_data)
 static void
 show_prompt (Chat *chat)
 {
+  /* Under --json, standard output holds events only. */
+  if (chat->options.json)
+    return;
 #ifdef HAVE_READLINE
   if (chat->use_readline)
     {
@@ -219,7 +226,8 @@ read_line (Chat *chat, const char *prompt)
   if (!chat->use_readline && take_pending_line (chat))
     {
       /* Typed ahead: shown as if typed at the prompt. */
-      g_print ("%s%s\n", prompt, chat->line);
+      if (!chat->options.json)
+        g_print ("%s%s\n", prompt, chat->line);
       return g_steal_pointer (&chat->line);
     }
   reading_chat = chat;
@@ -231,7 +239,8 @@ read_line (Chat *chat, const char *prompt)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (watch);
   /* Input that is not typed is not echoed: shown as if it were. */
-  if (!chat->use_readline && chat->line != NULL && !isatty (STDIN_FILENO))
+  if (!chat->use_readline && !chat->options.json && chat->line != NULL &&
+      !isatty (STDIN_FILENO))
     g_print ("%s\n", chat->line);
   chat->mode = MODE_BUSY;
   reading_chat = NULL;
@@ -254,6 +263,8 @@ discard_line (Chat *chat)
     }
 #endif
   g_string_truncate (chat->pending, 0);
+  if (chat->options.json)
+    return;
   g_print ("\n%s", chat->prompt);
   fflush (stdout);
 }
@@ -285,7 +296,8 @@ on_interrupt (gpointer user_data)
     case MODE_TURN:
       if (!g_cancellable_is_cancelled (chat->turn_cancellable))
         {
-          g_print ("\n");
+          if (!chat->options.json)
+            g_print ("\n");
           g_printerr (_ ("agents: cancelling the turn\n"));
           g_cancellable_cancel (chat->turn_cancellable);
         }
@@ -447,6 +459,37 @@ print_item (Chat *chat, AgentsRunItem *item)
     }
 }
 
+/* `{"type": "text_delta", "agent", "delta"}`: the answer as it streams. */
+static void
+print_delta_json (AgentsStreamEvent *event, const char *delta)
+{
+  g_autoptr (JsonObject) object = json_object_new ();
+  AgentsAgent *agent = agents_stream_event_get_agent (event);
+
+  json_object_set_string_member (object, "type", "text_delta");
+  json_object_set_string_member (object, "agent",
+                                 agent ? agents_agent_get_name (agent) : "");
+  json_object_set_string_member (object, "delta", delta);
+  agents_cli_print_json_line (object);
+}
+
+/* Under --json: the events of `agents run --json`, and the deltas. */
+static void
+print_event_json (Chat *chat, AgentsStreamEvent *event)
+{
+  JsonObject *raw = agents_stream_event_get_raw_event (event);
+  const char *type = raw ? string_member (raw, "type") : NULL;
+
+  if (agents_stream_event_get_kind (event) ==
+        AGENTS_STREAM_EVENT_KIND_RAW_RESPONSE &&
+      type != NULL && g_str_equal (type, "response.output_text.delta") &&
+      string_member (raw, "delta") != NULL)
+    print_delta_json (event, string_member (raw, "delta"));
+  else
+    agents_cli_print_event_json (chat->tool_names, event);
+  fflush (stdout);
+}
+
 static void
 print_event (Chat *chat, AgentsStreamEvent *event)
 {
@@ -454,6 +497,11 @@ print_event (Chat *chat, AgentsStreamEvent *event)
   JsonObject *raw = agents_stream_event_get_raw_event (event);
   const char *type;
 
+  if (chat->options.json)
+    {
+      print_event_json (chat, event);
+      return;
+    }
   agents_cli_end_progress_line ();
   switch (agents_stream_event_get_kind (event))
     {
@@ -474,6 +522,21 @@ print_event (Chat *chat, AgentsStreamEvent *event)
     default:
       break;
     }
+  fflush (stdout);
+}
+
+/* `{"type": TYPE}`, with a string @member when it is not %NULL. */
+static void
+print_simple_event_json (const char *type,
+                         const char *member,
+                         const char *value)
+{
+  g_autoptr (JsonObject) object = json_object_new ();
+
+  json_object_set_string_member (object, "type", type);
+  if (member != NULL)
+    json_object_set_string_member (object, member, value);
+  agents_cli_print_json_line (object);
   fflush (stdout);
 }
 
@@ -510,7 +573,7 @@ drain (Chat *chat, GError **error)
         break;
       print_event (chat, event);
     }
-  if (chat->streamed_text)
+  if (chat->streamed_text && !chat->options.json)
     g_print ("\n");
   chat->streamed_text = FALSE;
 
@@ -543,6 +606,53 @@ release_streaming (Chat *chat)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* `{"type": "approval_requested", "agent", "tool", "call_id",
+ * "arguments"}`: the next line of input answers it. */
+static void
+print_approval_request_json (AgentsRunItem *item)
+{
+  g_autoptr (JsonObject) object = json_object_new ();
+  AgentsAgent *agent = agents_run_item_get_agent (item);
+  const char *name = agents_run_item_get_tool_name (item);
+  const char *call_id = agents_run_item_get_call_id (item);
+  g_autofree char *arguments = call_arguments (item);
+
+  json_object_set_string_member (object, "type", "approval_requested");
+  json_object_set_string_member (object, "agent",
+                                 agent ? agents_agent_get_name (agent) : "");
+  json_object_set_string_member (object, "tool", name ? name : "");
+  if (call_id != NULL)
+    json_object_set_string_member (object, "call_id", call_id);
+  else
+    json_object_set_null_member (object, "call_id");
+  json_object_set_string_member (object, "arguments", arguments);
+  agents_cli_print_json_line (object);
+  fflush (stdout);
+}
+
+/* `{"type": "approval_decided", "tool", "call_id", "decision"}`, the
+ * decision being "yes", "no" or "always" (asked, or remembered). */
+static void
+print_approval_decision_json (AgentsRunItem *item, char answer)
+{
+  g_autoptr (JsonObject) object = json_object_new ();
+  const char *name = agents_run_item_get_tool_name (item);
+  const char *call_id = agents_run_item_get_call_id (item);
+
+  json_object_set_string_member (object, "type", "approval_decided");
+  json_object_set_string_member (object, "tool", name ? name : "");
+  if (call_id != NULL)
+    json_object_set_string_member (object, "call_id", call_id);
+  else
+    json_object_set_null_member (object, "call_id");
+  json_object_set_string_member (object, "decision",
+                                 answer == 'y'   ? "yes"
+                                 : answer == 'a' ? "always"
+                                                 : "no");
+  agents_cli_print_json_line (object);
+  fflush (stdout);
+}
+
 /* The answer to an approval question: 'y', 'n' or 'a'; 'n' at the end
  * of input. */
 static char
@@ -554,11 +664,17 @@ ask_approval (Chat *chat, AgentsRunItem *item)
   g_autofree char *shown = compact (call, COMPACT_WIDTH);
   g_autofree char *prompt = NULL;
 
-  g_print (_ ("The agent wants to run: %s\n"), shown);
+  if (!chat->options.json)
+    g_print (_ ("The agent wants to run: %s\n"), shown);
   prompt = g_strdup (_ ("Allow it? [y]es, [n]o, [a]lways: "));
   for (;;)
     {
-      g_autofree char *answer = read_line (chat, prompt);
+      g_autofree char *answer = NULL;
+
+      /* Asked again after an answer that is none of these. */
+      if (chat->options.json)
+        print_approval_request_json (item);
+      answer = read_line (chat, prompt);
 
       if (answer == NULL)
         return 'n';
@@ -586,10 +702,12 @@ decide (Chat *chat, AgentsRunState *state)
     {
       g_autoptr (AgentsRunItem) item = g_list_model_get_item (pending, i);
       const char *name = agents_run_item_get_tool_name (item);
-      char answer = name && g_hash_table_contains (chat->always, name)
-                      ? 'y'
-                      : ask_approval (chat, item);
+      gboolean remembered =
+        name != NULL && g_hash_table_contains (chat->always, name);
+      char answer = remembered ? 'y' : ask_approval (chat, item);
 
+      if (chat->options.json)
+        print_approval_decision_json (item, remembered ? 'a' : answer);
       if (answer == 'a' && name != NULL)
         g_hash_table_add (chat->always, g_strdup (name));
       if (answer == 'n')
@@ -681,11 +799,23 @@ run_turn (Chat *chat, const char *text)
       g_clear_pointer (&chat->history, json_array_unref);
       chat->history =
         agents_run_result_streaming_to_input_list (chat->streaming);
+      if (chat->options.json)
+        agents_cli_print_final_output_json (
+          agents_run_result_streaming_get_current_agent (chat->streaming),
+          agents_run_result_streaming_get_final_output (chat->streaming));
     }
   else if (g_cancellable_is_cancelled (chat->turn_cancellable))
-    g_printerr (_ ("agents: the turn was cancelled\n"));
+    {
+      g_printerr (_ ("agents: the turn was cancelled\n"));
+      if (chat->options.json)
+        print_simple_event_json ("turn_cancelled", NULL, NULL);
+    }
   else
-    g_printerr (_ ("agents: the turn failed: %s\n"), error->message);
+    {
+      g_printerr (_ ("agents: the turn failed: %s\n"), error->message);
+      if (chat->options.json)
+        agents_cli_print_error_json (error);
+    }
   g_cancellable_disconnect (chat->turn_cancellable, handler);
   release_streaming (chat);
 }
@@ -872,6 +1002,17 @@ default_state_file (void)
 
 /* ---- the command -------------------------------------------------------- */
 
+/* Reports @error on standard error after @prefix and, under --json, as
+ * an error event; returns %FALSE. */
+static gboolean
+usage_error (Chat *chat, const char *prefix, const GError *error)
+{
+  g_printerr ("%s%s\n", prefix, error->message);
+  if (chat->options.json)
+    agents_cli_print_error_json (error);
+  return FALSE;
+}
+
 static gboolean
 parse_chat_options (Chat *chat, int *argc, char ***argv)
 {
@@ -886,6 +1027,7 @@ parse_chat_options (Chat *chat, int *argc, char ***argv)
   };
   g_autoptr (GOptionContext) context = g_option_context_new (_ ("AGENT.json"));
   g_autoptr (GError) error = NULL;
+  gboolean json = agents_cli_wants_json (*argc, *argv);
 
   g_set_prgname ("agents chat");
   g_option_context_set_summary (
@@ -895,26 +1037,32 @@ parse_chat_options (Chat *chat, int *argc, char ***argv)
   g_option_context_set_description (
     context, _ ("Tool calls that need an approval are asked about inline: "
                 "y approves the call,\nn rejects it, a approves every call "
-                "of that tool for the rest of the chat.\n\nExit status: 0 "
+                "of that tool for the rest of the chat.\n\nWith --json, "
+                "each line of output is a JSON event and each line of "
+                "input\na message, or the answer (y, n, a) to an "
+                "approval_requested event.\n\nExit status: 0 "
                 "the chat ended and was saved, 1 it failed, 2 usage error."));
-  agents_cli_add_run_entries (context, &chat->options, FALSE);
+  agents_cli_add_run_entries (context, &chat->options, TRUE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, argc, argv, &error) ||
       !agents_cli_parse_sandbox_options (&chat->options, &error))
     {
-      g_printerr ("agents chat: %s\n", error->message);
-      return FALSE;
+      /* A failed parse reverts what it set, --json included. */
+      chat->options.json = json;
+      return usage_error (chat, "agents chat: ", error);
     }
   if (chat->options.max_turns < 0)
     {
-      g_printerr ("agents chat: %s\n", _ ("--max-turns must be positive"));
-      return FALSE;
+      error = g_error_new_literal (G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                                   _ ("--max-turns must be positive"));
+      return usage_error (chat, "agents chat: ", error);
     }
   if (*argc != 2)
     {
-      g_printerr (_ ("Usage: agents chat AGENT.json [--resume FILE] "
-                     "[OPTION…]\n"));
-      return FALSE;
+      error = g_error_new_literal (
+        G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+        _ ("Usage: agents chat AGENT.json [--resume FILE] [OPTION…]"));
+      return usage_error (chat, "", error);
     }
   return TRUE;
 }
@@ -927,6 +1075,8 @@ set_up (Chat *chat, const char *agent_file, GError **error)
   GObject *sandbox;
 
   chat->always = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  chat->tool_names =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   chat->pending = g_string_new (NULL);
   chat->agent = agents_cli_load_agent_file (agent_file, error);
   if (chat->agent == NULL ||
@@ -951,6 +1101,21 @@ set_up (Chat *chat, const char *agent_file, GError **error)
   chat->sandbox = AGENTS_SANDBOX_RUN_CONFIG (sandbox);
   chat->runner = agents_runner_new ();
   return open_sandbox (chat, payload, error);
+}
+
+/* `{"type": "chat_started", "agent", "state_file", "resumed"}`. */
+static void
+print_chat_started_json (Chat *chat)
+{
+  g_autoptr (JsonObject) object = json_object_new ();
+
+  json_object_set_string_member (object, "type", "chat_started");
+  json_object_set_string_member (object, "agent",
+                                 agents_agent_get_name (chat->agent));
+  json_object_set_string_member (object, "state_file", chat->state_file);
+  json_object_set_boolean_member (object, "resumed", chat->resume_file != NULL);
+  agents_cli_print_json_line (object);
+  fflush (stdout);
 }
 
 /* Reads prompts and runs turns until the end of input or /exit. */
@@ -979,24 +1144,34 @@ finish (Chat *chat)
   g_autoptr (GError) error = NULL;
   g_autoptr (JsonObject) payload = NULL;
 
-  g_print ("%s\n", _ ("Saving the chat…"));
+  if (!chat->options.json)
+    g_print ("%s\n", _ ("Saving the chat…"));
   payload = close_sandbox (chat, &error);
   agents_cli_end_progress_line ();
   if (payload == NULL)
     {
+      if (error == NULL)
+        g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_FAILED, "?");
       g_printerr (_ ("agents chat: closing the sandbox failed: %s\n"),
-                  error ? error->message : "?");
+                  error->message);
+      if (chat->options.json)
+        agents_cli_print_error_json (error);
       return AGENTS_CLI_EXIT_FAILED;
     }
   if (!save_chat (chat, payload, &error))
     {
       g_printerr (_ ("agents chat: cannot save the chat: %s\n"),
                   error->message);
+      if (chat->options.json)
+        agents_cli_print_error_json (error);
       agents_cli_release_payload_snapshots (payload);
       return AGENTS_CLI_EXIT_FAILED;
     }
   agents_cli_claim_payload_snapshots (payload, chat->state_file);
-  g_print (_ ("The chat is saved in %s.\n"), chat->state_file);
+  if (chat->options.json)
+    print_simple_event_json ("chat_saved", "state_file", chat->state_file);
+  else
+    g_print (_ ("The chat is saved in %s.\n"), chat->state_file);
   return AGENTS_CLI_EXIT_OK;
 }
 
@@ -1017,7 +1192,8 @@ agents_cli_chat (int argc, char **argv)
 
   if (!parse_chat_options (&chat, &argc, &argv))
     return AGENTS_CLI_EXIT_USAGE;
-  chat.use_readline = isatty (STDIN_FILENO);
+  /* Under --json, lines are read as they come, without an editor. */
+  chat.use_readline = isatty (STDIN_FILENO) && !chat.options.json;
 #ifdef HAVE_READLINE
   rl_catch_signals = 0;
   rl_readline_name = "agents";
@@ -1029,16 +1205,21 @@ agents_cli_chat (int argc, char **argv)
   if (!set_up (&chat, argv[1], &error))
     {
       g_printerr ("agents chat: %s\n", error->message);
+      if (chat.options.json)
+        agents_cli_print_error_json (error);
       status = AGENTS_CLI_EXIT_FAILED;
     }
   else
     {
-      g_print (_ ("Chatting with %s. Ctrl-C cancels a turn, Ctrl-D ends the "
-                  "chat.\n"),
-               agents_agent_get_name (chat.agent));
+      if (chat.options.json)
+        print_chat_started_json (&chat);
+      else
+        g_print (_ ("Chatting with %s. Ctrl-C cancels a turn, Ctrl-D ends "
+                    "the chat.\n"),
+                 agents_agent_get_name (chat.agent));
       converse (&chat);
       status = finish (&chat);
-      if (status == AGENTS_CLI_EXIT_OK)
+      if (status == AGENTS_CLI_EXIT_OK && !chat.options.json)
         g_print (_ ("Continue it with: agents chat %s --resume %s\n"), argv[1],
                  chat.state_file);
     }

@@ -59,6 +59,10 @@ AgentsRunConfig *agents_cli_build_run_config (const AgentsCliOptions *options,
 void agents_cli_end_progress_line (void);
 void agents_cli_print_json_line (JsonObject *object);
 void agents_cli_print_error_json (const GError *error);
+void agents_cli_print_event_json (GHashTable *tool_names,
+                                  AgentsStreamEvent *event);
+void agents_cli_print_final_output_json (AgentsAgent *agent, JsonNode *output);
+gboolean agents_cli_wants_json (int argc, char **argv);
 
 int agents_cli_run (int argc, char **argv);
 int agents_cli_chat (int argc, char **argv);

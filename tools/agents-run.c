@@ -358,6 +358,26 @@ print_final_output (Printer *printer, AgentsAgent *agent, JsonNode *output)
   g_print ("[final output]\n%s\n", text);
 }
 
+/* One stream event as `agents run --json` prints it; @tool_names maps
+ * the call ids of a run's tool calls to their names (for its tool
+ * outputs) and grows with the calls printed. */
+void
+agents_cli_print_event_json (GHashTable *tool_names, AgentsStreamEvent *event)
+{
+  Printer printer = { TRUE, tool_names };
+
+  print_event (&printer, event);
+}
+
+/* `{"type": "final_output", "agent", "output"}`. */
+void
+agents_cli_print_final_output_json (AgentsAgent *agent, JsonNode *output)
+{
+  Printer printer = { TRUE, NULL };
+
+  print_final_output (&printer, agent, output);
+}
+
 /* ---- errors ------------------------------------------------------------ */
 
 /* The context dictionary @error carries, whichever library domain it is
@@ -882,8 +902,8 @@ report_usage (const Options *options, const char *usage)
 
 /* Whether the command line asks for --json, before it is parsed: an
  * option the parser refuses is then reported as an event too. */
-static gboolean
-wants_json (int argc, char **argv)
+gboolean
+agents_cli_wants_json (int argc, char **argv)
 {
   for (int i = 1; i < argc && !g_str_equal (argv[i], "--"); i++)
     if (g_str_equal (argv[i], "--json") || g_str_equal (argv[i], "-j"))
@@ -978,7 +998,7 @@ parse_options (const char *command,
   agents_cli_add_run_entries (context, options, TRUE);
   g_option_context_add_main_entries (context, resume ? resume_only : run_only,
                                      GETTEXT_PACKAGE);
-  json = wants_json (*argc, *argv);
+  json = agents_cli_wants_json (*argc, *argv);
   if (!g_option_context_parse (context, argc, argv, &error))
     {
       /* A failed parse reverts what it set, --json included. */
@@ -1191,7 +1211,7 @@ parse_reap_options (int *argc, char ***argv, Options *options)
   };
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
-  gboolean json = wants_json (*argc, *argv);
+  gboolean json = agents_cli_wants_json (*argc, *argv);
 
   g_set_prgname ("agents reap");
   g_option_context_set_summary (

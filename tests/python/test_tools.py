@@ -154,7 +154,37 @@ class PingCapability(GObject.Object, Agents.Capability):
         return [Agents.FunctionTool.new("ping", "Answers pong.", None, ping)]
 
 
-def test_python_capability_tools():
+class TuplePingCapability(GObject.Object, Agents.Capability):
+    """Returns its tools as a tuple: PyGObject alone reads a returned
+    tuple as return value and out arguments (the tools were lost, with a
+    TypeError on stderr); the Agents override takes any iterable."""
+
+    def do_get_capability_type(self):
+        return "py_tuple_ping"
+
+    def do_get_tools(self):
+        return (Agents.FunctionTool.new("ping", "Answers pong.", None, ping),)
+
+
+class GeneratorPingCapability(GObject.Object, Agents.Capability):
+    def do_get_capability_type(self):
+        return "py_generator_ping"
+
+    def do_get_tools(self):
+        yield Agents.FunctionTool.new("ping", "Answers pong.", None, ping)
+
+
+class NonePingCapability(GObject.Object, Agents.Capability):
+    """None in the list: a NULL in the array, which crashed the runner."""
+
+    def do_get_capability_type(self):
+        return "py_none_ping"
+
+    def do_get_tools(self):
+        return [None, Agents.FunctionTool.new("ping", "Answers pong.", None, ping)]
+
+
+def test_python_capability_tools(capability_type=PingCapability):
     del PINGS[:]
     model = Agents.ScriptedModel.new()
     model.add_multiple_turn_outputs([
@@ -163,7 +193,7 @@ def test_python_capability_tools():
     agent = Agents.SandboxAgent.new("pinger")
     agent.set_model(model)
     agent.set_default_manifest(Agents.Manifest.new())
-    agent.set_capabilities([PingCapability()])
+    agent.set_capabilities([capability_type()])
 
     snapshots = tempfile.mkdtemp(prefix="python-capability-snapshots-")
     try:
@@ -185,10 +215,40 @@ def test_python_capability_tools():
                            "output": "pong"}], "the model saw the tool's output")
 
 
+def test_python_capability_any_iterable():
+    for capability_type in (TuplePingCapability, GeneratorPingCapability):
+        check_equal([t.get_name() for t in capability_type().get_tools()], ["ping"],
+                    "the tools of %s" % capability_type.__name__)
+        test_python_capability_tools(capability_type)
+
+
+def test_python_capability_bad_item():
+    """An item that is not a tool makes do_get_tools fail naming it; the
+    library never sees a NULL (which it would leave out, warning)."""
+    errors = []
+
+    def hook(kind, value, traceback):
+        errors.append(str(value))
+
+    saved = sys.excepthook
+    sys.excepthook = hook  # PyGObject reports a vfunc's exception here
+    try:
+        tools = NonePingCapability().get_tools()
+    finally:
+        sys.excepthook = saved
+    check_equal(tools, [], "the tools of a capability whose list holds None")
+    check_equal(errors, ["NonePingCapability.do_get_tools: item 0 is None, "
+                         "not an Agents.Tool"], "the error")
+
+
 TESTS = [
     ("custom tool", test_custom_tool),
     ("image output", test_image_output),
     ("Python capability: do_get_tools returns new tools", test_python_capability_tools),
+    ("Python capability: do_get_tools may return a tuple or a generator",
+     test_python_capability_any_iterable),
+    ("Python capability: a None among the tools is named, not a crash",
+     test_python_capability_bad_item),
 ]
 
 

@@ -12,6 +12,8 @@
 #include "run/agents-run-error.h"
 #include "agents-workspace-scope-private.h"
 
+#include "run/agents-tool.h"
+
 /**
  * AgentsCapability:
  *
@@ -329,6 +331,29 @@ agents_capability_get_run_as (AgentsCapability *self)
   return g_object_get_qdata (G_OBJECT (self), run_as_quark);
 }
 
+/* A binding's list may hold what is not a tool (a Python None, an
+ * object of another type): callers index the array as tools, so those
+ * go, with a warning that names the capability. */
+static void
+drop_non_tools (AgentsCapability *self, GPtrArray *tools)
+{
+  for (guint i = tools->len; i-- > 0;)
+    {
+      gpointer element = tools->pdata[i];
+
+      if (element != NULL && AGENTS_IS_TOOL (element))
+        continue;
+      g_warning ("Capability “%s” gave %s as a tool; it is left out",
+                 agents_capability_get_capability_type (self),
+                 element == NULL         ? "NULL (None, null)"
+                 : G_IS_OBJECT (element) ? G_OBJECT_TYPE_NAME (element)
+                                         : "something that is no object");
+      if (element != NULL && G_IS_OBJECT (element))
+        g_object_unref (element);
+      g_ptr_array_remove_index (tools, i);
+    }
+}
+
 /**
  * agents_capability_bind_cwd:
  * @self: a capability
@@ -389,7 +414,9 @@ agents_capability_get_cwd (AgentsCapability *self)
  * and the array has no free function, so free it with
  * `g_ptr_array_set_free_func (tools, g_object_unref)` then
  * g_ptr_array_unref(). An implementation returns new references too
- * (language bindings do so for a list they return).
+ * (language bindings do so for a list they return). Elements that are
+ * not #AgentsTool objects (a %NULL from a binding's list, say) are left
+ * out, with a warning.
  *
  * Returns: (transfer full) (element-type GObject): the tools
  */
@@ -405,7 +432,10 @@ agents_capability_get_tools (AgentsCapability *self)
    * without a free function, and take the elements' references when
    * they call this, so the array must not drop them again. */
   if (tools != NULL)
-    g_ptr_array_set_free_func (tools, NULL);
+    {
+      g_ptr_array_set_free_func (tools, NULL);
+      drop_non_tools (self, tools);
+    }
   return tools;
 }
 

@@ -11,9 +11,14 @@
 # - Agents.Runner.run_sync: runs an agent to its end without a main loop
 #   of the caller's, returning the Agents.RunResult or raising GLib.Error;
 # - Agents.Runner.arun and Agents.awaitable: the same as asyncio
-#   coroutines (PyGObject 3.42 has no awaitable _async methods of its own).
+#   coroutines (PyGObject 3.42 has no awaitable _async methods of its own);
+# - Agents.Capability: a do_get_tools of a Python capability may return
+#   any iterable of tools (PyGObject itself takes a list only: a tuple
+#   is read as return value and out arguments), and one that returns
+#   something else fails naming the item.
 
 import asyncio
+import functools
 import inspect
 import json
 import re
@@ -324,3 +329,42 @@ class Runner(Agents.Runner):
 
 Runner = override(Runner)
 __all__.append("Runner")
+
+
+def _checked_get_tools(get_tools):
+    """Wraps a Python do_get_tools: whatever iterable it returns becomes
+    the list PyGObject hands to C; an item that is not an Agents.Tool
+    raises a TypeError that names it (PyGObject prints it, and the
+    capability then gives no tools)."""
+    @functools.wraps(get_tools)
+    def do_get_tools(self):
+        tools = get_tools(self)
+        if tools is None:
+            return []
+        if isinstance(tools, Agents.Tool):
+            raise TypeError("%s.do_get_tools must return a list of tools, not one tool"
+                            % type(self).__name__)
+        tools = list(tools)
+        for index, tool in enumerate(tools):
+            if not isinstance(tool, Agents.Tool):
+                hint = (" (make it a tool with @Agents.function_tool)"
+                        if callable(tool) and not isinstance(tool, Agents.Tool) else "")
+                raise TypeError("%s.do_get_tools: item %d is %r, not an Agents.Tool%s"
+                                % (type(self).__name__, index, tool, hint))
+        return tools
+
+    do_get_tools._agents_checked = True
+    return do_get_tools
+
+
+class Capability(Agents.Capability):
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Before PyGObject registers the class and hooks its do_* methods.
+        get_tools = cls.__dict__.get("do_get_tools")
+        if get_tools is not None and not getattr(get_tools, "_agents_checked", False):
+            cls.do_get_tools = _checked_get_tools(get_tools)
+
+
+Capability = override(Capability)
+__all__.append("Capability")
