@@ -657,10 +657,12 @@ agents_archive_reader_next (AgentsArchiveReader *self,
   return TRUE;
 }
 
+/* The annotations of @buffer must stay on one line. */
+/* clang-format off */
 /**
  * agents_archive_reader_read_data:
  * @self: a reader
- * @buffer: (array length=count) (element-type guint8) (out caller-allocates):
+ * @buffer: (array length=count) (element-type guint8) (out caller-allocates) (transfer full):
  *   where the data goes
  * @count: the size of @buffer
  * @cancellable: (nullable): a #GCancellable
@@ -672,6 +674,7 @@ agents_archive_reader_next (AgentsArchiveReader *self,
  * Returns: the number of bytes read, 0 at the end of the member's data,
  *   -1 with @error set
  */
+/* clang-format on */
 gssize
 agents_archive_reader_read_data (AgentsArchiveReader *self,
                                  void *buffer,
