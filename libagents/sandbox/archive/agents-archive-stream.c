@@ -61,6 +61,8 @@ agents_archive_member_new (const char *name, AgentsArchiveMemberType type)
  * agents_archive_member_copy:
  * @self: a member
  *
+ * Copies @self, its name and link target included.
+ *
  * Returns: (transfer full): a copy of @self
  */
 AgentsArchiveMember *
@@ -214,6 +216,15 @@ struct _AgentsArchiveReader
   guint8 *buffer;            /* lent to libarchive until the next read */
 };
 
+/**
+ * AgentsArchiveReader:
+ *
+ * Reads the members of a tar (or zip) archive from a #GInputStream one at
+ * a time, within #AgentsArchiveLimits, without writing anything to disk
+ * but a zip's spool file: a member's header with
+ * agents_archive_reader_next(), its data with
+ * agents_archive_reader_read_data() or as a stream.
+ */
 G_DEFINE_FINAL_TYPE (AgentsArchiveReader, agents_archive_reader, G_TYPE_OBJECT)
 
 static void
@@ -814,6 +825,12 @@ struct _AgentsArchiveWriter
   guint8 *buffer;
 };
 
+/**
+ * AgentsArchiveWriter:
+ *
+ * Writes a tar archive to a #GOutputStream, member by member: a header,
+ * then its data, as a reader gives them or from any source.
+ */
 G_DEFINE_FINAL_TYPE (AgentsArchiveWriter, agents_archive_writer, G_TYPE_OBJECT)
 
 /* A writer dropped before it was closed ends without the end-of-archive

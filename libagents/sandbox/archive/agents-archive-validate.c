@@ -30,6 +30,13 @@ struct _AgentsArchivePolicy
   GHashTable *skipped;
 };
 
+/**
+ * AgentsArchivePolicy:
+ *
+ * The tar policy a validated archive is held to beyond its limits:
+ * whether links are kept, symlinks already in the destination, symlink
+ * paths to refuse and subtrees to skip. A reference-counted boxed type.
+ */
 G_DEFINE_BOXED_TYPE (AgentsArchivePolicy,
                      agents_archive_policy,
                      agents_archive_policy_ref,
@@ -61,6 +68,8 @@ agents_archive_policy_new (void)
 /**
  * agents_archive_policy_ref:
  * @self: a policy
+ *
+ * Takes a reference on @self.
  *
  * Returns: (transfer full): @self
  */

@@ -131,6 +131,9 @@ agents_sandbox_session_remove_pre_stop_hook (AgentsSandboxSession *self,
  * agents_sandbox_session_has_pre_stop_hooks:
  * @self: a session
  *
+ * Tells whether @self has pre-stop hooks left to run (see
+ * agents_sandbox_session_add_pre_stop_hook()).
+ *
  * Returns: whether hooks are registered that have not run yet
  */
 gboolean
