@@ -543,7 +543,8 @@ resume_through_manager (Resume *r,
 static void
 assert_resumed_with_trusted_grant (Resume *r, AgentsSandboxSession *session)
 {
-  AgentsSandboxSessionState *state = agents_sandbox_session_get_state (session);
+  g_autoptr (AgentsSandboxSessionState) state =
+    agents_sandbox_session_get_state (session);
   GPtrArray *grants = agents_manifest_get_extra_path_grants (
     agents_sandbox_session_state_get_manifest (state));
 
