@@ -3304,6 +3304,41 @@ extract_outcome (const ArchiveOutcome *want,
   return want;
 }
 
+/* A strict hydrate (strict_hydrate_links) refuses the outward symlink
+ * member itself: a kept link, or one a later member was written through,
+ * becomes a WORKSPACE_ARCHIVE_WRITE. @reason, when not %NULL, receives the
+ * exact reason of a kept link's refusal. */
+static const ArchiveOutcome *
+strict_hydrate_outcome (Fixture *f,
+                        const ArchiveCase *c,
+                        const ArchiveOutcome *want,
+                        GBytes *archive,
+                        char **reason,
+                        ArchiveOutcome *out)
+{
+  if (want->code == KEPT_LINK_CODE)
+    {
+      g_autofree char *target = expand (f, c->link_target);
+
+      *reason =
+        g_strdup_printf (g_path_is_absolute (c->link_target)
+                           ? "absolute symlink target not allowed: %s"
+                           : "symlink target escapes workspace root: %s",
+                         target);
+      *out = (ArchiveOutcome){ AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE,
+                               "reason", *reason };
+      return out;
+    }
+  if (g_strcmp0 (want->value, "symlink_escape") == 0 &&
+      has_link_member (archive))
+    {
+      *out = (ArchiveOutcome){ AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE,
+                               "reason", NULL };
+      return out;
+    }
+  return want;
+}
+
 static void
 test_archive_case (gconstpointer data)
 {
@@ -3323,6 +3358,8 @@ test_archive_case (gconstpointer data)
   g_autofree char *what = NULL;
   gboolean ok;
   ArchiveOutcome extract_want;
+  ArchiveOutcome strict_want;
+  g_autofree char *strict_reason = NULL;
   Fixture f;
 
   if (!backend_has_outside (run->backend))
@@ -3356,6 +3393,9 @@ test_archive_case (gconstpointer data)
     g_strdup_printf ("%s of %s", run->hydrate ? "hydrate" : "extract", c->name);
   if (!run->hydrate)
     want = extract_outcome (want, archive, &extract_want);
+  else if (run->backend->strict_hydrate_links)
+    want = strict_hydrate_outcome (&f, c, want, archive, &strict_reason,
+                                   &strict_want);
   if (want->code == -1)
     {
       g_assert_no_error (error);
@@ -3382,8 +3422,11 @@ test_archive_case (gconstpointer data)
       g_assert_true (g_variant_lookup (context, want->key, "&s", &value));
       if (want->value != NULL)
         g_assert_cmpstr (value, ==, want->value);
-      if (want->code == AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER)
+      if (want->code == AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER ||
+          want == &strict_want)
         g_assert_true (g_variant_lookup (context, "member", "&s", &value));
+      if (want == &strict_want && c->link != NULL)
+        g_assert_cmpstr (value, ==, c->link);
       if (want->code == AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE)
         g_assert_true (g_variant_lookup (context, "reason", "&s", &value));
       if (want->code == AGENTS_SANDBOX_ERROR_ARCHIVE_LIMIT)

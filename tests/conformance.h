@@ -46,6 +46,11 @@ typedef struct
   /* A snapshot's relative symlink that leaves the root cannot be restored
    * (the Docker engine refuses to extract it): refused as symlink_escape. */
   gboolean refuses_outward_relative_links;
+  /* Hydrate is strict, as the reference's unix_local hydrate: a symlink
+   * member leading out of the root (absolute, or relative and outward) is
+   * refused as WORKSPACE_ARCHIVE_WRITE naming the member, where other
+   * backends keep it (or fail on the write through it). */
+  gboolean strict_hydrate_links;
 } AgentsConformanceBackend;
 
 /* Registers the suite's tests for @backend, which must stay valid until

@@ -34,6 +34,7 @@ static const AgentsConformanceBackend unix_local = {
   .new_client = new_unix_local_client,
   .host_visible_root = TRUE,
   .confined_exec = TRUE,
+  .strict_hydrate_links = TRUE,
 };
 
 /* Without confinement, as the reference runs commands on Linux: then
@@ -43,6 +44,7 @@ static const AgentsConformanceBackend unix_local_unconfined = {
   .new_client = new_unix_local_client,
   .options = unconfined_options,
   .host_visible_root = TRUE,
+  .strict_hydrate_links = TRUE,
 };
 
 /* The same backend with its own temporary root, seen only through the
@@ -52,6 +54,7 @@ static const AgentsConformanceBackend unix_local_opaque = {
   .name = "unix_local-opaque",
   .new_client = new_unix_local_client,
   .host_visible_root = FALSE,
+  .strict_hydrate_links = TRUE,
 };
 
 int

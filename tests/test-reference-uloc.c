@@ -81,21 +81,6 @@ test_hydrate_rejects_external_symlink (SessionS *s, gconstpointer data)
   const char *argv[] = { "tar", "-C", src, "-cf", tar, "leak", NULL };
   int status = 0;
 
-  if (g_getenv ("REFERENCE_ULOC_STRICT_HYDRATE") == NULL)
-    {
-      /* The unix_local hydrate extracts as a snapshot restore, which keeps
-       * absolute link targets (a restored virtualenv needs them,
-       * docs/security.md), and reports UnsafeArchiveMember as the docker
-       * backend does: the backend conformance suite (tests/conformance.c,
-       * archives/hydrate/) asserts both for every backend. The reference's
-       * strict unix_local hydrate (WorkspaceArchiveWrite, "absolute
-       * symlink target not allowed: TARGET") changes that contract, which
-       * is the lead's call. */
-      g_test_skip ("strict unix_local hydrate is not the default: the "
-                   "conformance suite and docs/security.md define hydrate "
-                   "as keeping links, with UnsafeArchiveMember errors");
-      return;
-    }
   g_assert_no_errno (g_mkdir (src, 0700));
   g_assert_no_errno (symlink ("/etc/passwd", link));
   g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH,

@@ -2120,9 +2120,20 @@ unix_local_hydrate_workspace (AgentsSandboxSession *session,
   g_autofree char *root = session_root (self);
 
   g_mkdir_with_parents (root, 0755);
-  /* The archive is a snapshot of this workspace: its symlinks come
-   * back as they were, wherever they point. */
-  agents_archive_extract_snapshot_to_directory_async (
+  /* The restore of this workspace's own snapshot brings its symlinks
+   * back as they were, wherever they point. Any other archive is
+   * hydrated as by the reference's unix_local: strictly, a symlink member
+   * must stay inside the workspace (relative links such as a
+   * virtualenv's come back; absolute or outward targets are refused). */
+  if (agents_sandbox_session_base_is_restoring_snapshot (
+        AGENTS_SANDBOX_SESSION_BASE (self)))
+    {
+      agents_archive_extract_snapshot_to_directory_async (
+        data, root, agents_sandbox_session_get_archive_limits (session),
+        g_task_get_cancellable (task), hydrate_done, g_object_ref (task));
+      return;
+    }
+  agents_archive_extract_workspace_to_directory_async (
     data, root, agents_sandbox_session_get_archive_limits (session),
     g_task_get_cancellable (task), hydrate_done, g_object_ref (task));
 }

@@ -795,7 +795,9 @@ typedef struct
   GArray *dirs;        /* DirMode */
   gboolean keep_links; /* a snapshot: symlinks may point anywhere */
   gboolean no_links;   /* a user's extract: no link members at all */
-  GHashTable *seen;    /* member path -> GINT_TO_POINTER (SeenKind) */
+  /* A workspace hydrate: a snapshot whose symlinks stay inside. */
+  gboolean links_stay_inside;
+  GHashTable *seen; /* member path -> GINT_TO_POINTER (SeenKind) */
 } Extract;
 
 static void
@@ -1181,6 +1183,36 @@ extract_regular (Extract *ex,
   return ok;
 }
 
+/* A hydrate refuses the link as the reference's strict unix_local hydrate
+ * does: WORKSPACE_ARCHIVE_WRITE naming the root, the member and the
+ * target. */
+static gboolean
+set_outward_link_error (Extract *ex,
+                        GError **error,
+                        const char *member,
+                        const char *target)
+{
+  g_autofree char *reason = NULL;
+  g_autofree char *display = g_utf8_make_valid (ex->root, -1);
+  GVariantDict ctx;
+
+  if (g_path_is_absolute (target))
+    reason =
+      g_strdup_printf ("absolute symlink target not allowed: %s", target);
+  else
+    reason =
+      g_strdup_printf ("symlink target escapes workspace root: %s", target);
+  g_variant_dict_init (&ctx, NULL);
+  g_variant_dict_insert (&ctx, "path", "s", display);
+  g_variant_dict_insert (&ctx, "member", "s", member);
+  g_variant_dict_insert (&ctx, "reason", "s", reason);
+  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE,
+                            g_variant_dict_end (&ctx),
+                            _ ("failed to write archive for path: %s"),
+                            display);
+  return FALSE;
+}
+
 static gboolean
 extract_symlink (Extract *ex,
                  struct archive_entry *entry,
@@ -1206,9 +1238,12 @@ extract_symlink (Extract *ex,
                         "symlink_escape", error);
   if (parent < 0)
     return FALSE;
-  if (!ex->keep_links && !symlink_target_inside (ex, components, target))
+  if ((!ex->keep_links || ex->links_stay_inside) &&
+      !symlink_target_inside (ex, components, target))
     {
       close (parent);
+      if (ex->links_stay_inside)
+        return set_outward_link_error (ex, error, member, target);
       return agents_archive_set_unsafe_error (error, member, "symlink_escape");
     }
   if (!clear_slot (ex, parent, name, rel, FALSE, &is_dir, error) ||
@@ -1428,9 +1463,10 @@ extract_entries (Extract *ex, GError **error)
 
 typedef enum
 {
-  LINKS_INSIDE, /* links that stay beneath the root */
-  LINKS_KEEP,   /* a snapshot: symlinks may point anywhere */
-  LINKS_NONE,   /* a user's extract: no link members */
+  LINKS_INSIDE,      /* links that stay beneath the root */
+  LINKS_KEEP,        /* a snapshot: symlinks may point anywhere */
+  LINKS_NONE,        /* a user's extract: no link members */
+  LINKS_KEEP_INSIDE, /* a workspace hydrate: a snapshot, links inside */
 } LinkPolicy;
 
 static gboolean extract_full (GInputStream *archive,
@@ -1525,7 +1561,8 @@ extract_full (GInputStream *archive,
 
   ex.root = root;
   ex.archive_name = archive_name ? archive_name : root;
-  ex.keep_links = links == LINKS_KEEP;
+  ex.keep_links = links == LINKS_KEEP || links == LINKS_KEEP_INSIDE;
+  ex.links_stay_inside = links == LINKS_KEEP_INSIDE;
   ex.no_links = links == LINKS_NONE;
   ex.root_fd = open (root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (ex.root_fd < 0)
@@ -1552,7 +1589,7 @@ static void extract_async (GInputStream *archive,
                            const char *root,
                            AgentsCompressionScheme scheme,
                            const AgentsArchiveLimits *limits,
-                           gboolean keep_links,
+                           LinkPolicy links,
                            GCancellable *cancellable,
                            GAsyncReadyCallback callback,
                            gpointer user_data);
@@ -1564,7 +1601,7 @@ typedef struct
   AgentsCompressionScheme scheme;
   AgentsArchiveLimits limits;
   gboolean has_limits;
-  gboolean keep_links;
+  LinkPolicy links;
 } ExtractTaskData;
 
 static void
@@ -1587,8 +1624,7 @@ extract_thread (GTask *task,
   GError *error = NULL;
 
   if (extract_full (td->archive, NULL, td->root, td->scheme,
-                    td->has_limits ? &td->limits : NULL,
-                    td->keep_links ? LINKS_KEEP : LINKS_INSIDE, cancellable,
+                    td->has_limits ? &td->limits : NULL, td->links, cancellable,
                     &error))
     g_task_return_boolean (task, TRUE);
   else
@@ -1619,8 +1655,8 @@ agents_archive_extract_to_directory_async (GInputStream *archive,
   g_return_if_fail (G_IS_INPUT_STREAM (archive));
   g_return_if_fail (root != NULL);
 
-  extract_async (archive, root, scheme, limits, FALSE, cancellable, callback,
-                 user_data);
+  extract_async (archive, root, scheme, limits, LINKS_INSIDE, cancellable,
+                 callback, user_data);
 }
 
 /**
@@ -1656,8 +1692,44 @@ agents_archive_extract_snapshot_to_directory_async (
   g_return_if_fail (G_IS_INPUT_STREAM (archive));
   g_return_if_fail (root != NULL);
 
-  extract_async (archive, root, AGENTS_COMPRESSION_SCHEME_TAR, limits, TRUE,
-                 cancellable, callback, user_data);
+  extract_async (archive, root, AGENTS_COMPRESSION_SCHEME_TAR, limits,
+                 LINKS_KEEP, cancellable, callback, user_data);
+}
+
+/**
+ * agents_archive_extract_workspace_to_directory_async:
+ * @archive: a tar archive of a workspace
+ * @root: (type filename): an existing directory to extract beneath
+ * @limits: (nullable): the limits to enforce; %NULL for the defaults
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when done
+ * @user_data: data for @callback
+ *
+ * Hydrates a workspace strictly, as the reference's unix_local backend
+ * does: like agents_archive_extract_snapshot_to_directory_async() (finish
+ * it with agents_archive_extract_to_directory_finish()), except that a
+ * symlink member must stay beneath @root. Relative links within it (a
+ * virtualenv's `bin/python` pointing at `python3`) come back; a link with
+ * an absolute target, or one whose relative target leads out of @root,
+ * fails with %AGENTS_SANDBOX_ERROR_WORKSPACE_ARCHIVE_WRITE, context
+ * `path` (@root), `member` and `reason` (`absolute symlink target not
+ * allowed: TARGET` or `symlink target escapes workspace root: TARGET`),
+ * and is never created.
+ */
+void
+agents_archive_extract_workspace_to_directory_async (
+  GInputStream *archive,
+  const char *root,
+  const AgentsArchiveLimits *limits,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data)
+{
+  g_return_if_fail (G_IS_INPUT_STREAM (archive));
+  g_return_if_fail (root != NULL);
+
+  extract_async (archive, root, AGENTS_COMPRESSION_SCHEME_TAR, limits,
+                 LINKS_KEEP_INSIDE, cancellable, callback, user_data);
 }
 
 static void
@@ -1665,7 +1737,7 @@ extract_async (GInputStream *archive,
                const char *root,
                AgentsCompressionScheme scheme,
                const AgentsArchiveLimits *limits,
-               gboolean keep_links,
+               LinkPolicy links,
                GCancellable *cancellable,
                GAsyncReadyCallback callback,
                gpointer user_data)
@@ -1674,7 +1746,7 @@ extract_async (GInputStream *archive,
   ExtractTaskData *td;
 
   td = g_new0 (ExtractTaskData, 1);
-  td->keep_links = keep_links;
+  td->links = links;
   td->archive = g_object_ref (archive);
   td->root = g_strdup (root);
   td->scheme = scheme;

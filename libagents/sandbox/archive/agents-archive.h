@@ -53,6 +53,15 @@ void agents_archive_extract_snapshot_to_directory_async (
   gpointer user_data);
 
 AGENTS_AVAILABLE_IN_1_0
+void agents_archive_extract_workspace_to_directory_async (
+  GInputStream *archive,
+  const char *root,
+  const AgentsArchiveLimits *limits,
+  GCancellable *cancellable,
+  GAsyncReadyCallback callback,
+  gpointer user_data);
+
+AGENTS_AVAILABLE_IN_1_0
 gboolean agents_archive_compression_scheme_for_path (
   const char *path, AgentsCompressionScheme *scheme, GError **error);
 

@@ -491,7 +491,10 @@ agents_capability_instructions_finish (AgentsCapability *self,
  * @self: a capability
  * @manifest: the manifest a session will be created from
  *
- * Lets the capability change the manifest.
+ * Lets the capability change the manifest. A capability implementing
+ * #AgentsCapabilityInterface.process_manifest_checked that fails here is
+ * logged and leaves the manifest unchanged; callers that can report the
+ * failure use agents_capability_process_manifest_checked().
  *
  * Returns: (transfer full): the manifest to use
  */
@@ -499,10 +502,56 @@ AgentsManifest *
 agents_capability_process_manifest (AgentsCapability *self,
                                     AgentsManifest *manifest)
 {
+  g_autoptr (GError) error = NULL;
+  AgentsManifest *processed;
+
   g_return_val_if_fail (AGENTS_IS_CAPABILITY (self), NULL);
   g_return_val_if_fail (AGENTS_IS_MANIFEST (manifest), NULL);
 
-  return IFACE (self)->process_manifest (self, manifest);
+  processed =
+    agents_capability_process_manifest_checked (self, manifest, &error);
+  if (processed != NULL)
+    return processed;
+  g_warning ("Capability “%s” failed to process the manifest: %s",
+             agents_capability_get_capability_type (self),
+             error != NULL ? error->message : "no error set");
+  return g_object_ref (manifest);
+}
+
+/**
+ * agents_capability_process_manifest_checked:
+ * @self: a capability
+ * @manifest: the manifest a session will be created from
+ * @error: return location for a #GError
+ *
+ * Lets the capability change the manifest, or fail: calls
+ * #AgentsCapabilityInterface.process_manifest_checked when the capability
+ * implements it, else #AgentsCapabilityInterface.process_manifest (which
+ * cannot fail). The session manager uses this and fails the session with
+ * the error (redacted when the manifest carries mount credentials).
+ *
+ * Returns: (transfer full) (nullable): the manifest to use, or %NULL with
+ *   @error set
+ */
+AgentsManifest *
+agents_capability_process_manifest_checked (AgentsCapability *self,
+                                            AgentsManifest *manifest,
+                                            GError **error)
+{
+  AgentsCapabilityInterface *iface;
+  AgentsManifest *processed;
+
+  g_return_val_if_fail (AGENTS_IS_CAPABILITY (self), NULL);
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (manifest), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  iface = IFACE (self);
+  if (iface->process_manifest_checked == NULL)
+    return iface->process_manifest (self, manifest);
+  processed = iface->process_manifest_checked (self, manifest, error);
+  g_return_val_if_fail (processed != NULL || error == NULL || *error != NULL,
+                        NULL);
+  return processed;
 }
 
 /**

@@ -50,6 +50,9 @@ G_DECLARE_INTERFACE (
  *   returns a string
  * @process_manifest: may change the manifest a session is created from;
  *   returns it (the same object or a new one)
+ * @process_manifest_checked: @process_manifest for a capability that can
+ *   fail: returns the manifest, or %NULL with @error set; when
+ *   implemented, it is used instead of @process_manifest (Since: 1.0)
  * @process_context: may rewrite the model input; returns the new items
  * @sampling_params: returns members to merge into the model settings'
  *   extra arguments, or %NULL
@@ -86,9 +89,12 @@ struct _AgentsCapabilityInterface
   JsonObject *(*sampling_params_for_model) (AgentsCapability *self,
                                             JsonObject *model_params);
   char **(*get_required_types) (AgentsCapability *self);
+  AgentsManifest *(*process_manifest_checked) (AgentsCapability *self,
+                                               AgentsManifest *manifest,
+                                               GError **error);
 
   /*< private >*/
-  gpointer padding[10];
+  gpointer padding[9];
 };
 
 AGENTS_AVAILABLE_IN_1_0
@@ -119,6 +125,9 @@ char *agents_capability_instructions_finish (AgentsCapability *self,
 AGENTS_AVAILABLE_IN_1_0
 AgentsManifest *agents_capability_process_manifest (AgentsCapability *self,
                                                     AgentsManifest *manifest);
+AGENTS_AVAILABLE_IN_1_0
+AgentsManifest *agents_capability_process_manifest_checked (
+  AgentsCapability *self, AgentsManifest *manifest, GError **error);
 AGENTS_AVAILABLE_IN_1_0
 JsonArray *agents_capability_process_context (AgentsCapability *self,
                                               JsonArray *context);

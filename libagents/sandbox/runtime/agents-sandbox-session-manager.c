@@ -468,12 +468,24 @@ agents_sandbox_session_manager_manifest_with_run_as_user (
   return copy;
 }
 
+/* A capability failed on @manifest (as it was handed over, and maybe
+ * changed in place by it): when mounts with credentials are in play, its
+ * error may quote them, so only its domain and code are kept. */
+static GError *
+capability_error_redact (AgentsManifest *manifest, GError *error)
+{
+  if (agents_manifest_has_mount_authority (manifest))
+    return agents_mount_error_redact (error);
+  return error;
+}
+
 /* A copy of @base with the run-as user and every capability's manifest
- * changes; @base is not changed. */
+ * changes, or %NULL when a capability fails; @base is not changed. */
 static AgentsManifest *
 processed_manifest (AgentsManifest *base,
                     AgentsSandboxAgent *agent,
-                    GPtrArray *capabilities)
+                    GPtrArray *capabilities,
+                    GError **error)
 {
   g_autoptr (AgentsUser) run_as = agents_sandbox_agent_dup_run_as (agent);
   AgentsManifest *manifest = agents_manifest_copy (base);
@@ -482,8 +494,21 @@ processed_manifest (AgentsManifest *base,
     agents_manifest_add_user (manifest, run_as);
   for (guint i = 0; capabilities != NULL && i < capabilities->len; i++)
     {
-      AgentsManifest *next =
-        agents_capability_process_manifest (capabilities->pdata[i], manifest);
+      GError *failure = NULL;
+      AgentsManifest *next = agents_capability_process_manifest_checked (
+        capabilities->pdata[i], manifest, &failure);
+
+      if (next == NULL)
+        {
+          if (failure == NULL)
+            failure = agents_sandbox_error_new (
+              AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT, NULL,
+              _ ("A capability failed to process the manifest"));
+          g_propagate_error (error,
+                             capability_error_redact (manifest, failure));
+          g_object_unref (manifest);
+          return NULL;
+        }
 
       /* A capability that builds a new manifest keeps the trusted
        * acknowledgements: relative ones follow the entries, absolute
@@ -667,7 +692,13 @@ materialize_delta (GTask *task)
   g_autoptr (GPtrArray) delta = NULL;
   GError *error = NULL;
 
-  op->processed = processed_manifest (current, op->agent, op->capabilities);
+  op->processed =
+    processed_manifest (current, op->agent, op->capabilities, &error);
+  if (op->processed == NULL)
+    {
+      ensure_fail (task, error);
+      return;
+    }
   if (!same_accounts (current, op->processed))
     {
       ensure_fail (
@@ -724,7 +755,12 @@ injected_running (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   /* Stopped: starting it materializes the changed manifest. */
   processed = processed_manifest (agents_sandbox_session_get_manifest (session),
-                                  op->agent, op->capabilities);
+                                  op->agent, op->capabilities, &error);
+  if (processed == NULL)
+    {
+      ensure_fail (task, error);
+      return;
+    }
   agents_sandbox_session_state_set_manifest (
     agents_sandbox_session_peek_state (session), processed);
   start_session (task);
@@ -856,7 +892,12 @@ resume_from_state (GTask *task,
     agents_sandbox_session_state_set_root_vouched (state, TRUE);
   processed =
     processed_manifest (agents_sandbox_session_state_get_manifest (state),
-                        op->agent, op->capabilities);
+                        op->agent, op->capabilities, &error);
+  if (processed == NULL)
+    {
+      ensure_fail (task, error);
+      return;
+    }
   agents_sandbox_session_state_set_manifest (state, processed);
   /* Nor host directories: grants that had one take it from the trusted
    * manifest, or from the capabilities, which are trusted code. */
@@ -900,13 +941,16 @@ created (GObject *source, GAsyncResult *result, gpointer user_data)
   start_session (task);
 }
 
-/* The manifest a new session is created from: the run config's, else
- * the agent's default one, with the run-as user and the capabilities'
- * changes. Without either, NULL lets the backend use its own default,
- * unless the run-as user or the capabilities add something to an empty
- * manifest. */
-static AgentsManifest *
-creation_manifest (AgentsSandboxSessionManager *self, EnsureOp *op)
+/* The manifest a new session is created from, in @out: the run
+ * config's, else the agent's default one, with the run-as user and the
+ * capabilities' changes. Without either, NULL lets the backend use its
+ * own default, unless the run-as user or the capabilities add something
+ * to an empty manifest. FALSE when a capability fails. */
+static gboolean
+creation_manifest (AgentsSandboxSessionManager *self,
+                   EnsureOp *op,
+                   AgentsManifest **out,
+                   GError **error)
 {
   AgentsManifest *base = agents_sandbox_run_config_get_manifest (self->config);
   g_autoptr (AgentsManifest) empty = NULL;
@@ -914,13 +958,15 @@ creation_manifest (AgentsSandboxSessionManager *self, EnsureOp *op)
 
   if (base == NULL)
     base = agents_sandbox_agent_get_default_manifest (op->agent);
-  if (base != NULL)
-    return processed_manifest (base, op->agent, op->capabilities);
-  empty = agents_manifest_new ();
-  processed = processed_manifest (empty, op->agent, op->capabilities);
-  return agents_manifest_equal (processed, empty)
+  if (base == NULL)
+    base = empty = agents_manifest_new ();
+  processed = processed_manifest (base, op->agent, op->capabilities, error);
+  if (processed == NULL)
+    return FALSE;
+  *out = empty != NULL && agents_manifest_equal (processed, empty)
            ? NULL
            : g_steal_pointer (&processed);
+  return TRUE;
 }
 
 static void
@@ -932,6 +978,7 @@ create_session (GTask *task)
   GVariant *options = agents_sandbox_run_config_get_options (self->config);
   g_autoptr (GObject) snapshot = configured_snapshot_new (self);
   g_autoptr (AgentsManifest) manifest = NULL;
+  GError *error = NULL;
 
   if (options == NULL &&
       !agents_sandbox_client_supports_default_options (client))
@@ -943,7 +990,11 @@ create_session (GTask *task)
                            agents_sandbox_client_get_backend_id (client)));
       return;
     }
-  manifest = creation_manifest (self, op);
+  if (!creation_manifest (self, op, &manifest, &error))
+    {
+      ensure_fail (task, error);
+      return;
+    }
   op->span =
     start_span (self, "sandbox.create_session", AGENTS_AGENT (op->agent));
   agents_sandbox_client_create_async (client, manifest, options, snapshot,

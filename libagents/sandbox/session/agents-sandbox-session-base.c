@@ -10,6 +10,7 @@
 
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-session-base.h"
+#include "agents-sandbox-session-generic-private.h"
 #include "agents-sandbox-session-private.h"
 
 /**
@@ -217,6 +218,29 @@ agents_sandbox_session_base_is_started (AgentsSandboxSessionBase *self)
   g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_BASE (self), FALSE);
 
   return PRIV (self)->started;
+}
+
+/**
+ * agents_sandbox_session_base_is_restoring_snapshot:
+ * @self: a session
+ *
+ * Whether the session's start is restoring its snapshot: %TRUE from the
+ * moment the start clears the workspace for the restore until the
+ * snapshot is hydrated. A backend's
+ * #AgentsSandboxSessionInterface.hydrate_workspace can tell the restore
+ * of its own snapshot (whose links come back as they were) from an
+ * archive handed to agents_sandbox_session_hydrate_workspace_async().
+ *
+ * Returns: whether a snapshot restore is in progress
+ */
+gboolean
+agents_sandbox_session_base_is_restoring_snapshot (
+  AgentsSandboxSessionBase *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_BASE (self), FALSE);
+
+  return agents_sandbox_session_get_restore_pending (
+    AGENTS_SANDBOX_SESSION (self));
 }
 
 #define CLASS(self) AGENTS_SANDBOX_SESSION_BASE_GET_CLASS (self)

@@ -65,5 +65,8 @@ struct _AgentsSandboxSessionBaseClass
 AGENTS_AVAILABLE_IN_1_0
 gboolean
 agents_sandbox_session_base_is_started (AgentsSandboxSessionBase *self);
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_sandbox_session_base_is_restoring_snapshot (
+  AgentsSandboxSessionBase *self);
 
 G_END_DECLS
