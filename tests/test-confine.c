@@ -1012,6 +1012,7 @@ spawn_confined (AgentsUnixLocalPolicy *policy,
   g_auto (GStrv) writable = NULL;
   g_autoptr (GError) error = NULL;
   GSubprocess *proc;
+  const char *id;
 
   g_free (policy->host_tmp_dir);
   policy->host_tmp_dir = g_strdup (fixture->host_tmp);
@@ -1024,7 +1025,9 @@ spawn_confined (AgentsUnixLocalPolicy *policy,
     agents_unix_local_confine_spawn (agents_unix_local_confine_probe (),
                                      fixture->mechanism, policy, argv, &error);
   g_assert_no_error (error);
-  *pid = atoi (g_subprocess_get_identifier (proc));
+  /* A command that ended already (and was reaped) has no identifier. */
+  id = g_subprocess_get_identifier (proc);
+  *pid = id != NULL ? atoi (id) : -1;
   return proc;
 }
 
@@ -1037,8 +1040,11 @@ kill_all_of (GSubprocess *proc, pid_t pid, guint32 uid, const char *mark)
 
   while (count_marked (uid, mark) > 0 && g_get_monotonic_time () < deadline)
     {
-      kill (-pid, SIGKILL);
-      kill (pid, SIGKILL);
+      if (pid > 0)
+        {
+          kill (-pid, SIGKILL);
+          kill (pid, SIGKILL);
+        }
       g_usleep (20 * 1000);
     }
   g_subprocess_wait (proc, NULL, NULL);
