@@ -7,16 +7,10 @@
 #pragma once
 
 #include "agents-capability.h"
+#include "agents-pty-rules-private.h"
 #include "run/agents-tool.h"
 
 G_BEGIN_DECLS
-
-/* The most output exec_command hands back when the model sets no
- * `max_output_tokens` (the reference then returns everything): past
- * 1 MiB the output is token-truncated as if `max_output_tokens` were
- * 1 MiB / 4, with the same head, marker and tail. A deviation from the
- * reference, so that no output is unbounded. */
-#define AGENTS_EXEC_COMMAND_MAX_OUTPUT_BYTES (1024 * 1024)
 
 /* The reference's `exec_command` function tool (wave2-reference §1.2),
  * non-strict schema, over @capability's bound session as its run-as

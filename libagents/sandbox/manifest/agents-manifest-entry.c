@@ -806,3 +806,66 @@ agents_manifest_entry_equal (AgentsManifestEntry *a, AgentsManifestEntry *b)
           agents_mount_equal_common (AGENTS_MOUNT (a), AGENTS_MOUNT (b))) &&
          (klass->equal_fields == NULL || klass->equal_fields (a, b));
 }
+
+/* ---- materializing, through the class (the code that drives the
+ * session lives in entries/) ------------------------------------------ */
+
+/**
+ * agents_manifest_entry_apply_async:
+ * @self: an #AgentsManifestEntry
+ * @session: the session to materialize into
+ * @dest: (type filename): the absolute destination in the workspace
+ * @base_dir: (type filename) (nullable): the directory relative local
+ *   sources are resolved against, and which they must stay inside;
+ *   %NULL for the current directory
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the entry is materialized
+ * @user_data: data for @callback
+ *
+ * Materializes the entry at @dest through the session's public
+ * operations. The task is handed to the class's @apply vfunc, which
+ * does not own it and keeps a reference if it completes it later.
+ */
+void
+agents_manifest_entry_apply_async (AgentsManifestEntry *self,
+                                   AgentsSandboxSession *session,
+                                   const char *dest,
+                                   const char *base_dir,
+                                   GCancellable *cancellable,
+                                   GAsyncReadyCallback callback,
+                                   gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_MANIFEST_ENTRY (self));
+  g_return_if_fail (G_IS_OBJECT (session));
+  g_return_if_fail (dest != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agents_manifest_entry_apply_async);
+  AGENTS_MANIFEST_ENTRY_GET_CLASS (self)->apply (self, session, dest, base_dir,
+                                                 task);
+}
+
+/**
+ * agents_manifest_entry_apply_finish:
+ * @self: an #AgentsManifestEntry
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes agents_manifest_entry_apply_async().
+ *
+ * Returns: (transfer container) (element-type AgentsMaterializedFile): the
+ *   files written (the array frees them), or %NULL with @error set
+ */
+GPtrArray *
+agents_manifest_entry_apply_finish (AgentsManifestEntry *self,
+                                    GAsyncResult *result,
+                                    GError **error)
+{
+  g_return_val_if_fail (AGENTS_IS_MANIFEST_ENTRY (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

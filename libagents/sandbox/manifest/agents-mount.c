@@ -334,3 +334,114 @@ agents_mount_set_read_only (AgentsMount *self, gboolean read_only)
   g_object_notify_by_pspec (G_OBJECT (self),
                             mount_properties[MOUNT_PROP_READ_ONLY]);
 }
+
+/* ---- materializing, through the class (the code that drives the
+ * session lives in entries/) ------------------------------------------ */
+
+/**
+ * agents_mount_mount_async:
+ * @self: an #AgentsMount
+ * @session: the session to mount into
+ * @dest: (type filename): the absolute mount point in the workspace
+ * @base_dir: (type filename) (nullable): the base directory of local
+ *   sources
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the storage is mounted
+ * @user_data: data for @callback
+ *
+ * Mounts the storage at @dest through the class's @mount vfunc.
+ */
+void
+agents_mount_mount_async (AgentsMount *self,
+                          AgentsSandboxSession *session,
+                          const char *dest,
+                          const char *base_dir,
+                          GCancellable *cancellable,
+                          GAsyncReadyCallback callback,
+                          gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_MOUNT (self));
+  g_return_if_fail (G_IS_OBJECT (session));
+  g_return_if_fail (dest != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agents_mount_mount_async);
+  AGENTS_MOUNT_GET_CLASS (self)->mount (self, session, dest, base_dir, task);
+}
+
+/**
+ * agents_mount_mount_finish:
+ * @self: an #AgentsMount
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes agents_mount_mount_async().
+ *
+ * Returns: %TRUE if the storage was mounted
+ */
+gboolean
+agents_mount_mount_finish (AgentsMount *self,
+                           GAsyncResult *result,
+                           GError **error)
+{
+  g_return_val_if_fail (AGENTS_IS_MOUNT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * agents_mount_unmount_async:
+ * @self: an #AgentsMount
+ * @session: the session to unmount from
+ * @dest: (type filename): the absolute mount point in the workspace
+ * @base_dir: (type filename) (nullable): the base directory of local
+ *   sources
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the storage is unmounted
+ * @user_data: data for @callback
+ *
+ * Unmounts the storage at @dest through the class's @unmount vfunc.
+ */
+void
+agents_mount_unmount_async (AgentsMount *self,
+                            AgentsSandboxSession *session,
+                            const char *dest,
+                            const char *base_dir,
+                            GCancellable *cancellable,
+                            GAsyncReadyCallback callback,
+                            gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (AGENTS_IS_MOUNT (self));
+  g_return_if_fail (G_IS_OBJECT (session));
+  g_return_if_fail (dest != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agents_mount_unmount_async);
+  AGENTS_MOUNT_GET_CLASS (self)->unmount (self, session, dest, base_dir, task);
+}
+
+/**
+ * agents_mount_unmount_finish:
+ * @self: an #AgentsMount
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Finishes agents_mount_unmount_async().
+ *
+ * Returns: %TRUE if the storage was unmounted
+ */
+gboolean
+agents_mount_unmount_finish (AgentsMount *self,
+                             GAsyncResult *result,
+                             GError **error)
+{
+  g_return_val_if_fail (AGENTS_IS_MOUNT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

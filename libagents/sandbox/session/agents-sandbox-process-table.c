@@ -20,7 +20,6 @@
 #include "agents-sandbox-error.h"
 #include "agents-sandbox-process-private.h"
 #include "agents-sandbox-process-table-private.h"
-#include "agents-shell-tools-private.h"
 #include "agents-token-truncation-private.h"
 
 /* ---- the update ---------------------------------------------------- */

@@ -26,6 +26,13 @@ G_BEGIN_DECLS
 #define AGENTS_PTY_PROCESS_ID_MIN 1000
 #define AGENTS_PTY_PROCESS_ID_MAX_EXCLUSIVE 100000
 
+/* The most output exec_command hands back when the model sets no
+ * `max_output_tokens` (the reference then returns everything): past
+ * 1 MiB the output is token-truncated as if `max_output_tokens` were
+ * 1 MiB / 4, with the same head, marker and tail. A deviation from the
+ * reference, so that no output is unbounded. */
+#define AGENTS_EXEC_COMMAND_MAX_OUTPUT_BYTES (1024 * 1024)
+
 /* clamp(@yield_time_ms, 250, 30 000). */
 guint agents_pty_clamp_yield_time_ms (gint64 yield_time_ms);
 
