@@ -497,6 +497,7 @@ static AgentsTypedJsonFamily snapshot_family = {
   .instantiate = instantiate_snapshot,
   .write_fields = write_snapshot_fields,
   .read_fields = read_snapshot_fields,
+  .load_types = agents_registry_load_plugins,
 };
 
 /**

@@ -37,6 +37,12 @@ typedef struct
   const char *(*type_name_of) (GObject *self);
   /* Creates an instance of @type for @object (NULL: g_object_new()). */
   GObject *(*instantiate) (GType type, JsonObject *object, GError **error);
+  /* Makes sure every type of the family that could be registered is
+   * (NULL: the registrations so far are all): called before a lookup or
+   * a listing. Families whose types plugins add set it to
+   * agents_registry_load_plugins(); the mechanism itself stays below the
+   * registry. */
+  void (*load_types) (void);
   /* Writes the members after `type`; reads them into a new instance. */
   void (*write_fields) (GObject *self, JsonBuilder *builder);
   gboolean (*read_fields) (GObject *self, JsonObject *object, GError **error);

@@ -9,7 +9,6 @@
 #include <glib/gi18n-lib.h>
 
 #include "agents-json-private.h"
-#include "agents-registry.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-typed-json-private.h"
 
@@ -86,6 +85,26 @@ ensure_family_initialized (GType base)
     g_type_default_interface_unref (g_type_default_interface_ref (base));
   else if (G_TYPE_IS_CLASSED (base))
     g_type_class_unref (g_type_class_ref (base));
+}
+
+static Family *lookup_family_locked (GType base);
+
+/* Initializes the base type (which defines the family) and lets the
+ * family register every type it can have. */
+static void
+prepare_family (GType base)
+{
+  void (*load_types) (void) = NULL;
+  Family *f;
+
+  ensure_family_initialized (base);
+  G_LOCK (typed_json);
+  f = lookup_family_locked (base);
+  if (f != NULL)
+    load_types = f->family->load_types;
+  G_UNLOCK (typed_json);
+  if (load_types != NULL)
+    load_types ();
 }
 
 static Family *
@@ -200,8 +219,7 @@ agents_typed_json_list (GType family)
   gpointer key;
   Family *f;
 
-  agents_registry_load_plugins ();
-  ensure_family_initialized (family);
+  prepare_family (family);
 
   G_LOCK (typed_json);
   f = lookup_family_locked (family);
@@ -265,7 +283,7 @@ agents_typed_json_lookup (GType family, const char *type_name, GError **error)
   g_return_val_if_fail (type_name != NULL, G_TYPE_INVALID);
   g_return_val_if_fail (error == NULL || *error == NULL, G_TYPE_INVALID);
 
-  agents_registry_load_plugins ();
+  prepare_family (family);
   if (!check_family (family, error))
     return G_TYPE_INVALID;
 
@@ -298,8 +316,7 @@ agents_typed_json_get_type_name (GType family, GType type)
   const char *name = NULL;
   Family *f;
 
-  agents_registry_load_plugins ();
-  ensure_family_initialized (family);
+  prepare_family (family);
   G_LOCK (typed_json);
   f = lookup_family_locked (family);
   if (f != NULL)

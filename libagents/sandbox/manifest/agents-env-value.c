@@ -11,6 +11,7 @@
 #include "agents-env-value.h"
 #include "agents-json-private.h"
 #include "agents-manifest.h"
+#include "agents-registry.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-typed-json-private.h"
 
@@ -346,6 +347,7 @@ static AgentsTypedJsonFamily env_value_family = {
   .not_object_message = env_not_object_message,
   .write_fields = write_env_fields,
   .read_fields = read_env_fields,
+  .load_types = agents_registry_load_plugins,
 };
 
 /**

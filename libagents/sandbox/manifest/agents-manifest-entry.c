@@ -694,6 +694,7 @@ static AgentsTypedJsonFamily entry_family = {
   .type_name_of = entry_type_name_of,
   .write_fields = write_entry_fields,
   .read_fields = read_entry_fields,
+  .load_types = agents_registry_load_plugins,
 };
 
 /**
