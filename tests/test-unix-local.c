@@ -2451,6 +2451,64 @@ test_limit_options_validated (void)
   assert_option_refused (client, "cpu_seconds", g_variant_new_double (1.5));
 }
 
+/* A session resumed through resume_with_options runs with the caller's
+ * options, checked as create checks them: the saved state carries none. */
+static void
+test_resume_with_options_applies_them (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *workspace_root = agents_test_make_tmp_dir ("unix-local-ws-");
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (workspace_root);
+  g_autoptr (GVariant) options =
+    options_with ("none", "cpu_seconds", g_variant_new_int64 (7));
+  g_autoptr (GVariant) bad =
+    options_with ("none", "memory", g_variant_new_string ("lots"));
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsSandboxSession) resumed = NULL;
+  g_autoptr (AgentsSandboxSession) refused = NULL;
+  g_autoptr (AgentsSandboxSessionState) state = NULL;
+  g_autoptr (AgentsExecResult) limit = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  agents_sandbox_client_create_async (client, manifest, NULL, NULL, NULL,
+                                      agents_test_async_cb, &result);
+  session = agents_sandbox_client_create_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  state = agents_sandbox_session_get_state (session);
+  agents_sandbox_session_state_set_root_vouched (state, TRUE);
+
+  agents_sandbox_client_resume_with_options_async (
+    client, state, bad, NULL, NULL, agents_test_async_cb, &result);
+  refused = agents_sandbox_client_resume_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_null (refused);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  agents_test_assert_context_str (error, "option", "memory");
+  g_clear_error (&error);
+  g_clear_object (&result);
+
+  agents_sandbox_client_resume_with_options_async (
+    client, state, options, NULL, NULL, agents_test_async_cb, &result);
+  resumed = agents_sandbox_client_resume_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_assert_true (start_session (resumed, &error));
+  g_assert_no_error (error);
+  limit = exec_shell (resumed, "ulimit -t");
+  g_assert_true (agents_exec_result_ok (limit));
+  text = agents_exec_result_dup_stdout_text (limit);
+  g_assert_cmpstr (text, ==, "7\n");
+
+  close_session (resumed);
+  delete_session (client, resumed);
+  agents_test_rm_rf (workspace_root);
+}
+
 /* Processes whose command line holds @token. */
 static guint
 count_with_token (const char *token)
@@ -2753,6 +2811,8 @@ main (int argc, char *argv[])
   add_mechanism_tests ("confinement-none", "none", test_confinement_none);
   g_test_add_func ("/sandbox/unix-local/hydrate-drops-setid-bits",
                    test_hydrate_drops_setid_bits);
+  g_test_add_func ("/sandbox/unix-local/resume-with-options-applies-them",
+                   test_resume_with_options_applies_them);
   g_test_add_func ("/sandbox/unix-local/limit-options-validated",
                    test_limit_options_validated);
   g_test_add_func ("/sandbox/unix-local/state-json",

@@ -443,22 +443,37 @@ check_resumed_root (AgentsUnixLocalClient *self,
   return FALSE;
 }
 
+/* A resumed session runs with the caller's options (confinement, limits,
+ * sandbox identity) as a created one does, checked first; a saved state
+ * carries none of them. The state's own snapshot is kept: it is where
+ * the workspace was persisted. */
+static void
+client_resume_with_options (AgentsSandboxClient *client,
+                            AgentsSandboxSessionState *state,
+                            GVariant *options,
+                            GObject *snapshot,
+                            GTask *task)
+{
+  GError *error = NULL;
+
+  if (!agents_unix_local_session_options_validate (options, &error) ||
+      (AGENTS_IS_UNIX_LOCAL_SESSION_STATE (state) &&
+       !check_resumed_root (AGENTS_UNIX_LOCAL_CLIENT (client), state, &error)))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (
+    task, agents_unix_local_session_new_from_state (state, options),
+    g_object_unref);
+}
+
 static void
 client_resume (AgentsSandboxClient *client,
                AgentsSandboxSessionState *state,
                GTask *task)
 {
-  GError *error = NULL;
-
-  if (AGENTS_IS_UNIX_LOCAL_SESSION_STATE (state) &&
-      !check_resumed_root (AGENTS_UNIX_LOCAL_CLIENT (client), state, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  g_task_return_pointer (task,
-                         agents_unix_local_session_new_from_state (state, NULL),
-                         g_object_unref);
+  client_resume_with_options (client, state, NULL, NULL, task);
 }
 
 /* ---- delete --------------------------------------------------------- */
@@ -681,6 +696,7 @@ client_iface_init (AgentsSandboxClientInterface *iface)
   iface->get_backend_id = client_get_backend_id;
   iface->create = client_create;
   iface->resume = client_resume;
+  iface->resume_with_options = client_resume_with_options;
   iface->delete = client_delete;
   iface->supports_default_options = client_supports_default_options;
 }
