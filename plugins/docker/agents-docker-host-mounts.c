@@ -46,6 +46,7 @@ typedef struct
   GPtrArray *targets; /* AgentsEntryTarget */
   guint next;
   GError *first_error;
+  gboolean in_container; /* unmounting in the container, not the host */
 } MountsOp;
 
 static void
@@ -259,10 +260,10 @@ unmounted_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   if (!agents_mount_unmount_finish (AGENTS_MOUNT (source), result, &error))
     {
       g_warning (
-        "Could not unmount %s: %s",
+        "Could not unmount %s%s: %s",
         ((AgentsEntryTarget *) g_ptr_array_index (op->targets, op->next - 1))
           ->path,
-        error->message);
+        op->in_container ? " in the container" : "", error->message);
       if (op->first_error == NULL)
         op->first_error = error;
       else
@@ -271,6 +272,8 @@ unmounted_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   unmount_next (g_steal_pointer (&task));
 }
 
+/* Unmounts the targets one after the other, on the host or in the
+ * container. */
 static void
 unmount_next (GTask *task)
 {
@@ -281,11 +284,14 @@ unmount_next (GTask *task)
     {
       AgentsEntryTarget *target = g_ptr_array_index (op->targets, op->next++);
       g_autoptr (AgentsHostBind) bind =
-        agents_sandbox_session_lookup_host_bind (session, target->path);
+        op->in_container
+          ? NULL
+          : agents_sandbox_session_lookup_host_bind (session, target->path);
 
-      /* Only what the host holds: without a bind there is nothing here
-       * to undo (the container, and anything in it, is gone). */
-      if (bind == NULL)
+      /* On the host only what the host holds: without a bind there is
+       * nothing here to undo (the container, and anything in it, is
+       * gone). */
+      if (!op->in_container && bind == NULL)
         continue;
       agents_mount_unmount_async (
         AGENTS_MOUNT (target->entry), session, target->path,
@@ -328,56 +334,6 @@ agents_docker_host_mounts_unmount_finish (AgentsDockerSession *session,
 
 /* ---- unmount in the container ----------------------------------------- */
 
-static void unmount_in_container_next (GTask *task);
-
-static void
-unmounted_in_container_cb (GObject *source,
-                           GAsyncResult *result,
-                           gpointer user_data)
-{
-  g_autoptr (GTask) task = user_data;
-  MountsOp *op = g_task_get_task_data (task);
-  GError *error = NULL;
-
-  if (!agents_mount_unmount_finish (AGENTS_MOUNT (source), result, &error))
-    {
-      g_warning (
-        "Could not unmount %s in the container: %s",
-        ((AgentsEntryTarget *) g_ptr_array_index (op->targets, op->next - 1))
-          ->path,
-        error->message);
-      if (op->first_error == NULL)
-        op->first_error = error;
-      else
-        g_error_free (error);
-    }
-  unmount_in_container_next (g_steal_pointer (&task));
-}
-
-static void
-unmount_in_container_next (GTask *task)
-{
-  MountsOp *op = g_task_get_task_data (task);
-  AgentsSandboxSession *session = g_task_get_source_object (task);
-
-  if (op->next < op->targets->len)
-    {
-      AgentsEntryTarget *target = g_ptr_array_index (op->targets, op->next++);
-
-      agents_mount_unmount_async (
-        AGENTS_MOUNT (target->entry), session, target->path,
-        agents_manifest_get_root (
-          agents_sandbox_session_get_manifest (session)),
-        NULL, unmounted_in_container_cb, task);
-      return;
-    }
-  if (op->first_error != NULL)
-    g_task_return_error (task, g_steal_pointer (&op->first_error));
-  else
-    g_task_return_boolean (task, TRUE);
-  g_object_unref (task);
-}
-
 /* A container that is not running has nothing mounted in it. */
 static void
 running_cb (GObject *source, GAsyncResult *result, gpointer user_data)
@@ -390,7 +346,7 @@ running_cb (GObject *source, GAsyncResult *result, gpointer user_data)
       g_task_return_boolean (task, TRUE);
       return;
     }
-  unmount_in_container_next (g_steal_pointer (&task));
+  unmount_next (g_steal_pointer (&task));
 }
 
 void
@@ -409,6 +365,7 @@ agents_docker_host_mounts_unmount_in_container_async (
   op->targets = filtered_targets (
     agents_sandbox_session_get_manifest (AGENTS_SANDBOX_SESSION (session)),
     is_in_container, TRUE);
+  op->in_container = TRUE;
   g_task_set_task_data (task, op, (GDestroyNotify) mounts_op_free);
   if (op->targets->len == 0)
     {

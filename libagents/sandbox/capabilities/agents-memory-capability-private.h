@@ -36,6 +36,32 @@ void
 agents_memory_capability_generate_before_stop (AgentsMemoryCapability *self,
                                                AgentsModel *model);
 
+/* Shared by the files of the capability. */
+
+struct _AgentsMemoryCapability
+{
+  GObject parent_instance;
+
+  gboolean read;
+  gboolean live_update;
+  gboolean generate;
+  char *memories_dir;
+  char *sessions_dir;
+  AgentsModel *model;
+  char *phase_one_model;
+  char *phase_two_model;
+};
+
+/* A prompt of the capability's resources. */
+char *agents_memory_load_prompt (const char *name);
+/* Fills `{name}` placeholders of @template in one pass, so a value is
+ * never searched for placeholders itself. @pairs: name, value, …, NULL. */
+char *agents_memory_fill_template (const char *template,
+                                   const char *const *pairs);
+char *agents_memory_now_iso8601 (void);
+/* @text as bytes, which take it. */
+GBytes *agents_memory_text_bytes (char *text);
+
 /* The rollout id of @session, or NULL before its first recorded run. */
 const char *agents_memory_session_rollout_id (AgentsSandboxSession *session);
 
