@@ -12,9 +12,7 @@
 #include "agents-builtin-capabilities.h"
 #include "agents-memory-capability-private.h"
 #include "agents-resources.h"
-#include "agents-sandbox-agent.h"
 #include "agents-sandbox-error-private.h"
-#include "agents-sandbox-run-config.h"
 #include "agents-token-truncation-private.h"
 #include "run/agents-runner.h"
 

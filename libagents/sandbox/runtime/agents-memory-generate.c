@@ -1,5 +1,5 @@
 /* agents-memory-generate.c - the memory capability's two phases, turning a
- * session's\n * rollout into memory
+ * session's rollout into memory (runtime/: they run agents)
  *
  * Copyright 2026 The libagents authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
