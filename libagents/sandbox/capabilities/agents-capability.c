@@ -405,6 +405,41 @@ agents_capability_get_cwd (AgentsCapability *self)
   return g_object_get_qdata (G_OBJECT (self), cwd_quark);
 }
 
+/* ---- AgentsToolBinding ------------------------------------------------- */
+
+AgentsToolBinding *
+agents_tool_binding_new (AgentsCapability *capability)
+{
+  AgentsToolBinding *binding = g_new0 (AgentsToolBinding, 1);
+  AgentsUser *user = agents_capability_get_run_as (capability);
+
+  binding->capability = g_object_ref (capability);
+  binding->run_as = user ? g_strdup (agents_user_get_name (user)) : NULL;
+  binding->cwd = g_strdup (agents_capability_get_cwd (capability));
+  return binding;
+}
+
+void
+agents_tool_binding_free (AgentsToolBinding *binding)
+{
+  if (binding == NULL)
+    return;
+  g_object_unref (binding->capability);
+  g_free (binding->run_as);
+  g_free (binding->cwd);
+  g_free (binding);
+}
+
+char *
+agents_tool_binding_anchor (const AgentsToolBinding *binding, const char *path)
+{
+  if (binding->cwd == NULL || g_str_equal (binding->cwd, ".") || path[0] == '/')
+    return g_strdup (path);
+  if (path[0] == '\0' || g_str_equal (path, "."))
+    return g_strdup (binding->cwd);
+  return g_strconcat (binding->cwd, "/", path, NULL);
+}
+
 /**
  * agents_capability_get_tools:
  * @self: a capability
