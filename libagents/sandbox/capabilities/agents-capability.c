@@ -366,7 +366,10 @@ drop_non_tools (AgentsCapability *self, GPtrArray *tools)
  * POSIX, without `..`; it is kept normalized (`.` for the root). A
  * capability may then show paths for that run: the `skills` capability
  * lists its skills by their absolute workspace paths and tells the model
- * how to use them from the working directory. Clones keep it.
+ * how to use them from the working directory; the tools the `shell` and
+ * `filesystem` capabilities make afterwards resolve relative paths from
+ * it. Clones keep it. The runtime binds the run's clones to
+ * #AgentsSandboxRunConfig:workspace-cwd.
  *
  * Returns: %TRUE, or %FALSE with @error set
  *   (%AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT) when @cwd is not valid
