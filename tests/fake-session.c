@@ -211,6 +211,24 @@ provisioning_exec (const char *const *argv, GTask *task)
   return_exec (task, "", "", 0);
 }
 
+/* Whether @argv is `test <failing_test_flag> …`, maybe after
+ * `sudo -n -u USER --`. */
+static gboolean
+failing_test (FakeSession *self, const char *const *argv)
+{
+  guint i = 0;
+
+  if (self->failing_test_flag == NULL)
+    return FALSE;
+  if (g_strcmp0 (argv[0], "sudo") == 0)
+    while (argv[i] != NULL && g_strcmp0 (argv[i], "--") != 0)
+      i++;
+  if (argv[i] != NULL && g_strcmp0 (argv[i], "--") == 0)
+    i++;
+  return argv[i] != NULL && g_strcmp0 (argv[i], "test") == 0 &&
+         g_strcmp0 (argv[i + 1], self->failing_test_flag) == 0;
+}
+
 static void
 fake_exec (AgentsSandboxSession *session,
            const char *const *argv,
@@ -230,7 +248,7 @@ fake_exec (AgentsSandboxSession *session,
       exec_on_host (argv, task);
       break;
     case FAKE_EXEC_EMPTY:
-      return_exec (task, "", "", 0);
+      return_exec (task, "", "", failing_test (self, argv) ? 1 : 0);
       break;
     case FAKE_EXEC_PROVISIONING:
       provisioning_exec (argv, task);
@@ -244,6 +262,8 @@ fake_read (AgentsSandboxSession *session,
            const char *user,
            GTask *task)
 {
+  g_ptr_array_add (FAKE_SESSION (session)->read_calls,
+                   g_strdup_printf ("%s|%s", user ? user : "", path));
   g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
                            "read() should not be called in these tests");
 }
@@ -284,6 +304,16 @@ fake_validate_path_access (AgentsSandboxSession *session,
   FakeSession *self = FAKE_SESSION (session);
   GError *error = NULL;
 
+  if (self->windows_paths)
+    {
+      g_autofree char *windows = g_strdelimit (
+        g_strconcat ("C:", path[0] == '/' ? "" : "\\workspace\\", path, NULL),
+        "/", '\\');
+
+      g_ptr_array_add (self->normalized_paths, g_strdup (path));
+      g_task_return_pointer (task, g_steal_pointer (&windows), g_free);
+      return;
+    }
   if (!self->guard_paths)
     {
       default_iface ()->validate_path_access (session, path, for_write, task);
@@ -494,6 +524,7 @@ fake_session_finalize (GObject *object)
   g_clear_pointer (&self->ls_results, g_hash_table_unref);
   g_ptr_array_unref (self->normalized_paths);
   g_ptr_array_unref (self->exec_commands);
+  g_ptr_array_unref (self->read_calls);
   g_ptr_array_unref (self->ls_calls);
   g_ptr_array_unref (self->rm_calls);
   g_ptr_array_unref (self->concurrency_limit_values);
@@ -522,6 +553,7 @@ fake_session_init (FakeSession *self)
   self->exec_commands =
     g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
   self->ls_calls = g_ptr_array_new_with_free_func (g_free);
+  self->read_calls = g_ptr_array_new_with_free_func (g_free);
   self->rm_calls = g_ptr_array_new_with_free_func (g_free);
   self->concurrency_limit_values = g_ptr_array_new_with_free_func (
     (GDestroyNotify) agents_concurrency_limits_free);

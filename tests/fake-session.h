@@ -54,6 +54,11 @@ struct _FakeSession
                                               raises this (static) message */
   GHashTable
     *ls_results; /* path -> GPtrArray of AgentsFileEntry; overrides ls/rm */
+  gboolean windows_paths; /* validate_path_access answers a Windows-flavoured
+                             path (a session whose path normalizer is
+                             another system's) */
+  const char *failing_test_flag; /* FAKE_EXEC_EMPTY: `test <flag> …`, run
+                                    directly or through sudo, exits 1 */
 
   /* observations */
   guint apply_manifest_calls;
@@ -61,6 +66,8 @@ struct _FakeSession
     *applied_entry_batches;    /* of GPtrArray of AgentsEntryTarget (copies) */
   GPtrArray *normalized_paths; /* of char* */
   GPtrArray *exec_commands;    /* of GStrv */
+  GPtrArray *read_calls;       /* of char* "user|path" (user "" for none);
+                                  the reads still fail */
   GPtrArray *ls_calls;         /* of char* */
   GPtrArray *rm_calls;         /* of char* "path|recursive" */
   gboolean cleared_workspace_root;

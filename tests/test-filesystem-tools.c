@@ -14,6 +14,7 @@
 
 #include "agents-filesystem-tools-private.h"
 #include "agents-run-private.h"
+#include "agents-shell-tools-private.h"
 #include "agents-unix-local-client.h"
 #include "test-utils.h"
 
@@ -408,6 +409,76 @@ test_sniff (void)
                      ==, cases[i].type);
 }
 
+/* ---- the run's working directory -------------------------------------- */
+
+/* With a run cwd bound to the capabilities, relative paths of
+ * apply_patch, view_image and exec_command (its default workdir too)
+ * resolve from it; paths still cannot leave the workspace. Tools keep
+ * the cwd their capability had when they were made. */
+static void
+test_run_cwd (Fixture *f, gconstpointer data)
+{
+  g_autoptr (AgentsCapability) shell = agents_shell_capability_new ();
+  g_autoptr (AgentsTool) unbound_patch = NULL;
+  g_autoptr (AgentsTool) patch = NULL;
+  g_autoptr (AgentsTool) view = NULL;
+  g_autoptr (AgentsTool) exec = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) image = NULL;
+  g_autofree char *image_json = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *escape = NULL;
+  g_autofree char *here = NULL;
+  g_autofree char *up = NULL;
+  g_autofree char *created = NULL;
+  g_autofree char *shared = NULL;
+  g_autofree char *plain = NULL;
+
+  put (f, "tasks/shared.txt", "s\n", 2);
+  unbound_patch = agents_apply_patch_tool_new (f->filesystem);
+  g_assert_true (agents_capability_bind_cwd (f->filesystem, "tasks/a", &error));
+  g_assert_no_error (error);
+  agents_capability_bind (shell, f->session);
+  g_assert_true (agents_capability_bind_cwd (shell, "tasks/a", &error));
+  patch = agents_apply_patch_tool_new (f->filesystem);
+  view = agents_view_image_tool_new (f->filesystem);
+  exec = agents_exec_command_tool_new (shell);
+
+  out = invoke_text (f, patch,
+                     "*** Begin Patch\n*** Add File: new.txt\n+hello\n"
+                     "*** Update File: ../shared.txt\n@@\n-s\n+S\n"
+                     "*** End Patch");
+  g_assert_cmpstr (out, ==, "Created new.txt\nUpdated ../shared.txt");
+  created = get (f, "tasks/a/new.txt");
+  g_assert_cmpstr (created, ==, "hello");
+  shared = get (f, "tasks/shared.txt");
+  g_assert_cmpstr (shared, ==, "S\n");
+  escape = invoke_text (f, patch,
+                        "*** Begin Patch\n*** Add File: ../../../x\n+y\n"
+                        "*** End Patch");
+  g_assert_cmpstr (escape, ==,
+                   "apply_patch path must not escape root: ../../../x");
+
+  /* A tool made before the cwd was bound keeps the workspace root. */
+  plain = invoke_text (f, unbound_patch,
+                       "*** Begin Patch\n*** Add File: top.txt\n+t\n"
+                       "*** End Patch");
+  g_assert_cmpstr (plain, ==, "Created top.txt");
+  g_free (plain);
+  plain = get (f, "top.txt");
+  g_assert_cmpstr (plain, ==, "t");
+
+  put (f, "tasks/a/pixel.png", png, sizeof png - 1);
+  image = invoke (f, view, "{\"path\": \"pixel.png\"}");
+  image_json = json_to_string (image, FALSE);
+  g_assert_nonnull (strstr (image_json, "data:image/png;base64,"));
+
+  here = invoke_text (f, exec, "{\"cmd\": \"pwd\"}");
+  g_assert_nonnull (strstr (here, "/tasks/a\n"));
+  up = invoke_text (f, exec, "{\"cmd\": \"pwd\", \"workdir\": \"..\"}");
+  g_assert_nonnull (strstr (up, "/tasks\n"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -425,6 +496,7 @@ main (int argc, char *argv[])
   ADD (view_image_png);
   ADD (view_image_errors);
   ADD (view_image_at_limit);
+  ADD (run_cwd);
 #undef ADD
   g_test_add_func ("/sandbox/filesystem-tools/sniff", test_sniff);
 

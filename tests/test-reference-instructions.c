@@ -103,18 +103,28 @@ test_capability_new (const char *fragment)
 }
 
 /* The reference's prepare_sandbox_agent(): an execution agent of @agent
- * over a session of @manifest with @capability. */
+ * over a session of @manifest with @capability, for a run whose working
+ * directory is @cwd (nullable). */
 static AgentsSandboxAgent *
-prepare (AgentsSandboxAgent *agent,
-         AgentsManifest *manifest,
-         TestCapability *capability)
+prepare_in (AgentsSandboxAgent *agent,
+            AgentsManifest *manifest,
+            TestCapability *capability,
+            const char *cwd)
 {
   g_autoptr (FakeSession) session = fake_session_new (manifest);
   g_autoptr (GPtrArray) capabilities = g_ptr_array_new ();
 
   g_ptr_array_add (capabilities, capability);
   return agents_sandbox_agent_new_execution (
-    agent, capabilities, AGENTS_SANDBOX_SESSION (session), NULL);
+    agent, capabilities, AGENTS_SANDBOX_SESSION (session), NULL, cwd);
+}
+
+static AgentsSandboxAgent *
+prepare (AgentsSandboxAgent *agent,
+         AgentsManifest *manifest,
+         TestCapability *capability)
+{
+  return prepare_in (agent, manifest, capability, NULL);
 }
 
 static AgentsManifestEntry *
@@ -301,6 +311,56 @@ test_remote_mount_policy_none_without_mounts (void)
   g_assert_null (policy);
 }
 
+/* INSTR-14: test_filesystem_instructions_describe_run_working_directory */
+static void
+test_describes_run_working_directory (void)
+{
+  static const char *const sentences[] = {
+    "For this run, the working directory is `/workspace/tasks/a`.",
+    "Relative paths passed to the built-in `exec_command`, `view_image`, and "
+    "`apply_patch` tools resolve from this directory.",
+    "Other sandbox tools follow their own path contract.",
+    "The session workspace root remains `/workspace`.",
+    "The working directory changes path resolution; it does not isolate "
+    "this run from the rest of the session workspace.",
+    "Files outside the working directory may be visible to or shared with "
+    "other runs.",
+  };
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (AgentsManifestEntry) file = agents_file_new_from_text ("a");
+  g_autoptr (TestCapability) capability = test_capability_new (NULL);
+  g_autoptr (AgentsSandboxAgent) agent = agents_sandbox_agent_new ("sandbox");
+  g_autoptr (AgentsSandboxAgent) prepared = NULL;
+  g_autoptr (AgentsRunContext) ctx = agents_run_context_new (NULL);
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *plain = NULL;
+  g_autofree char *section = NULL;
+  g_autofree char *prompt = NULL;
+
+  agents_manifest_set_root (manifest, "/workspace");
+  agents_manifest_set_entry (manifest, "tasks/a", file);
+
+  section = agents_sandbox_filesystem_instructions_with_cwd (manifest,
+                                                             "tasks/a", &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (sentences); i++)
+    g_assert_nonnull (strstr (section, sentences[i]));
+  plain = agents_sandbox_filesystem_instructions (manifest);
+  g_assert_true (g_str_has_prefix (section, plain));
+  g_assert_null (strstr (plain, "working directory"));
+
+  /* The execution agent's prompt ends with that section. */
+  prepared = prepare_in (agent, manifest, capability, "tasks/a");
+  AGENTS_TEST_AWAIT (result, agents_agent_get_system_prompt_async (
+                               AGENTS_AGENT (prepared), ctx, NULL,
+                               agents_test_async_cb, &result));
+  prompt = agents_agent_get_system_prompt_finish (AGENTS_AGENT (prepared),
+                                                  result, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_suffix (prompt, section));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -318,6 +378,8 @@ main (int argc, char *argv[])
                    test_remote_mount_policy_read_write);
   g_test_add_func ("/reference-cases/INSTR-12",
                    test_remote_mount_policy_none_without_mounts);
+  g_test_add_func ("/reference-cases/INSTR-14",
+                   test_describes_run_working_directory);
 
   return g_test_run ();
 }

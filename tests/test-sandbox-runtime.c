@@ -2390,6 +2390,185 @@ test_prepare_sandbox_agent_validates_required_capabilities (void)
   g_assert_nonnull (prepared);
 }
 
+/* ---- The run's workspace cwd ------------------------------------------- */
+
+/* Prepares @agent with the run cwd @cwd over @session; returns the error. */
+static GError *
+prepare_in_cwd_error (FakeSession *session,
+                      AgentsSandboxAgent *agent,
+                      const char *cwd)
+{
+  g_autoptr (FakeClient) client = fake_client_new (session);
+  g_autoptr (AgentsSandboxRunConfig) sandbox = fake_sandbox_config (client);
+  g_autoptr (AgentsRunConfig) run_config = run_config_with (sandbox);
+  g_autoptr (AgentsSandboxRuntime) runtime = NULL;
+  g_autoptr (AgentsRunContext) ctx = agents_run_context_new (NULL);
+  g_autoptr (JsonNode) input = agents_test_str_node ("hello");
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (AgentsSandboxPreparedAgent) prepared = NULL;
+  GError *error = NULL;
+
+  agents_sandbox_run_config_set_workspace_cwd (sandbox, cwd);
+  g_assert_cmpstr (agents_sandbox_run_config_get_workspace_cwd (sandbox), ==,
+                   cwd);
+  runtime = agents_sandbox_runtime_new (AGENTS_AGENT (agent), run_config, NULL);
+  AGENTS_TEST_AWAIT (result, agents_sandbox_runtime_prepare_agent_async (
+                               runtime, AGENTS_AGENT (agent), input, ctx, FALSE,
+                               NULL, agents_test_async_cb, &result));
+  prepared =
+    agents_sandbox_runtime_prepare_agent_finish (runtime, result, &error);
+  g_assert_null (prepared);
+  g_assert_nonnull (error);
+  return error;
+}
+
+/* An invalid cwd is refused before any session starts or probe runs,
+ * by the preparation as by agents_sandbox_run_config_validate(). */
+static void
+test_prepare_agent_refuses_invalid_workspace_cwd_before_session (void)
+{
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (FakeSession) session = fake_session_new (manifest);
+  g_autoptr (AgentsSandboxAgent) agent =
+    sandbox_agent_new ("sandbox", NULL, NULL);
+  g_autoptr (AgentsSandboxRunConfig) config = agents_sandbox_run_config_new ();
+  g_autoptr (GError) error = NULL;
+
+  session->exec_mode = FAKE_EXEC_EMPTY;
+  error = prepare_in_cwd_error (session, agent, "tasks/../a");
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==,
+                   "sandbox.cwd must not contain parent segments");
+  g_assert_cmpuint (session->start_calls, ==, 0);
+  g_assert_cmpuint (session->exec_commands->len, ==, 0);
+  g_clear_error (&error);
+
+  agents_sandbox_run_config_set_workspace_cwd (config, "/workspace/tasks/a");
+  g_assert_false (agents_sandbox_run_config_validate (config, &error));
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==,
+                   "sandbox.cwd must be workspace-relative");
+  g_clear_error (&error);
+  agents_sandbox_run_config_set_workspace_cwd (config, "./tasks//a/");
+  g_assert_true (agents_sandbox_run_config_validate (config, &error));
+  g_assert_no_error (error);
+}
+
+/* A failing probe fails the preparation with an error naming the
+ * directory; the probes stop at the first failure. */
+static void
+test_prepare_agent_reports_failing_cwd_probe (void)
+{
+  static const struct
+  {
+    const char *flag;
+    guint probes;
+    const char *message;
+  } cases[] = {
+    { "-d", 1,
+      "sandbox.cwd “tasks/a” is not a directory in the sandbox: "
+      "/workspace/tasks/a" },
+    { "-x", 2,
+      "sandbox.cwd “tasks/a” cannot be entered by the user “sandbox-user”: "
+      "/workspace/tasks/a" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+      g_autoptr (FakeSession) session = fake_session_new (manifest);
+      g_autoptr (AgentsSandboxAgent) agent =
+        sandbox_agent_new ("sandbox", NULL, NULL);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GVariant) context = NULL;
+      const char *path = NULL;
+
+      session->exec_mode = FAKE_EXEC_EMPTY;
+      session->failing_test_flag = cases[i].flag;
+      agents_sandbox_agent_set_run_as_name (agent, "sandbox-user");
+      error = prepare_in_cwd_error (session, agent, "tasks/a");
+      g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                      AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+      g_assert_cmpstr (error->message, ==, cases[i].message);
+      context = agents_sandbox_error_get_context (error);
+      g_assert_true (g_variant_lookup (context, "path", "&s", &path));
+      g_assert_cmpstr (path, ==, "/workspace/tasks/a");
+      g_assert_cmpuint (session->exec_commands->len, ==, cases[i].probes);
+    }
+}
+
+/* A run over unix_local with the workspace-cwd «tasks/a»: the probes run
+ * in the real session, and the model's `pwd` runs there. A cwd that is
+ * not a directory of the workspace fails the run, naming it. */
+static void
+test_unix_local_run_in_workspace_cwd (void)
+{
+  g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
+  g_autoptr (GPtrArray) turns =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) json_array_unref);
+  g_autoptr (AgentsSandboxAgent) agent =
+    sandbox_agent_new ("sandbox", NULL, NULL);
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (AgentsManifestEntry) dir = agents_dir_new ();
+  g_autoptr (AgentsRunConfig) config = NULL;
+  g_autoptr (AgentsRunConfig) missing_config = NULL;
+  g_autoptr (AgentsRunResult) result = NULL;
+  g_autoptr (AgentsRunResult) failed = NULL;
+  g_autoptr (GError) error = NULL;
+  GListModel *items;
+  gboolean seen = FALSE;
+
+  g_ptr_array_add (turns, agents_testing_items (
+                            agents_testing_function_tool_call (
+                              "exec_command", "{\"cmd\": \"pwd\"}", "call_1"),
+                            NULL));
+  g_ptr_array_add (
+    turns,
+    agents_testing_items (agents_testing_final_output_message ("done"), NULL));
+  agents_scripted_model_add_multiple_turn_outputs (model, turns);
+  agents_agent_set_model (AGENTS_AGENT (agent), AGENTS_MODEL (model));
+  set_capabilities (agent, agents_shell_capability_new (), NULL);
+  agents_manifest_set_entry (manifest, "tasks/a", dir);
+
+  config = unix_local_run_config (NULL, NULL, manifest);
+  agents_sandbox_run_config_set_workspace_cwd (
+    AGENTS_SANDBOX_RUN_CONFIG (agents_run_config_get_sandbox (config)),
+    "tasks/a");
+  result = run_agent (agent, "where?", config, &error);
+  g_assert_no_error (error);
+  assert_final_output (result, "done");
+  items = agents_run_result_get_new_items (result);
+  for (guint i = 0; i < g_list_model_get_n_items (items); i++)
+    {
+      g_autoptr (AgentsRunItem) item = g_list_model_get_item (items, i);
+      JsonObject *raw = agents_run_item_get_raw_item (item);
+      const char *output =
+        raw && json_object_has_member (raw, "output") &&
+            JSON_NODE_HOLDS_VALUE (json_object_get_member (raw, "output"))
+          ? json_object_get_string_member (raw, "output")
+          : NULL;
+
+      if (output != NULL && strstr (output, "/tasks/a\n") != NULL)
+        seen = TRUE;
+    }
+  g_assert_true (seen);
+
+  missing_config = unix_local_run_config (NULL, NULL, NULL);
+  agents_sandbox_run_config_set_workspace_cwd (
+    AGENTS_SANDBOX_RUN_CONFIG (agents_run_config_get_sandbox (missing_config)),
+    "tasks/a");
+  failed = run_agent (agent, "where?", missing_config, &error);
+  g_assert_null (failed);
+  g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT);
+  g_assert_true (g_str_has_prefix (
+    error->message,
+    "sandbox.cwd “tasks/a” is not a directory in the sandbox: "));
+  g_assert_true (g_str_has_suffix (error->message, "/tasks/a"));
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 #define RUNTIME_TEST(name) \
@@ -2505,6 +2684,9 @@ main (int argc, char *argv[])
     prepare_agent_rechecks_session_liveness_before_reusing_cached_agent);
   RUNTIME_TEST (prepare_agent_binds_run_as_to_cloned_capabilities);
   RUNTIME_TEST (prepare_sandbox_agent_validates_required_capabilities);
+  RUNTIME_TEST (prepare_agent_refuses_invalid_workspace_cwd_before_session);
+  RUNTIME_TEST (prepare_agent_reports_failing_cwd_probe);
+  RUNTIME_TEST (unix_local_run_in_workspace_cwd);
   RUNTIME_TEST (prepare_agent_processes_context_with_bound_cached_capabilities);
   RUNTIME_TEST (
     prepare_agent_starts_new_live_session_even_when_backend_reports_running);

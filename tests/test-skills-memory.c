@@ -446,6 +446,11 @@ test_skills_lazy_load (void)
   g_autofree char *text = NULL;
   g_autofree char *loaded = NULL;
   g_autofree char *again = NULL;
+  g_autofree char *scoped = NULL;
+  g_autofree char *scoped_expected = NULL;
+  g_autofree char *scoped_text = NULL;
+  g_autofree char *scoped_listing = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
   g_autofree char *missing = NULL;
   g_autofree char *copied_path = NULL;
   g_autofree char *copied = NULL;
@@ -489,6 +494,28 @@ test_skills_lazy_load (void)
   g_assert_cmpstr (again, ==,
                    "{\"status\":\"already_loaded\",\"skill_name\":\"deploy\","
                    "\"path\":\".agents/deploy\"}");
+  /* With a run cwd, the path reads the same from it: absolute, as the
+   * listing shows it. */
+  g_assert_true (agents_capability_bind_cwd (capability, "tasks/a", &error));
+  scoped = call_tool (capability, "load_skill", "{\"skill_name\": \"deploy\"}");
+  scoped_expected =
+    g_strdup_printf ("{\"status\":\"already_loaded\",\"skill_name\":\"deploy\","
+                     "\"path\":\"%s/.agents/deploy\"}",
+                     agents_manifest_get_root (
+                       agents_sandbox_session_get_manifest (sb.session)));
+  g_assert_cmpstr (scoped, ==, scoped_expected);
+  /* The prompt lists them from the session's manifest. */
+  agents_capability_instructions_async (
+    capability, agents_sandbox_session_get_manifest (sb.session), NULL,
+    agents_test_async_cb, &result);
+  scoped_text = agents_capability_instructions_finish (
+    capability, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  scoped_listing =
+    g_strdup_printf ("(file: %s/.agents/deploy/SKILL.md)",
+                     agents_manifest_get_root (
+                       agents_sandbox_session_get_manifest (sb.session)));
+  g_assert_nonnull (strstr (scoped_text, scoped_listing));
   missing = call_tool (capability, "load_skill", "{\"skill_name\": \"evil\"}");
   g_assert_cmpstr (missing, ==, "error: lazy skill not found");
   sandbox_close (&sb);

@@ -542,6 +542,28 @@ def test_python_backend_on_bases():
     check(not os.path.exists(client.base), "delete removed the session's directory")
 
 
+def test_run_config_workspace_cwd():
+    """The run's working directory in the workspace (workspace-cwd), apart
+    from the host cwd of local sources, and refused when it escapes."""
+    config = Agents.SandboxRunConfig.new()
+    assert config.get_workspace_cwd() is None
+    config.set_workspace_cwd("tasks/a")
+    assert config.props.workspace_cwd == "tasks/a"
+    assert config.get_cwd() is None
+    assert config.validate()
+    config.props.workspace_cwd = "tasks/../a"
+    try:
+        config.validate()
+    except GLib.Error as e:
+        assert e.matches(Agents.sandbox_error_quark(), Agents.SandboxError.INVALID_ARGUMENT)
+        assert e.message == "sandbox.cwd must not contain parent segments", e.message
+    else:
+        raise AssertionError("an escaping workspace-cwd was accepted")
+    manifest = Agents.Manifest.new()
+    section = Agents.sandbox_filesystem_instructions_with_cwd(manifest, "tasks/a")
+    assert "For this run, the working directory is `/workspace/tasks/a`." in section
+
+
 TESTS = [
     ("unix_local session: write, exec, persist, resume, read back", test_unix_local_roundtrip),
     ("unix_local session: path escape error carries its context", test_error_context),
@@ -550,6 +572,7 @@ TESTS = [
     ("Python session: generic operations over Python primitives", test_python_session),
     ("a Python plugin's own error domain carries contexts", test_third_party_error_domain),
     ("Python backend derived from the session and client bases", test_python_backend_on_bases),
+    ("run config workspace-cwd and its filesystem paragraph", test_run_config_workspace_cwd),
 ]
 
 

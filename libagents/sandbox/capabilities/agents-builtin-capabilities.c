@@ -176,7 +176,9 @@ append_capped_text (GString *out, const char *data, gsize len, gsize max)
  * the run-as user, with the reference's `exec_command` tool
  * (`{"cmd", "workdir", "shell", "login", "tty", "yield_time_ms",
  * "max_output_tokens"}`, a non-strict schema). `workdir` is relative to
- * the workspace root and cannot leave it (path grants aside). The output
+ * the run's working directory (agents_capability_bind_cwd(), the
+ * workspace root without one), which is also the default `workdir`, and
+ * cannot leave the workspace (path grants aside). The output
  * is the reference's: `Chunk ID`, `Wall time`, `Process exited with
  * code N`, `Output:` and the standard output and error joined.
  *
@@ -374,9 +376,10 @@ agents_shell_capability_set_needs_approval (AgentsShellCapability *self,
  * The `filesystem` capability: the reference's `view_image` (an image of
  * the workspace shown to the model) and `apply_patch` (edits in the V4A
  * patch format, a custom tool with the reference's grammar) tools, in
- * that order. Paths are relative to the workspace root and cannot leave
- * it (path grants aside); a failure is reported to the model as the
- * tool's output.
+ * that order. Relative paths read from the run's working directory
+ * (agents_capability_bind_cwd(), the workspace root without one) and
+ * cannot leave the workspace (path grants aside); a failure is reported
+ * to the model as the tool's output.
  *
  * With #AgentsFilesystemCapability:file-tools on, the model also gets the
  * project's own `read_file` (`{"path"}`, text files), `write_file`

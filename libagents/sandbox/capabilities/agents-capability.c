@@ -366,7 +366,10 @@ drop_non_tools (AgentsCapability *self, GPtrArray *tools)
  * POSIX, without `..`; it is kept normalized (`.` for the root). A
  * capability may then show paths for that run: the `skills` capability
  * lists its skills by their absolute workspace paths and tells the model
- * how to use them from the working directory. Clones keep it.
+ * how to use them from the working directory; the tools the `shell` and
+ * `filesystem` capabilities make afterwards resolve relative paths from
+ * it. Clones keep it. The runtime binds the run's clones to
+ * #AgentsSandboxRunConfig:workspace-cwd.
  *
  * Returns: %TRUE, or %FALSE with @error set
  *   (%AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT) when @cwd is not valid
@@ -403,6 +406,41 @@ agents_capability_get_cwd (AgentsCapability *self)
   g_return_val_if_fail (AGENTS_IS_CAPABILITY (self), NULL);
 
   return g_object_get_qdata (G_OBJECT (self), cwd_quark);
+}
+
+/* ---- AgentsToolBinding ------------------------------------------------- */
+
+AgentsToolBinding *
+agents_tool_binding_new (AgentsCapability *capability)
+{
+  AgentsToolBinding *binding = g_new0 (AgentsToolBinding, 1);
+  AgentsUser *user = agents_capability_get_run_as (capability);
+
+  binding->capability = g_object_ref (capability);
+  binding->run_as = user ? g_strdup (agents_user_get_name (user)) : NULL;
+  binding->cwd = g_strdup (agents_capability_get_cwd (capability));
+  return binding;
+}
+
+void
+agents_tool_binding_free (AgentsToolBinding *binding)
+{
+  if (binding == NULL)
+    return;
+  g_object_unref (binding->capability);
+  g_free (binding->run_as);
+  g_free (binding->cwd);
+  g_free (binding);
+}
+
+char *
+agents_tool_binding_anchor (const AgentsToolBinding *binding, const char *path)
+{
+  if (binding->cwd == NULL || g_str_equal (binding->cwd, ".") || path[0] == '/')
+    return g_strdup (path);
+  if (path[0] == '\0' || g_str_equal (path, "."))
+    return g_strdup (binding->cwd);
+  return g_strconcat (binding->cwd, "/", path, NULL);
 }
 
 /**

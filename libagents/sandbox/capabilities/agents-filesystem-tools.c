@@ -15,10 +15,12 @@
 
 #include "agents-apply-diff-private.h"
 #include "agents-apply-patch-parse-private.h"
+#include "agents-capability-private.h"
 #include "agents-filesystem-tools-private.h"
 #include "agents-json-private.h"
 #include "agents-manifest-private.h"
 #include "agents-pytext-private.h"
+#include "agents-workspace-scope-private.h"
 #include "agents-sandbox-error.h"
 #include "agents-sandbox-session.h"
 #include "run/agents-custom-tool.h"
@@ -34,14 +36,6 @@ session_of (AgentsCapability *capability, GError **error)
                  AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
                  "Filesystem capability is not bound to a SandboxSession");
   return session;
-}
-
-static const char *
-run_as_of (AgentsCapability *capability)
-{
-  AgentsUser *user = agents_capability_get_run_as (capability);
-
-  return user != NULL ? agents_user_get_name (user) : NULL;
 }
 
 /* ---- view_image -------------------------------------------------------- */
@@ -214,7 +208,7 @@ view_image_invoke (AgentsRunContext *ctx,
                    GTask *task,
                    gpointer user_data)
 {
-  AgentsCapability *capability = user_data;
+  const AgentsToolBinding *binding = user_data;
   g_autoptr (JsonNode) node =
     agents_json_parse_bounded (arguments, -1, NULL, NULL);
   JsonObject *args =
@@ -222,6 +216,7 @@ view_image_invoke (AgentsRunContext *ctx,
   JsonNode *path_node = args ? json_object_get_member (args, "path") : NULL;
   AgentsSandboxSession *session;
   GError *error = NULL;
+  g_autofree char *anchored = NULL;
   ViewImage *view;
 
   if (path_node == NULL || !JSON_NODE_HOLDS_VALUE (path_node) ||
@@ -233,17 +228,19 @@ view_image_invoke (AgentsRunContext *ctx,
                                "view_image needs a non-empty string `path`");
       return;
     }
-  if ((session = session_of (capability, &error)) == NULL)
+  if ((session = session_of (binding->capability, &error)) == NULL)
     {
       g_task_return_error (task, error);
       return;
     }
   view = g_new0 (ViewImage, 1);
+  /* Messages show the path as the model gave it. */
   view->path = g_strdup (json_node_get_string (path_node));
   g_task_set_task_data (task, view, (GDestroyNotify) view_image_free);
-  agents_sandbox_session_read_async (
-    session, view->path, run_as_of (capability), g_task_get_cancellable (task),
-    view_image_open_done, g_object_ref (task));
+  anchored = agents_tool_binding_anchor (binding, view->path);
+  agents_sandbox_session_read_async (session, anchored, binding->run_as,
+                                     g_task_get_cancellable (task),
+                                     view_image_open_done, g_object_ref (task));
 }
 
 /* The reference's ViewImageArgs schema, byte for byte. */
@@ -262,8 +259,9 @@ agents_view_image_tool_new (AgentsCapability *capability)
     "view_image",
     "Shows you an image file from the sandbox (a workspace path or a path "
     "the sandbox explicitly grants), returned as an image you can look at.",
-    json_node_get_object (schema), view_image_invoke, g_object_ref (capability),
-    g_object_unref);
+    json_node_get_object (schema), view_image_invoke,
+    agents_tool_binding_new (capability),
+    (GDestroyNotify) agents_tool_binding_free);
 
   agents_tool_set_strict (AGENTS_TOOL (tool), FALSE);
   return AGENTS_TOOL (tool);
@@ -361,6 +359,7 @@ typedef struct
 {
   AgentsSandboxSession *session;
   char *run_as;
+  char *cwd;        /* the run's, normalized, or NULL */
   char *root;       /* normalized */
   GPtrArray *ops;   /* AgentsApplyPatchOperation */
   GPtrArray *paths; /* resolved absolute path of each op */
@@ -375,6 +374,7 @@ patch_free (Patch *patch)
 {
   g_clear_object (&patch->session);
   g_free (patch->run_as);
+  g_free (patch->cwd);
   g_free (patch->root);
   g_clear_pointer (&patch->ops, g_ptr_array_unref);
   g_clear_pointer (&patch->paths, g_ptr_array_unref);
@@ -390,13 +390,20 @@ current_op (Patch *patch)
   return patch->ops->pdata[patch->index];
 }
 
-/* A path as the model reads it: relative to the workspace root. */
+/* A path as the model reads it: relative to the workspace root; with a
+ * run cwd, a relative path as the model gave it (it reads from the
+ * cwd), an absolute one relative to the workspace root. */
 static char *
-display_path (Patch *patch, const char *absolute)
+display_path (Patch *patch, const char *absolute, const char *original)
 {
-  char *relative = agents_manifest_relative_within (absolute, patch->root);
+  g_autofree char *relative =
+    agents_manifest_relative_within (absolute, patch->root);
 
-  return relative ? relative : g_strdup (absolute);
+  if (relative == NULL)
+    return g_strdup (absolute);
+  if (patch->cwd != NULL)
+    return agents_workspace_scope_display_path (original, relative);
+  return g_steal_pointer (&relative);
 }
 
 static void fail (GTask *task, const char *format, ...) G_GNUC_PRINTF (2, 3);
@@ -416,11 +423,13 @@ fail (GTask *task, const char *format, ...)
 }
 
 /* The reference's normalize_operation(), for every path before anything
- * is applied: a blank or escaping path fails the whole patch. */
+ * is applied: a blank or escaping path fails the whole patch. A relative
+ * path reads from the run cwd. */
 static char *
-resolve (AgentsManifest *manifest, const char *path, GTask *task)
+resolve (Patch *patch, AgentsManifest *manifest, const char *path, GTask *task)
 {
   g_autoptr (GError) error = NULL;
+  g_autofree char *anchored = NULL;
   char *resolved;
 
   if (*agents_py_lstrip_start (path) == '\0')
@@ -430,7 +439,10 @@ resolve (AgentsManifest *manifest, const char *path, GTask *task)
                                "apply_patch path must be non-empty");
       return NULL;
     }
-  resolved = agents_manifest_resolve_path (manifest, path, &error);
+  if (patch->cwd != NULL && path[0] != '/')
+    anchored = g_strconcat (patch->cwd, "/", path, NULL);
+  resolved =
+    agents_manifest_resolve_path (manifest, anchored ? anchored : path, &error);
   if (resolved == NULL)
     fail (task, "apply_patch path must not escape root: %s", path);
   return resolved;
@@ -445,14 +457,14 @@ preflight (Patch *patch, GTask *task)
   for (guint i = 0; i < patch->ops->len; i++)
     {
       AgentsApplyPatchOperation *op = patch->ops->pdata[i];
-      char *path = resolve (manifest, op->path, task);
+      char *path = resolve (patch, manifest, op->path, task);
       char *move = NULL;
 
       if (path == NULL)
         return FALSE;
       g_ptr_array_add (patch->paths, path);
       if (op->move_to != NULL &&
-          (move = resolve (manifest, op->move_to, task)) == NULL)
+          (move = resolve (patch, manifest, op->move_to, task)) == NULL)
         return FALSE;
       g_ptr_array_add (patch->moves, move);
     }
@@ -471,6 +483,18 @@ static const char *
 op_move (Patch *patch)
 {
   return patch->moves->pdata[patch->index];
+}
+
+static char *
+shown_path (Patch *patch)
+{
+  return display_path (patch, op_path (patch), current_op (patch)->path);
+}
+
+static char *
+shown_move (Patch *patch)
+{
+  return display_path (patch, op_move (patch), current_op (patch)->move_to);
 }
 
 static void add_line (Patch *patch, const char *format, ...)
@@ -525,7 +549,7 @@ written (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (GTask) task = user_data;
   Patch *patch = g_task_get_task_data (task);
   AgentsApplyPatchOperation *op = current_op (patch);
-  g_autofree char *shown = display_path (patch, op_path (patch));
+  g_autofree char *shown = shown_path (patch);
   GError *error = NULL;
 
   agents_sandbox_session_write_bytes_finish (AGENTS_SANDBOX_SESSION (source),
@@ -545,7 +569,7 @@ written (GObject *source, GAsyncResult *result, gpointer user_data)
       return;
     }
   {
-    g_autofree char *moved = display_path (patch, op_move (patch));
+    g_autofree char *moved = shown_move (patch);
 
     add_line (patch, "Moved %s to %s", shown, moved);
   }
@@ -619,7 +643,7 @@ missing_file (GTask *task, Patch *patch, GError *error)
                         AGENTS_SANDBOX_ERROR_WORKSPACE_READ_NOT_FOUND) &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
     return step_failed (task, error);
-  shown = display_path (patch, op_path (patch));
+  shown = shown_path (patch);
   g_error_free (error);
   fail (task, "apply_patch missing file: %s", shown);
   return TRUE;
@@ -630,7 +654,7 @@ deleted (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (GTask) task = user_data;
   Patch *patch = g_task_get_task_data (task);
-  g_autofree char *shown = display_path (patch, op_path (patch));
+  g_autofree char *shown = shown_path (patch);
   GError *error = NULL;
 
   agents_sandbox_session_rm_finish (AGENTS_SANDBOX_SESSION (source), result,
@@ -651,7 +675,7 @@ update_text (GTask *task, Patch *patch, GBytes *bytes)
 
   if (!g_utf8_validate_len (data, size, NULL))
     {
-      g_autofree char *shown = display_path (patch, op_path (patch));
+      g_autofree char *shown = shown_path (patch);
 
       fail (task, "apply_patch could not decode file: %s", shown);
       return;
@@ -726,13 +750,13 @@ apply_patch_invoke (AgentsRunContext *ctx,
                     GTask *task,
                     gpointer user_data)
 {
-  AgentsCapability *capability = user_data;
+  const AgentsToolBinding *binding = user_data;
   AgentsSandboxSession *session;
   GError *error = NULL;
   Patch *patch;
   g_autoptr (GPtrArray) ops = NULL;
 
-  if ((session = session_of (capability, &error)) == NULL ||
+  if ((session = session_of (binding->capability, &error)) == NULL ||
       (ops = agents_apply_patch_parse (input, &error)) == NULL)
     {
       g_task_return_error (task, error);
@@ -740,7 +764,9 @@ apply_patch_invoke (AgentsRunContext *ctx,
     }
   patch = g_new0 (Patch, 1);
   patch->session = g_object_ref (session);
-  patch->run_as = g_strdup (run_as_of (capability));
+  patch->run_as = g_strdup (binding->run_as);
+  if (binding->cwd != NULL && !g_str_equal (binding->cwd, "."))
+    patch->cwd = g_strdup (binding->cwd);
   patch->root = agents_manifest_normalize_absolute (
     agents_manifest_get_root (agents_sandbox_session_get_manifest (session)));
   if (patch->root == NULL)
@@ -764,5 +790,6 @@ agents_apply_patch_tool_new (AgentsCapability *capability)
   json_object_set_string_member (format, "definition", apply_patch_grammar);
   return AGENTS_TOOL (agents_custom_tool_new_async (
     "apply_patch", apply_patch_description, format, apply_patch_invoke,
-    g_object_ref (capability), g_object_unref));
+    agents_tool_binding_new (capability),
+    (GDestroyNotify) agents_tool_binding_free));
 }

@@ -17,6 +17,7 @@
 
 #include <string.h>
 
+#include "agents-capability-private.h"
 #include "agents-manifest-private.h"
 #include "agents-pty-rules-private.h"
 #include "agents-sandbox-error.h"
@@ -268,21 +269,27 @@ is_blank (const char *text)
   return *text == '\0';
 }
 
-/* The script with the working directory the model asked for: anchored
- * at the workspace root (the run's working directory), checked by the
- * manifest's path policy (grants allowed, escapes refused). */
+/* The script with the working directory the model asked for, anchored
+ * at the run's working directory (the workspace root without one) and
+ * checked by the manifest's path policy (grants allowed, escapes
+ * refused). With neither a workdir nor a run cwd, the script is the
+ * command itself. */
 static char *
 script_in_workdir (AgentsSandboxSession *session,
+                   const AgentsToolBinding *binding,
                    const ExecArgs *args,
                    GError **error)
 {
+  g_autofree char *anchored = NULL;
   g_autofree char *resolved = NULL;
   g_autofree char *quoted = NULL;
 
-  if (is_blank (args->workdir))
+  if (is_blank (args->workdir) && binding->cwd == NULL)
     return g_strdup (args->cmd);
+  anchored = agents_tool_binding_anchor (
+    binding, is_blank (args->workdir) ? "." : args->workdir);
   resolved = agents_manifest_resolve_path (
-    agents_sandbox_session_get_manifest (session), args->workdir, error);
+    agents_sandbox_session_get_manifest (session), anchored, error);
   if (resolved == NULL)
     return NULL;
   quoted = g_shell_quote (resolved);
@@ -410,14 +417,6 @@ exec_done (GObject *source, GAsyncResult *result, gpointer user_data)
   agents_tool_return_text (task, text);
 }
 
-static const char *
-run_as_of (AgentsCapability *capability)
-{
-  AgentsUser *user = agents_capability_get_run_as (capability);
-
-  return user != NULL ? agents_user_get_name (user) : NULL;
-}
-
 /* One-shot: the yield time is the kill timeout. */
 static void
 run_one_shot (AgentsSandboxSession *session, GTask *task)
@@ -483,7 +482,7 @@ pty_started (GObject *source, GAsyncResult *result, gpointer user_data)
  * shell → the session's own `sh -c`; otherwise `<shell> -lc|-c`. On a
  * session with processes the command goes into its process table. */
 static void
-run_script (AgentsCapability *capability,
+run_script (const AgentsToolBinding *binding,
             AgentsSandboxSession *session,
             const ExecArgs *args,
             GTask *task)
@@ -497,7 +496,7 @@ run_script (AgentsCapability *capability,
   call->session_shell = args->shell == NULL && args->login;
   call->command =
     g_strdupv ((char **) (call->session_shell ? own_shell : chosen_shell));
-  call->user = g_strdup (run_as_of (capability));
+  call->user = g_strdup (binding->run_as);
   call->timeout = args->yield_time_ms / 1000.0;
   call->started = clock_seconds ();
   if (!agents_sandbox_session_supports_pty (session))
@@ -529,15 +528,16 @@ exec_command_invoke (AgentsRunContext *ctx,
                      GTask *task,
                      gpointer user_data)
 {
-  AgentsCapability *capability = user_data;
-  AgentsSandboxSession *session = agents_capability_get_session (capability);
+  const AgentsToolBinding *binding = user_data;
+  AgentsSandboxSession *session =
+    agents_capability_get_session (binding->capability);
   GError *error = NULL;
   g_autoptr (ExecArgs) args = parse_exec_args (arguments, &error);
   g_autofree char *script = NULL;
   ExecCall *call;
 
   if (args != NULL && check_bound (session, &error))
-    script = script_in_workdir (session, args, &error);
+    script = script_in_workdir (session, binding, args, &error);
   if (script == NULL)
     {
       g_task_return_error (task, error);
@@ -547,7 +547,7 @@ exec_command_invoke (AgentsRunContext *ctx,
   call->max_output_tokens = args->max_output_tokens;
   call->script = g_steal_pointer (&script);
   g_task_set_task_data (task, call, (GDestroyNotify) exec_call_free);
-  run_script (capability, session, args, task);
+  run_script (binding, session, args, task);
 }
 
 AgentsTool *
@@ -560,7 +560,8 @@ agents_exec_command_tool_new (AgentsCapability *capability)
     "once it ends, or, when it is still running after the yield time, the "
     "output so far and a session ID to continue with.",
     json_node_get_object (schema), exec_command_invoke,
-    g_object_ref (capability), g_object_unref);
+    agents_tool_binding_new (capability),
+    (GDestroyNotify) agents_tool_binding_free);
 
   agents_tool_set_strict (AGENTS_TOOL (tool), FALSE);
   return AGENTS_TOOL (tool);

@@ -805,6 +805,23 @@ find_lazy_skill (GPtrArray *catalog, const char *wanted, GError **error)
   return found;
 }
 
+/* The path load_skill answers with: where the skill is listed, the
+ * skills path as it is, or its absolute workspace path when the run has
+ * a working directory of its own (a relative path would read from it). */
+static char *
+loaded_skill_path (AgentsSkillsCapability *self, const char *dir)
+{
+  AgentsSandboxSession *session =
+    agents_capability_get_session (AGENTS_CAPABILITY (self));
+  AgentsManifest *manifest =
+    session ? agents_sandbox_session_get_manifest (session) : NULL;
+  g_autofree char *listed = listed_skills_dir (self, manifest, NULL);
+
+  if (listed == NULL)
+    return skill_entry_path (self, dir);
+  return g_strdup_printf ("%s/%s", listed, dir);
+}
+
 static void
 skill_copied (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -823,7 +840,7 @@ skill_copied (GObject *source, GAsyncResult *result, gpointer user_data)
       return;
     }
   g_hash_table_add (op->self->loaded, g_strdup (op->dir));
-  path = skill_entry_path (op->self, op->dir);
+  path = loaded_skill_path (op->self, op->dir);
   text = load_result ("loaded", op->skill_name, path);
   agents_tool_return_text (task, text);
 }
@@ -888,8 +905,9 @@ load_skill_invoke (AgentsRunContext *ctx,
   path = skill_entry_path (self, op->dir);
   if (g_hash_table_contains (self->loaded, op->dir))
     {
+      g_autofree char *shown = loaded_skill_path (self, op->dir);
       g_autofree char *text =
-        load_result ("already_loaded", op->skill_name, path);
+        load_result ("already_loaded", op->skill_name, shown);
 
       agents_tool_return_text (task, text);
       return;

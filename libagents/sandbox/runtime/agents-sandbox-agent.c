@@ -100,6 +100,7 @@ struct _AgentsSandboxAgent
   /* Execution agents only. */
   AgentsSandboxAgent *public_agent;
   AgentsSandboxSession *session;
+  char *workspace_cwd; /* the run's, normalized, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (AgentsSandboxAgent,
@@ -126,6 +127,7 @@ typedef struct
   char *base;
   char *agent_text;
   AgentsManifest *manifest;
+  const char *workspace_cwd;   /* the execution agent's */
   GPtrArray *capability_texts; /* char* */
   guint next;
 } PromptOp;
@@ -149,13 +151,28 @@ append_section (GString *out, const char *text)
   g_string_append (out, text);
 }
 
+/* The `# Filesystem` section, with the run's working directory. The
+ * runtime checked the cwd against this root before it made the agent. */
+static char *
+filesystem_section (PromptOp *op)
+{
+  g_autoptr (GError) error = NULL;
+  char *text = agents_sandbox_filesystem_instructions_with_cwd (
+    op->manifest, op->workspace_cwd, &error);
+
+  if (text != NULL)
+    return text;
+  g_warning ("sandbox prompt: the working directory is left out: %s",
+             error->message);
+  return agents_sandbox_filesystem_instructions (op->manifest);
+}
+
 static char *
 assemble_prompt (PromptOp *op)
 {
   g_autoptr (GString) out = g_string_new (NULL);
   g_autofree char *policy = agents_sandbox_remote_mount_policy (op->manifest);
-  g_autofree char *filesystem =
-    agents_sandbox_filesystem_instructions (op->manifest);
+  g_autofree char *filesystem = filesystem_section (op);
 
   if (op->base != NULL && *op->base != '\0')
     append_section (out, op->base);
@@ -266,6 +283,7 @@ build_prompt (AgentsSandboxAgent *self, AgentsRunContext *ctx, GTask *task)
   PromptOp *op = g_new0 (PromptOp, 1);
 
   op->ctx = g_object_ref (ctx);
+  op->workspace_cwd = self->workspace_cwd;
   op->capability_texts = g_ptr_array_new_with_free_func (g_free);
   g_task_set_task_data (task, op, (GDestroyNotify) prompt_op_free);
   op->base = base_instructions (self, ctx);
@@ -385,6 +403,7 @@ agents_sandbox_agent_dispose (GObject *object)
 
   g_clear_object (&self->public_agent);
   g_clear_object (&self->session);
+  g_clear_pointer (&self->workspace_cwd, g_free);
 
   G_OBJECT_CLASS (agents_sandbox_agent_parent_class)->dispose (object);
 }
@@ -1036,7 +1055,8 @@ AgentsSandboxAgent *
 agents_sandbox_agent_new_execution (AgentsSandboxAgent *public_agent,
                                     GPtrArray *capabilities,
                                     AgentsSandboxSession *session,
-                                    AgentsRunConfig *run_config)
+                                    AgentsRunConfig *run_config,
+                                    const char *workspace_cwd)
 {
   AgentsSandboxAgent *self =
     AGENTS_SANDBOX_AGENT (agents_agent_clone (AGENTS_AGENT (public_agent)));
@@ -1051,5 +1071,6 @@ agents_sandbox_agent_new_execution (AgentsSandboxAgent *public_agent,
   agents_agent_set_model_settings (AGENTS_AGENT (self), settings);
   g_set_object (&self->public_agent, public_agent);
   g_set_object (&self->session, session);
+  self->workspace_cwd = g_strdup (workspace_cwd);
   return self;
 }

@@ -15,6 +15,7 @@
 #include "agents-resources.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-instructions-private.h"
+#include "agents-workspace-scope-private.h"
 
 /* Everything here is read by models, not by people: not translated. */
 
@@ -48,6 +49,17 @@
   "shell-based edits on read+write mounts, first `cp` the mounted file to " \
   "a normal local workspace path, edit the local copy there, then copy it " \
   "back."
+
+/* The paragraph of a run with a working directory of its own; %s is
+ * the directory, then the workspace root. */
+#define WORKING_DIRECTORY_PARAGRAPH                                         \
+  "For this run, the working directory is `%s`. Relative paths passed to "  \
+  "the built-in `exec_command`, `view_image`, and `apply_patch` tools "     \
+  "resolve from this directory. Other sandbox tools follow their own path " \
+  "contract. The session workspace root remains `%s`. The working "         \
+  "directory changes path resolution; it does not isolate this run from "   \
+  "the rest of the session workspace. Files outside the working directory " \
+  "may be visible to or shared with other runs."
 
 /* A hostile manifest (from a resumed run state) must not blow the prompt
  * up: the layout shows at most this much. */
@@ -593,6 +605,65 @@ agents_sandbox_filesystem_instructions (AgentsManifest *manifest)
   text = build_filesystem_instructions (manifest);
   section_store (manifest, generation, FALSE, text);
   return text;
+}
+
+/**
+ * agents_sandbox_filesystem_instructions_with_cwd:
+ * @manifest: a manifest
+ * @workspace_cwd: (nullable): the run's working directory, relative to
+ *   the workspace root (#AgentsSandboxRunConfig:workspace-cwd), or %NULL
+ * @error: return location for a #GError
+ *
+ * The `# Filesystem` section of agents_sandbox_filesystem_instructions()
+ * for a run whose working directory is @workspace_cwd: the section, a
+ * blank line, and a paragraph that names the directory (joined to the
+ * manifest root as a POSIX path) and says what it changes. For
+ * `tasks/a` in a workspace rooted at `/workspace`, the paragraph reads
+ *
+ * |[
+ * For this run, the working directory is `/workspace/tasks/a`. Relative
+ * paths passed to the built-in `exec_command`, `view_image`, and
+ * `apply_patch` tools resolve from this directory. Other sandbox tools
+ * follow their own path contract. The session workspace root remains
+ * `/workspace`. The working directory changes path resolution; it does
+ * not isolate this run from the rest of the session workspace. Files
+ * outside the working directory may be visible to or shared with other
+ * runs.
+ * ]|
+ *
+ * (on one line). With a %NULL @workspace_cwd this is
+ * agents_sandbox_filesystem_instructions().
+ *
+ * Returns: (transfer full) (nullable): the section, without a trailing
+ *   newline, or %NULL with @error set
+ *   (%AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT) when @workspace_cwd is not
+ *   a valid workspace-relative path or the manifest root is not POSIX
+ *   absolute
+ */
+char *
+agents_sandbox_filesystem_instructions_with_cwd (AgentsManifest *manifest,
+                                                 const char *workspace_cwd,
+                                                 GError **error)
+{
+  g_autofree char *section = NULL;
+  g_autofree char *cwd = NULL;
+  g_autofree char *directory = NULL;
+  const char *root;
+
+  g_return_val_if_fail (AGENTS_IS_MANIFEST (manifest), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  section = agents_sandbox_filesystem_instructions (manifest);
+  if (workspace_cwd == NULL)
+    return g_steal_pointer (&section);
+  root = agents_manifest_get_root (manifest);
+  if ((cwd = agents_workspace_scope_normalize_cwd (workspace_cwd, error)) ==
+        NULL ||
+      (directory = agents_workspace_scope_resource_path (root, cwd, error)) ==
+        NULL)
+    return NULL;
+  return g_strdup_printf ("%s\n\n" WORKING_DIRECTORY_PARAGRAPH, section,
+                          directory, root);
 }
 
 /* ---- The remote mount policy ------------------------------------------ */

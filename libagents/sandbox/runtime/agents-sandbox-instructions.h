@@ -22,6 +22,11 @@ AGENTS_AVAILABLE_IN_1_0
 char *agents_sandbox_filesystem_instructions (AgentsManifest *manifest)
   G_GNUC_WARN_UNUSED_RESULT;
 AGENTS_AVAILABLE_IN_1_0
+char *agents_sandbox_filesystem_instructions_with_cwd (
+  AgentsManifest *manifest,
+  const char *workspace_cwd,
+  GError **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENTS_AVAILABLE_IN_1_0
 char *
 agents_sandbox_describe_manifest (AgentsManifest *manifest,
                                   int depth,

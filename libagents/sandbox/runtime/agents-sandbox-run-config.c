@@ -9,6 +9,7 @@
 #include "agents-sandbox-run-config.h"
 #include "agents-sandbox-runtime-private.h"
 #include "agents-snapshot.h"
+#include "agents-workspace-scope-private.h"
 
 /**
  * AgentsSandboxRunConfig:
@@ -53,6 +54,7 @@ struct _AgentsSandboxRunConfig
   AgentsConcurrencyLimits *concurrency_limits;
   AgentsArchiveLimits *archive_limits;
   char *cwd;
+  char *workspace_cwd;
 };
 
 static guint progress_signal;
@@ -76,6 +78,7 @@ enum
   PROP_CONCURRENCY_LIMITS,
   PROP_ARCHIVE_LIMITS,
   PROP_CWD,
+  PROP_WORKSPACE_CWD,
   N_PROPS
 };
 
@@ -95,6 +98,7 @@ agents_sandbox_run_config_finalize (GObject *object)
   g_clear_pointer (&self->concurrency_limits, agents_concurrency_limits_free);
   g_clear_pointer (&self->archive_limits, agents_archive_limits_free);
   g_free (self->cwd);
+  g_free (self->workspace_cwd);
 
   G_OBJECT_CLASS (agents_sandbox_run_config_parent_class)->finalize (object);
 }
@@ -135,6 +139,9 @@ agents_sandbox_run_config_get_property (GObject *object,
       break;
     case PROP_CWD:
       g_value_set_string (value, self->cwd);
+      break;
+    case PROP_WORKSPACE_CWD:
+      g_value_set_string (value, self->workspace_cwd);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -180,6 +187,10 @@ agents_sandbox_run_config_set_property (GObject *object,
       break;
     case PROP_CWD:
       agents_sandbox_run_config_set_cwd (self, g_value_get_string (value));
+      break;
+    case PROP_WORKSPACE_CWD:
+      agents_sandbox_run_config_set_workspace_cwd (self,
+                                                   g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -277,10 +288,40 @@ agents_sandbox_run_config_class_init (AgentsSandboxRunConfigClass *klass)
    *
    * The host directory relative sources of local manifest entries are
    * read from when the runner materializes entries in a running injected
-   * session; %NULL for the working directory.
+   * session; %NULL for the working directory. This is a directory of the
+   * host, not of the sandbox: the run's working directory in the
+   * sandbox is #AgentsSandboxRunConfig:workspace-cwd.
    */
   properties[PROP_CWD] =
     g_param_spec_string ("cwd", NULL, NULL, NULL, PARAM_FLAGS);
+  /**
+   * AgentsSandboxRunConfig:workspace-cwd:
+   *
+   * The run's working directory in the sandbox (the reference's
+   * `SandboxRunConfig(cwd=...)`): a path relative to the root of the
+   * session's workspace, such as `tasks/a`, or %NULL (the default) for
+   * the workspace root with no run scope.
+   *
+   * It must be workspace-relative, use `/` separators and have no `..`
+   * segment; agents_sandbox_run_config_validate() refuses it otherwise,
+   * before any session is created. Each time a sandbox agent is
+   * prepared, the directory is checked in its session, as the agent's
+   * run-as user and without a shell: `test -d` then `test -x` on the
+   * directory joined to the manifest root (always a POSIX path, e.g.
+   * `/workspace/tasks/a`); a failing check fails the preparation with an
+   * error naming the path.
+   *
+   * The execution agent's capability clones are bound to it
+   * (agents_capability_bind_cwd()); the agent's own capabilities are not.
+   * Relative paths of the `exec_command` (its default `workdir`),
+   * `view_image` and `apply_patch` tools then resolve from it, and the
+   * `# Filesystem` section of the prompt says so
+   * (agents_sandbox_filesystem_instructions_with_cwd()). It changes path
+   * resolution only: the run still sees, and may change, the whole
+   * workspace.
+   */
+  properties[PROP_WORKSPACE_CWD] =
+    g_param_spec_string ("workspace-cwd", NULL, NULL, NULL, PARAM_FLAGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -640,15 +681,55 @@ agents_sandbox_run_config_set_cwd (AgentsSandboxRunConfig *self,
 }
 
 /**
+ * agents_sandbox_run_config_get_workspace_cwd:
+ * @self: a sandbox run config
+ *
+ * Gets #AgentsSandboxRunConfig:workspace-cwd, as it was set.
+ *
+ * Returns: (nullable): the run's working directory, relative to the
+ *   workspace root
+ */
+const char *
+agents_sandbox_run_config_get_workspace_cwd (AgentsSandboxRunConfig *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_RUN_CONFIG (self), NULL);
+  return self->workspace_cwd;
+}
+
+/**
+ * agents_sandbox_run_config_set_workspace_cwd:
+ * @self: a sandbox run config
+ * @workspace_cwd: (nullable): a path relative to the workspace root, or
+ *   %NULL for none
+ *
+ * Sets #AgentsSandboxRunConfig:workspace-cwd. An invalid path is accepted
+ * here and refused when a run needs a session.
+ */
+void
+agents_sandbox_run_config_set_workspace_cwd (AgentsSandboxRunConfig *self,
+                                             const char *workspace_cwd)
+{
+  SETTER_PROLOGUE (self);
+
+  if (g_strcmp0 (self->workspace_cwd, workspace_cwd) == 0)
+    return;
+  g_free (self->workspace_cwd);
+  self->workspace_cwd = g_strdup (workspace_cwd);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WORKSPACE_CWD]);
+}
+
+/**
  * agents_sandbox_run_config_validate:
  * @self: a sandbox run config
  * @error: return location for a #GError
  *
- * Checks the limits, as a run does before it creates or touches any
- * session: the concurrency limits, then the archive limits. Fails with
+ * Checks the config, as a run does before it creates or touches any
+ * session: the concurrency limits, then the archive limits, then
+ * #AgentsSandboxRunConfig:workspace-cwd. Fails with
  * %AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT and the reference's message,
- * e.g. `concurrency_limits.manifest_entries must be at least 1` or
- * `archive_limits.max_input_bytes must be at least 1`.
+ * e.g. `concurrency_limits.manifest_entries must be at least 1`,
+ * `archive_limits.max_input_bytes must be at least 1` or
+ * `sandbox.cwd must not contain parent segments`.
  *
  * Returns: %TRUE if the config can be used
  */
@@ -656,12 +737,19 @@ gboolean
 agents_sandbox_run_config_validate (AgentsSandboxRunConfig *self,
                                     GError **error)
 {
+  g_autofree char *cwd = NULL;
+
   g_return_val_if_fail (AGENTS_IS_SANDBOX_RUN_CONFIG (self), FALSE);
 
   if (!agents_concurrency_limits_validate (self->concurrency_limits, error))
     return FALSE;
-  return self->archive_limits == NULL ||
-         agents_archive_limits_validate (self->archive_limits, error);
+  if (self->archive_limits != NULL &&
+      !agents_archive_limits_validate (self->archive_limits, error))
+    return FALSE;
+  if (self->workspace_cwd == NULL)
+    return TRUE;
+  cwd = agents_workspace_scope_normalize_cwd (self->workspace_cwd, error);
+  return cwd != NULL;
 }
 
 static void

@@ -84,6 +84,12 @@ const char *agents_sandbox_run_config_get_cwd (AgentsSandboxRunConfig *self);
 AGENTS_AVAILABLE_IN_1_0
 void agents_sandbox_run_config_set_cwd (AgentsSandboxRunConfig *self,
                                         const char *cwd);
+AGENTS_AVAILABLE_IN_1_0
+const char *
+agents_sandbox_run_config_get_workspace_cwd (AgentsSandboxRunConfig *self);
+AGENTS_AVAILABLE_IN_1_0
+void agents_sandbox_run_config_set_workspace_cwd (AgentsSandboxRunConfig *self,
+                                                  const char *workspace_cwd);
 
 AGENTS_AVAILABLE_IN_1_0
 gboolean agents_sandbox_run_config_validate (AgentsSandboxRunConfig *self,

@@ -40,12 +40,14 @@ void agents_sandbox_session_manager_set_trace (
  * are the public agent's then the capabilities', whose model settings
  * carry the capabilities' sampling params in extra_args, and whose system
  * prompt is the sandbox prompt built around the public agent's own
- * instructions. */
+ * instructions, its `# Filesystem` section naming @workspace_cwd
+ * (normalized, nullable), the run's working directory. */
 AgentsSandboxAgent *
 agents_sandbox_agent_new_execution (AgentsSandboxAgent *public_agent,
                                     GPtrArray *capabilities,
                                     AgentsSandboxSession *session,
-                                    AgentsRunConfig *run_config);
+                                    AgentsRunConfig *run_config,
+                                    const char *workspace_cwd);
 
 /* The run-as user of a sandbox agent as the runtime uses it. */
 AgentsUser *agents_sandbox_agent_dup_run_as (AgentsSandboxAgent *self);

@@ -11,8 +11,10 @@
 #include "agents-builtin-capabilities.h"
 #include "agents-capability-private.h"
 #include "agents-memory-capability-private.h"
+#include "agents-sandbox-error-private.h"
 #include "agents-sandbox-run-config.h"
 #include "agents-sandbox-runtime-private.h"
+#include "agents-workspace-scope-private.h"
 
 /* ---- Spans ------------------------------------------------------------- */
 
@@ -192,9 +194,20 @@ agents_sandbox_prepared_agent_get_session (AgentsSandboxPreparedAgent *self)
  * #AgentsSandboxAgent, an execution agent made once per agent and run and
  * reused while its session lives (the session's liveness is checked every
  * time, and a stopped session restarted). Its capabilities are clones of
- * the agent's, bound to the session and the run-as user — the agent's own
- * capability objects are never bound or changed. Other agents are
- * executed as they are.
+ * the agent's, bound to the session, the run-as user and the run's
+ * working directory (#AgentsSandboxRunConfig:workspace-cwd) — the agent's
+ * own capability objects are never bound or changed. When the agent's
+ * run-as user changes between two preparations, the same clones are bound
+ * to the new user and a new execution agent is made, so that its tools
+ * run as that user. Other agents are executed as they are.
+ *
+ * With a working directory, every preparation of a sandbox agent checks
+ * it in the session before the agent runs: `test -d DIR` then
+ * `test -x DIR`, run without a shell as the agent's run-as user, DIR
+ * being the directory joined to the manifest root as a POSIX path (the
+ * session's own path normalization is not used: it may be another
+ * system's). A failing check fails the preparation with
+ * %AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT naming the directory.
  *
  * When the run is over, agents_sandbox_runtime_cleanup_async() closes
  * the run's sessions and returns the run state's `sandbox` payload.
@@ -210,6 +223,7 @@ typedef struct
   AgentsSandboxAgent *execution_agent;
   GPtrArray *capabilities; /* AgentsCapability, the run's clones */
   AgentsSandboxSession *session;
+  AgentsUser *run_as; /* what the clones are bound to, or NULL */
 } Cached;
 
 static void
@@ -218,6 +232,7 @@ cached_free (Cached *cached)
   g_clear_object (&cached->execution_agent);
   g_clear_pointer (&cached->capabilities, g_ptr_array_unref);
   g_clear_object (&cached->session);
+  g_clear_object (&cached->run_as);
   g_free (cached);
 }
 
@@ -410,6 +425,10 @@ typedef struct
   JsonNode *input;
   GPtrArray *capabilities;
   AgentsSpan *span;
+  char *cwd;                     /* the run's, normalized, or NULL */
+  AgentsUser *run_as;            /* the agent's at this preparation */
+  AgentsSandboxSession *session; /* once ensured */
+  guint probe;                   /* the next cwd probe */
 } PrepareOp;
 
 static void
@@ -419,6 +438,9 @@ prepare_op_free (PrepareOp *op)
   g_clear_pointer (&op->input, json_node_unref);
   g_clear_pointer (&op->capabilities, g_ptr_array_unref);
   agents_sandbox_span_finish (&op->span, NULL);
+  g_free (op->cwd);
+  g_clear_object (&op->run_as);
+  g_clear_object (&op->session);
   g_free (op);
 }
 
@@ -473,26 +495,44 @@ process_context (GPtrArray *capabilities, JsonNode *input)
   return json_node_init_array (json_node_alloc (), items);
 }
 
+/* (Re)binds the run's clones and makes the execution agent: a new one
+ * for a new session or a new run-as user, over the same clones.
+ * @rebinding_user: whether the clones are bound to a user the agent no
+ * longer has. */
 static Cached *
 cache_execution_agent (AgentsSandboxRuntime *self,
                        PrepareOp *op,
-                       AgentsSandboxSession *session)
+                       AgentsSandboxSession *session,
+                       gboolean rebinding_user)
 {
-  g_autoptr (AgentsUser) run_as = agents_sandbox_agent_dup_run_as (op->agent);
   Cached *cached = g_new0 (Cached, 1);
 
   for (guint i = 0; i < op->capabilities->len; i++)
     {
-      agents_capability_bind (op->capabilities->pdata[i], session);
-      if (run_as != NULL)
-        agents_capability_bind_run_as (op->capabilities->pdata[i], run_as);
+      AgentsCapability *capability = op->capabilities->pdata[i];
+
+      agents_capability_bind (capability, session);
+      if (op->run_as != NULL || rebinding_user)
+        agents_capability_bind_run_as (capability, op->run_as);
+      /* Validated with the run config: this cannot fail. */
+      if (op->cwd != NULL)
+        agents_capability_bind_cwd (capability, op->cwd, NULL);
     }
   cached->capabilities = g_ptr_array_ref (op->capabilities);
   cached->session = g_object_ref (session);
+  cached->run_as = op->run_as ? g_object_ref (op->run_as) : NULL;
   cached->execution_agent = agents_sandbox_agent_new_execution (
-    op->agent, op->capabilities, session, self->run_config);
+    op->agent, op->capabilities, session, self->run_config, op->cwd);
   g_hash_table_replace (self->cache, g_object_ref (op->agent), cached);
   return cached;
+}
+
+/* Whether @cached serves this preparation: same session, same user. */
+static gboolean
+cached_is_current (Cached *cached, PrepareOp *op, AgentsSandboxSession *session)
+{
+  return cached != NULL && cached->session == session &&
+         agents_user_equal (cached->run_as, op->run_as);
 }
 
 static void
@@ -507,27 +547,16 @@ set_current (AgentsSandboxRuntime *self,
 }
 
 static void
-session_ensured (GObject *source, GAsyncResult *result, gpointer user_data)
+finish_prepare (AgentsSandboxRuntime *self, GTask *task)
 {
-  g_autoptr (GTask) task = user_data;
-  AgentsSandboxRuntime *self = g_task_get_source_object (task);
   PrepareOp *op = g_task_get_task_data (task);
-  GError *error = NULL;
-  g_autoptr (AgentsSandboxSession) session = NULL;
+  AgentsSandboxSession *session = op->session;
   g_autoptr (JsonNode) input = NULL;
-  Cached *cached;
+  Cached *cached = g_hash_table_lookup (self->cache, op->agent);
 
-  session = agents_sandbox_session_manager_ensure_session_finish (
-    AGENTS_SANDBOX_SESSION_MANAGER (source), result, &error);
-  if (session == NULL)
-    {
-      agents_sandbox_span_finish (&op->span, error);
-      g_task_return_error (task, error);
-      return;
-    }
-  cached = g_hash_table_lookup (self->cache, op->agent);
-  if (cached == NULL || cached->session != session)
-    cached = cache_execution_agent (self, op, session);
+  if (!cached_is_current (cached, op, session))
+    cached = cache_execution_agent (self, op, session,
+                                    cached != NULL && cached->run_as != NULL);
   set_current (self, AGENTS_AGENT (op->agent), cached->capabilities);
   input = process_context (cached->capabilities, op->input);
   agents_sandbox_span_finish (&op->span, NULL);
@@ -539,6 +568,140 @@ session_ensured (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 static void
+fail_prepare (GTask *task, GError *error)
+{
+  PrepareOp *op = g_task_get_task_data (task);
+
+  agents_sandbox_span_finish (&op->span, error);
+  g_task_return_error (task, error);
+}
+
+/* ---- The run cwd probes ------------------------------------------------ */
+
+/* The two checks of the run's working directory, in order. */
+static const char *const cwd_probe_flags[] = { "-d", "-x" };
+
+/* The seconds a probe may take. */
+#define CWD_PROBE_TIMEOUT 60.0
+
+static const char *
+run_as_name (PrepareOp *op)
+{
+  return op->run_as ? agents_user_get_name (op->run_as) : NULL;
+}
+
+static char *
+cwd_probe_path (PrepareOp *op, GError **error)
+{
+  AgentsManifest *manifest = agents_sandbox_session_get_manifest (op->session);
+  const char *root = manifest ? agents_manifest_get_root (manifest) : NULL;
+
+  return agents_workspace_scope_resource_path (root ? root : "/workspace",
+                                               op->cwd, error);
+}
+
+static GError *
+cwd_probe_error (PrepareOp *op, const char *path, int exit_code)
+{
+  GVariant *context = g_variant_new_parsed (
+    "{'field': <'cwd'>, 'cwd': <%s>, 'path': <%s>, 'exit_code': <%i>}", op->cwd,
+    path, exit_code);
+  const char *user = run_as_name (op);
+
+  if (op->probe == 0)
+    return agents_sandbox_error_new (
+      AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT, context,
+      _ ("sandbox.cwd “%s” is not a directory in the sandbox: %s"), op->cwd,
+      path);
+  if (user != NULL)
+    return agents_sandbox_error_new (
+      AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT, context,
+      _ ("sandbox.cwd “%s” cannot be entered by the user “%s”: %s"), op->cwd,
+      user, path);
+  return agents_sandbox_error_new (
+    AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT, context,
+    _ ("sandbox.cwd “%s” cannot be entered: %s"), op->cwd, path);
+}
+
+static void run_cwd_probe (GTask *task);
+
+static void
+cwd_probed (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  PrepareOp *op = g_task_get_task_data (task);
+  GError *error = NULL;
+  g_autoptr (AgentsExecResult) probe = agents_sandbox_session_exec_finish (
+    AGENTS_SANDBOX_SESSION (source), result, &error);
+  g_autofree char *path = NULL;
+
+  if (probe == NULL)
+    {
+      g_prefix_error (&error, _ ("Cannot check sandbox.cwd “%s”: "), op->cwd);
+      fail_prepare (task, error);
+      return;
+    }
+  if (!agents_exec_result_ok (probe))
+    {
+      path = cwd_probe_path (op, NULL);
+      fail_prepare (
+        task,
+        cwd_probe_error (op, path, agents_exec_result_get_exit_code (probe)));
+      return;
+    }
+  op->probe++;
+  run_cwd_probe (g_steal_pointer (&task));
+}
+
+/* Runs the next probe, or finishes the preparation; takes @task. */
+static void
+run_cwd_probe (GTask *task)
+{
+  AgentsSandboxRuntime *self = g_task_get_source_object (task);
+  PrepareOp *op = g_task_get_task_data (task);
+  GError *error = NULL;
+  g_autofree char *path = NULL;
+
+  if (op->cwd == NULL || op->probe == G_N_ELEMENTS (cwd_probe_flags))
+    {
+      finish_prepare (self, task);
+      g_object_unref (task);
+      return;
+    }
+  if ((path = cwd_probe_path (op, &error)) == NULL)
+    {
+      fail_prepare (task, error);
+      g_object_unref (task);
+      return;
+    }
+  {
+    const char *argv[] = { "test", cwd_probe_flags[op->probe], path, NULL };
+
+    agents_sandbox_session_exec_async (
+      op->session, argv, CWD_PROBE_TIMEOUT, FALSE, run_as_name (op),
+      g_task_get_cancellable (task), cwd_probed, task);
+  }
+}
+
+static void
+session_ensured (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GTask *task = user_data;
+  PrepareOp *op = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  op->session = agents_sandbox_session_manager_ensure_session_finish (
+    AGENTS_SANDBOX_SESSION_MANAGER (source), result, &error);
+  if (op->session == NULL)
+    {
+      fail_prepare (task, error);
+      g_object_unref (task);
+      return;
+    }
+  run_cwd_probe (task);
+}
+
+static void
 prepare_sandbox_agent (AgentsSandboxRuntime *self,
                        GTask *task,
                        gboolean is_resumed_state)
@@ -546,10 +709,16 @@ prepare_sandbox_agent (AgentsSandboxRuntime *self,
   PrepareOp *op = g_task_get_task_data (task);
   Cached *cached = g_hash_table_lookup (self->cache, op->agent);
   g_autoptr (JsonObject) data = json_object_new ();
+  AgentsSandboxRunConfig *config =
+    agents_sandbox_session_manager_get_config (self->manager);
+  const char *cwd = agents_sandbox_run_config_get_workspace_cwd (config);
   GError *error = NULL;
 
-  /* Refused before any session exists, as the reference refuses it. */
-  if (!agents_capabilities_check_required (
+  /* Refused before any session exists (and any probe runs), as the
+   * reference refuses them. */
+  if ((cwd != NULL && (op->cwd = agents_workspace_scope_normalize_cwd (
+                         cwd, &error)) == NULL) ||
+      !agents_capabilities_check_required (
         agents_sandbox_agent_get_capabilities (op->agent), &error) ||
       !agents_sandbox_session_manager_acquire_agent (
         self->manager, AGENTS_AGENT (op->agent), &error))
@@ -557,6 +726,9 @@ prepare_sandbox_agent (AgentsSandboxRuntime *self,
       g_task_return_error (task, error);
       return;
     }
+  /* The user as it is now: a change between preparations makes a new
+   * execution agent. */
+  op->run_as = agents_sandbox_agent_dup_run_as (op->agent);
   json_object_set_string_member (
     data, "agent_name", agents_agent_get_name (AGENTS_AGENT (op->agent)));
   op->span = agents_sandbox_span_start (self->trace, self->parent_span,
