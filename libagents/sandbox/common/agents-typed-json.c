@@ -17,8 +17,10 @@
  * AgentsTypedJson:
  *
  * One mechanism for every object that JSON names by a `type` member:
- * manifest entries, snapshots, environment values. A *family* is a base
- * type (#AgentsManifestEntry, #AgentsSnapshot, #AgentsEnvValue); each
+ * manifest entries, snapshots, environment values, session states (and
+ * the s3mount plugin's mount patterns and strategies). A *family* is a
+ * base type (#AgentsManifestEntry, #AgentsSnapshot, #AgentsEnvValue,
+ * #AgentsSandboxSessionState); each
  * type of the family is registered under the `type` string that its
  * JSON carries, and every class writes and reads its own members through
  * the vfuncs of its base (`serialize_fields`, `deserialize_fields`).
@@ -30,7 +32,8 @@
  *
  * Types are registered from C, Python or JavaScript with
  * agents_typed_json_register(); the `agents_registry_register_*()`
- * functions of entry and snapshot types are the same registry.
+ * functions of entry, snapshot and session state types are the same
+ * registry.
  */
 
 typedef struct

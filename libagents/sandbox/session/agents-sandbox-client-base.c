@@ -8,6 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agents-json-private.h"
 #include "agents-sandbox-client-base.h"
 #include "agents-sandbox-error-private.h"
 
@@ -125,11 +126,14 @@ load_state (GType type, JsonNode *payload, GError **error)
 {
   const char *type_name = agents_sandbox_session_state_type_get_name (type);
   g_autoptr (AgentsSandboxSessionState) state = NULL;
+  JsonNode *member = NULL;
   const char *found = NULL;
 
   if (payload != NULL && JSON_NODE_HOLDS_OBJECT (payload))
-    found = json_object_get_string_member_with_default (
-      json_node_get_object (payload), "type", NULL);
+    member = json_object_get_member (json_node_get_object (payload), "type");
+  /* Hostile: `type` may be anything (json-glib warns on a non-value). */
+  if (member != NULL && agents_json_holds (member, G_TYPE_STRING))
+    found = json_node_get_string (member);
   if (found == NULL || g_strcmp0 (found, type_name) != 0)
     {
       agents_sandbox_error_set (
