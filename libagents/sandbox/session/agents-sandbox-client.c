@@ -8,7 +8,6 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "agents-registry.h"
 #include "agents-sandbox-client.h"
 #include "agents-sandbox-error-private.h"
 
