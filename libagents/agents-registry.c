@@ -81,14 +81,15 @@ kind_is_valid (AgentsRegistryKind kind)
   return (guint) kind < N_KINDS;
 }
 
-/* Entry and snapshot types are families of the typed-JSON mechanism
- * (sandbox/common/agents-typed-json.c), which keeps their names: the
- * registry forwards to it. */
+/* Entry, snapshot and session state types are families of the
+ * typed-JSON mechanism (sandbox/common/agents-typed-json.c), which keeps
+ * their names: the registry forwards to it. */
 static gboolean
 kind_is_typed_json (AgentsRegistryKind kind)
 {
   return kind == AGENTS_REGISTRY_KIND_ENTRY_TYPE ||
-         kind == AGENTS_REGISTRY_KIND_SNAPSHOT_TYPE;
+         kind == AGENTS_REGISTRY_KIND_SNAPSHOT_TYPE ||
+         kind == AGENTS_REGISTRY_KIND_SESSION_STATE;
 }
 
 static void
@@ -335,9 +336,10 @@ agents_registry_list_plugins (void)
  * @error: return location for a #GError
  *
  * Registers @type under @name. Registering the same type twice under a
- * name is harmless; another type under a taken name is an error. Entry
- * and snapshot types are kept by agents_typed_json_register(), which
- * this calls for them (an empty name is an error there).
+ * name is harmless; another type under a taken name is an error. Entry,
+ * snapshot and session state types are kept by
+ * agents_typed_json_register(), which this calls for them (an empty name
+ * is an error there).
  *
  * Returns: %TRUE on success
  */
@@ -608,6 +610,8 @@ agents_registry_ensure_builtins (void)
       agents_local_snapshot_get_type },
     { AGENTS_REGISTRY_KIND_SNAPSHOT_TYPE, "remote",
       agents_remote_snapshot_get_type },
+    { AGENTS_REGISTRY_KIND_SESSION_STATE, "sandbox",
+      agents_sandbox_session_state_get_type },
     { AGENTS_REGISTRY_KIND_CAPABILITY, "shell",
       agents_shell_capability_get_type },
     { AGENTS_REGISTRY_KIND_CAPABILITY, "filesystem",

@@ -30,7 +30,8 @@ typedef struct _AgentsCapability AgentsCapability;
  *   discriminator; types derive from #AgentsManifestEntry
  * @AGENTS_REGISTRY_KIND_SNAPSHOT_TYPE: snapshot types, by `type`
  *   discriminator; types implement #AgentsSnapshot
- * @AGENTS_REGISTRY_KIND_SESSION_STATE: session state types, by backend id;
+ * @AGENTS_REGISTRY_KIND_SESSION_STATE: session state types, by `type`
+ *   discriminator (a backend's states are named by its backend id);
  *   types derive from #AgentsSandboxSessionState
  * @AGENTS_REGISTRY_KIND_MODEL_PROVIDER: model providers, by prefix
  *

@@ -131,6 +131,34 @@ test_type_survives_serialization (void)
                    ==, "/tmp/snapshots");
 }
 
+/* STATE-04: a `type` that is not a string is no state either, for the
+ * default deserializer and for a backend's (which reads it by GType). */
+static void
+test_parse_rejects_non_string_types (void)
+{
+  static const char *const texts[] = {
+    "{\"type\": {}}",
+    "{\"type\": [\"stub\"]}",
+    "{\"type\": 7}",
+    "{\"type\": null}",
+  };
+  g_autoptr (AgentsSandboxClient) client = default_client ();
+  g_autoptr (AgentsSandboxClient) unix_local = agents_unix_local_client_new ();
+  AgentsSandboxClient *clients[] = { client, unix_local };
+
+  for (guint i = 0; i < G_N_ELEMENTS (clients); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (texts); j++)
+      {
+        g_autoptr (GError) error = NULL;
+        g_autoptr (AgentsSandboxSessionState) state =
+          parse_text (clients[i], texts[j], &error);
+
+        g_test_message ("%s", texts[j]);
+        g_assert_null (state);
+        assert_payload_invalid (error);
+      }
+}
+
 /* STATE-04 */
 static void
 test_parse_rejects_invalid_payloads (void)
@@ -551,6 +579,8 @@ main (int argc, char *argv[])
                    test_type_survives_serialization);
   g_test_add_func ("/reference-cases/STATE-04",
                    test_parse_rejects_invalid_payloads);
+  g_test_add_func ("/reference-state/non-string-type-refused",
+                   test_parse_rejects_non_string_types);
   g_test_add_func ("/reference-state/unknown-type-redacted",
                    test_parse_redacts_unknown_type);
   g_test_add_func ("/reference-cases/STATE-06",

@@ -859,6 +859,50 @@ test_hostile_strategies (void)
     }
 }
 
+/* Patterns and strategies are typed-JSON families: the registry knows
+ * the built-in names, and an unknown or missing `type` is an unknown
+ * type whose message lists them. */
+static void
+test_typed_json_families (void)
+{
+  static const struct
+  {
+    const char *json;
+    const char *message;
+  } unknown[] = {
+    { "{\"type\":\"in_container\",\"pattern\":{\"type\":\"nfs\"}}",
+      "unknown mount pattern “nfs” (known: mountpoint, rclone, s3fs)" },
+    { "{\"type\":\"in_container\",\"pattern\":{}}",
+      "unknown mount pattern “” (known: mountpoint, rclone, s3fs)" },
+    { "{\"type\":\"host\"}",
+      "unknown mount strategy “host” (known: docker_volume, in_container)" },
+  };
+  g_auto (GStrv) patterns = NULL;
+  g_auto (GStrv) strategies = NULL;
+  const char *const pattern_names[] = { "mountpoint", "rclone", "s3fs", NULL };
+  const char *const strategy_names[] = { "docker_volume", "in_container",
+                                         NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (unknown); i++)
+    {
+      g_autoptr (JsonNode) node = parse_json (unknown[i].json);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (AgentsMountStrategy) strategy =
+        agents_mount_strategy_new_from_json (node, &error);
+
+      g_assert_null (strategy);
+      g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                      AGENTS_SANDBOX_ERROR_UNKNOWN_TYPE);
+      g_assert_cmpstr (error->message, ==, unknown[i].message);
+    }
+
+  patterns = agents_typed_json_list (AGENTS_TYPE_MOUNT_PATTERN);
+  strategies = agents_typed_json_list (AGENTS_TYPE_MOUNT_STRATEGY);
+  g_assert_true (g_strv_equal ((const char *const *) patterns, pattern_names));
+  g_assert_true (
+    g_strv_equal ((const char *const *) strategies, strategy_names));
+}
+
 /* The reference's docker_volume JSON: read, written back the same, and
  * mounted with the driver's tool. */
 static void
@@ -1392,6 +1436,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/s3mount/json/patterns", test_json_patterns);
   g_test_add_func ("/s3mount/json/hostile-entries", test_hostile_entries);
   g_test_add_func ("/s3mount/json/hostile-strategies", test_hostile_strategies);
+  g_test_add_func ("/s3mount/json/typed-json-families",
+                   test_typed_json_families);
   g_test_add_func ("/s3mount/copy-equal", test_copy_equal);
   g_test_add_func ("/s3mount/json/docker-volume", test_docker_volume_strategy);
   g_test_add_func ("/s3mount/argv/mountpoint", test_mountpoint_argv);

@@ -10,6 +10,7 @@
 
 #include "agents-sandbox-error-private.h"
 #include "agents-s3-mount-private.h"
+#include "agents-typed-json-private.h"
 
 /**
  * AgentsMountStrategy:
@@ -17,15 +18,22 @@
  * How an #AgentsS3Mount gets mounted: plain data with a JSON form
  * (`{"type": "in_container", …}`) that builds the mount and unmount
  * command lines and the mount command's environment.
+ *
+ * Strategies are a family of the typed-JSON mechanism (#AgentsTypedJson),
+ * registered under their `type` (`docker_volume`, `in_container`).
  */
 
 G_DEFINE_ABSTRACT_TYPE (AgentsMountStrategy,
                         agents_mount_strategy,
                         G_TYPE_OBJECT)
 
+static AgentsTypedJsonFamily strategy_family;
+
 static void
 agents_mount_strategy_class_init (AgentsMountStrategyClass *klass)
 {
+  strategy_family.base = G_TYPE_FROM_CLASS (klass);
+  agents_typed_json_define_family (&strategy_family);
 }
 
 static void
@@ -41,133 +49,93 @@ agents_mount_strategy_get_type_name (AgentsMountStrategy *self)
   return AGENTS_MOUNT_STRATEGY_GET_CLASS (self)->type_name;
 }
 
+/* ---- JSON: the typed-JSON family of mount strategies ----------------- */
+
+static void
+write_strategy_fields (GObject *object, JsonBuilder *builder)
+{
+  AgentsMountStrategy *self = AGENTS_MOUNT_STRATEGY (object);
+  AgentsMountStrategyClass *klass = AGENTS_MOUNT_STRATEGY_GET_CLASS (self);
+
+  if (klass->serialize_fields != NULL)
+    klass->serialize_fields (self, builder);
+}
+
+/* Reads the shape of the members without judging their values. */
+static gboolean
+read_strategy_fields (GObject *object, JsonObject *json, GError **error)
+{
+  AgentsMountStrategy *self = AGENTS_MOUNT_STRATEGY (object);
+  AgentsMountStrategyClass *klass = AGENTS_MOUNT_STRATEGY_GET_CLASS (self);
+
+  return klass->deserialize_fields == NULL ||
+         klass->deserialize_fields (self, json, error);
+}
+
+static char *
+unknown_strategy_message (const char *type_name, const char *known)
+{
+  return g_strdup_printf (_ ("unknown mount strategy “%s” (known: %s)"),
+                          type_name, known);
+}
+
+static gboolean
+read_strategy_type_name (JsonNode *node, char **type_name, GError **error)
+{
+  return s3mount_typed_read_type_name ("mount strategy", node, type_name,
+                                       error);
+}
+
+static const char *
+strategy_type_name_of (GObject *self)
+{
+  return AGENTS_MOUNT_STRATEGY_GET_CLASS (self)->type_name;
+}
+
+/* Completed (its base) when the class is initialized. */
+static AgentsTypedJsonFamily strategy_family = {
+  .label = N_ ("mount strategy"),
+  .member = "mount strategy",
+  .unknown_type_message = unknown_strategy_message,
+  .read_type_name = read_strategy_type_name,
+  .type_name_of = strategy_type_name_of,
+  .write_fields = write_strategy_fields,
+  .read_fields = read_strategy_fields,
+};
+
 JsonNode *
 agents_mount_strategy_to_json (AgentsMountStrategy *self)
 {
-  g_autoptr (JsonBuilder) builder = json_builder_new ();
-  AgentsMountStrategyClass *klass;
-
   g_return_val_if_fail (AGENTS_IS_MOUNT_STRATEGY (self), NULL);
 
-  klass = AGENTS_MOUNT_STRATEGY_GET_CLASS (self);
-  json_builder_begin_object (builder);
-  agents_json_add_nullable_string (builder, "type", klass->type_name);
-  if (klass->serialize_fields != NULL)
-    klass->serialize_fields (self, builder);
-  json_builder_end_object (builder);
-
-  return json_builder_get_root (builder);
-}
-
-typedef struct
-{
-  const char *name;
-  GType (*get_type) (void);
-} TypeName;
-
-/* The strategies known by name, sorted. */
-static const TypeName strategy_types[] = {
-  { "docker_volume", agents_docker_volume_mount_strategy_get_type },
-  { "in_container", agents_in_container_mount_strategy_get_type },
-};
-
-static GType
-lookup_strategy_type (const char *name, GError **error)
-{
-  g_autoptr (GStrvBuilder) known = g_strv_builder_new ();
-  g_auto (GStrv) known_names = NULL;
-  g_autofree char *joined = NULL;
-  g_auto (GVariantBuilder) ctx =
-    G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
-
-  for (guint i = 0; i < G_N_ELEMENTS (strategy_types); i++)
-    {
-      if (g_strcmp0 (name, strategy_types[i].name) == 0)
-        return strategy_types[i].get_type ();
-      g_strv_builder_add (known, strategy_types[i].name);
-    }
-
-  known_names = g_strv_builder_end (known);
-  joined = g_strjoinv (", ", known_names);
-  g_variant_builder_add (&ctx, "{sv}", "name",
-                         g_variant_new_string (name ? name : ""));
-  g_variant_builder_add (
-    &ctx, "{sv}", "known",
-    g_variant_new_strv ((const char *const *) known_names, -1));
-  agents_sandbox_error_set (
-    error, AGENTS_SANDBOX_ERROR_UNKNOWN_TYPE, g_variant_builder_end (&ctx),
-    _ ("unknown mount strategy “%s” (known: %s)"), name ? name : "", joined);
-  return G_TYPE_INVALID;
-}
-
-/* Reads the shape of a strategy without judging its values. */
-static AgentsMountStrategy *
-parse_strategy (JsonNode *node, GError **error)
-{
-  g_autoptr (AgentsMountStrategy) self = NULL;
-  g_autofree char *type_name = NULL;
-  AgentsMountStrategyClass *klass;
-  JsonObject *object;
-  GType type;
-
-  object = agents_json_typed_require_object (node, "mount strategy", error);
-  if (object == NULL || !agents_json_typed_dup_string (
-                          object, "mount strategy", "type", &type_name, error))
-    return NULL;
-  type = lookup_strategy_type (type_name, error);
-  if (type == G_TYPE_INVALID)
-    return NULL;
-
-  self = g_object_new (type, NULL);
-  klass = AGENTS_MOUNT_STRATEGY_GET_CLASS (self);
-  if (klass->deserialize_fields != NULL &&
-      !klass->deserialize_fields (self, object, error))
-    return NULL;
-  return g_steal_pointer (&self);
+  return agents_typed_json_to_json (AGENTS_TYPE_MOUNT_STRATEGY,
+                                    G_OBJECT (self));
 }
 
 AgentsMountStrategy *
 agents_mount_strategy_new_from_json (JsonNode *node, GError **error)
 {
-  g_autoptr (AgentsMountStrategy) self = NULL;
-
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  self = parse_strategy (node, error);
-  if (self == NULL || !agents_mount_strategy_validate (self, error))
-    return NULL;
-  return g_steal_pointer (&self);
+  return s3mount_typed_new_valid (
+    AGENTS_TYPE_MOUNT_STRATEGY, node,
+    (S3mountValidateFunc) agents_mount_strategy_validate, error);
 }
 
 AgentsMountStrategy *
 agents_mount_strategy_copy (AgentsMountStrategy *self)
 {
-  g_autoptr (JsonNode) node = NULL;
-  g_autoptr (GError) error = NULL;
-  AgentsMountStrategy *copy;
-
   g_return_val_if_fail (AGENTS_IS_MOUNT_STRATEGY (self), NULL);
 
-  node = agents_mount_strategy_to_json (self);
-  copy = parse_strategy (node, &error);
-  g_assert_no_error (error);
-  return copy;
+  return AGENTS_MOUNT_STRATEGY (
+    agents_typed_json_copy (AGENTS_TYPE_MOUNT_STRATEGY, G_OBJECT (self)));
 }
 
 gboolean
 agents_mount_strategy_equal (AgentsMountStrategy *a, AgentsMountStrategy *b)
 {
-  g_autoptr (JsonNode) node_a = NULL;
-  g_autoptr (JsonNode) node_b = NULL;
-
-  if (a == b)
-    return TRUE;
-  if (a == NULL || b == NULL)
-    return FALSE;
-
-  node_a = agents_mount_strategy_to_json (a);
-  node_b = agents_mount_strategy_to_json (b);
-  return json_node_equal (node_a, node_b);
+  return agents_typed_json_equal (AGENTS_TYPE_MOUNT_STRATEGY, G_OBJECT (a),
+                                  G_OBJECT (b));
 }
 
 gboolean

@@ -31,6 +31,26 @@ gboolean s3mount_path_is_safe (const char *path);
  * not their values (see agents_mount_pattern_validate()). */
 AgentsMountPattern *s3mount_pattern_parse (JsonNode *node, GError **error);
 
+/* Registers the built-in patterns and strategies in their typed-JSON
+ * families (once; the module does it when loaded, the parsers first). */
+void s3mount_register_types (void);
+
+/* The `type` of a pattern or strategy document (@owner: "mount
+ * pattern"), NULL when missing: checked as the reference does. */
+gboolean s3mount_typed_read_type_name (const char *owner,
+                                       JsonNode *node,
+                                       char **type_name,
+                                       GError **error);
+
+typedef gboolean (*S3mountValidateFunc) (gpointer self, GError **error);
+
+/* Reads an instance of @family (a pattern or strategy) from untrusted
+ * JSON, then judges its values with @validate. */
+gpointer s3mount_typed_new_valid (GType family,
+                                  JsonNode *node,
+                                  S3mountValidateFunc validate,
+                                  GError **error);
+
 /* The pattern (transfer full) whose tool mounts with @strategy. */
 AgentsMountPattern *
 s3mount_strategy_dup_pattern (AgentsMountStrategy *strategy);

@@ -10,6 +10,10 @@
 
 #include "agents-s3-mount.h"
 
+/* From agents-s3-mount-private.h, which only the library's own sources
+ * may include. */
+void s3mount_register_types (void);
+
 /* Only these three symbols are exported (plugins/plugin.map). */
 G_MODULE_EXPORT void g_io_s3mount_load (GIOModule *module);
 G_MODULE_EXPORT void g_io_s3mount_unload (GIOModule *module);
@@ -27,6 +31,7 @@ g_io_s3mount_load (GIOModule *module)
 
   g_io_extension_point_implement ("agents-entry-type", AGENTS_TYPE_S3_MOUNT,
                                   "s3_mount", 0);
+  s3mount_register_types ();
 }
 
 void

@@ -6,7 +6,8 @@
 // Reference case MAN-22 from gjs: an environment value type registered by
 // the binding round-trips through a manifest's JSON without its secret and
 // resolves asynchronously; a snapshot type registered from gjs is read
-// back from JSON. Prints TAP.
+// back from JSON; a session state type of its own is registered, written
+// and read back. Prints TAP.
 
 import GLib from 'gi://GLib';
 import GObject from 'gi://GObject';
@@ -66,6 +67,28 @@ const JsSnapshot = GObject.registerClass({
     },
 }, class JsSnapshot extends GObject.Object {});
 
+const JsSessionState = GObject.registerClass({
+    GTypeName: 'TestJsSessionState',
+    Properties: {
+        'region': GObject.ParamSpec.string('region', null, null,
+            GObject.ParamFlags.READWRITE, ''),
+    },
+}, class JsSessionState extends Agents.SandboxSessionState {
+    vfunc_serialize_fields(builder) {
+        builder.set_member_name('region');
+        builder.add_string_value(this.region);
+    }
+
+    vfunc_deserialize_fields(object) {
+        this.region = object.get_string_member('region');
+        return true;
+    }
+
+    vfunc_copy_fields(dest) {
+        dest.region = this.region;
+    }
+});
+
 const tests = [
     function envValueFromJs() {
         Agents.typed_json_register(Agents.EnvValue.$gtype,
@@ -93,6 +116,30 @@ const tests = [
         check(snapshot.get_id() === 'registered', snapshot.get_id());
         const names = Agents.typed_json_list(Agents.Snapshot.$gtype);
         check(names.includes('test-js'), `names ${names}`);
+    },
+    function sessionStateFromJs() {
+        const family = Agents.SandboxSessionState.$gtype;
+        Agents.typed_json_register(family, 'test-js-state',
+            JsSessionState.$gtype);
+        check(Agents.SandboxSessionState.type_get_name(JsSessionState.$gtype) ===
+            'test-js-state', 'named by its registration');
+        const state = new JsSessionState({region: 'eu-west-1'});
+        const text = Json.to_string(state.to_json(), false);
+        const members = JSON.parse(text);
+        check(Object.keys(members)[0] === 'type', text);
+        check(members.type === 'test-js-state', text);
+        check(members.region === 'eu-west-1', text);
+        const back = Agents.SandboxSessionState.new_from_json(
+            Json.from_string(text));
+        check(back instanceof JsSessionState, `read as ${back}`);
+        check(back.region === 'eu-west-1', back.region);
+        check(back.get_session_id() === state.get_session_id(), 'same id');
+        check(Json.to_string(back.to_json(), false) === text, 'round trip');
+        const copy = state.copy();
+        check(copy instanceof JsSessionState && copy.region === 'eu-west-1',
+            'copied with its members');
+        check(Agents.registry_list(Agents.RegistryKind.SESSION_STATE)
+            .includes('test-js-state'), 'listed by the registry');
     },
 ];
 

@@ -7,8 +7,10 @@
 # Reference cases MAN-22 (an environment value type registered by a
 # binding, resolving asynchronously, whose JSON never holds the secret)
 # and SNAP-02/04 (a snapshot type registered by a binding) through the
-# typelib. Prints TAP.
+# typelib, and a session state type of its own registered, written and
+# read back by a binding. Prints TAP.
 
+import json
 import sys
 import traceback
 
@@ -75,6 +77,27 @@ class PyNoopSnapshot(GObject.Object, Agents.Snapshot):
 class PyOtherSnapshot(GObject.Object, Agents.Snapshot):
     __gtype_name__ = "TestPyOtherSnapshot"
     id = GObject.Property(type=str, default="")
+
+
+class PySessionState(Agents.SandboxSessionState):
+    """A backend's state written in Python: one member of its own."""
+
+    __gtype_name__ = "TestPySessionState"
+    region = GObject.Property(type=str, default="")
+
+    def do_serialize_fields(self, builder):
+        builder.set_member_name("region")
+        builder.add_string_value(self.region)
+
+    def do_deserialize_fields(self, obj):
+        node = obj.get_member("region")
+        if node is None or node.get_value_type() != GObject.TYPE_STRING:
+            raise GLib.Error("region must be a string")
+        self.region = node.get_string()
+        return True
+
+    def do_copy_fields(self, dest):
+        dest.region = self.region
 
 
 def test_env_value_from_python():
@@ -148,7 +171,68 @@ def test_snapshot_type_from_python():
     check("test-py-noop" in names and names == sorted(names), names)
 
 
-TESTS = [test_env_value_from_python, test_snapshot_type_from_python]
+def test_session_state_from_python():
+    family = Agents.SandboxSessionState.__gtype__
+    Agents.registry_register_session_state("test-py-state",
+                                           PySessionState.__gtype__)
+    check(Agents.SandboxSessionState.type_get_name(PySessionState.__gtype__)
+          == "test-py-state", "named by its registration")
+    # The registry and the mechanism are one: registering again through
+    # the mechanism is harmless, another type under the name is refused.
+    Agents.typed_json_register(family, "test-py-state",
+                               PySessionState.__gtype__)
+    try:
+        Agents.typed_json_register(family, "test-py-state",
+                                   Agents.SandboxSessionState.__gtype__)
+        raise AssertionError("a second type under a taken name")
+    except GLib.Error as error:
+        check("already registered" in error.message, error.message)
+
+    snapshot = Agents.NoopSnapshot.new("py-state-snapshot")
+    state = PySessionState(session_id="bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb",
+                           snapshot=snapshot, region="eu-west-1")
+    text = Json.to_string(state.to_json(), False)
+    members = json.loads(text)
+    check(list(members)[:2] == ["type", "session_id"], text)
+    check(members["type"] == "test-py-state", text)
+    check(members["region"] == "eu-west-1", text)
+    check(list(members)[-1] == "region", "the class's members last: " + text)
+
+    for back in (Agents.SandboxSessionState.new_from_json(
+                     Json.from_string(text)),
+                 Agents.typed_json_new_from_json(family,
+                                                 Json.from_string(text))):
+        check(isinstance(back, PySessionState), "read as %r" % type(back))
+        check(back.region == "eu-west-1", back.region)
+        check(back.get_session_id() == state.get_session_id(),
+              back.get_session_id())
+        check(not back.get_root_vouched(), "a read state is not vouched for")
+        check(Json.to_string(back.to_json(), False) == text, "round trip")
+    copy = state.copy()
+    check(isinstance(copy, PySessionState) and copy.region == "eu-west-1",
+          "copied with its members")
+
+    names = Agents.registry_list(Agents.RegistryKind.SESSION_STATE)
+    check("test-py-state" in names and "sandbox" in names, names)
+    check(names == sorted(names), names)
+
+    try:
+        Agents.SandboxSessionState.new_from_json(
+            Json.from_string('{"type":"test-py-state","region":1}'))
+        raise AssertionError("a member of the wrong type was read")
+    except GLib.Error as error:
+        check("region" in error.message, error.message)
+    try:
+        Agents.SandboxSessionState.new_from_json(
+            Json.from_string('{"type":"test-py-nope"}'))
+        raise AssertionError("an unknown type was read")
+    except GLib.Error as error:
+        check(error.matches(Agents.SandboxError.quark(),
+                            Agents.SandboxError.UNKNOWN_TYPE), error.message)
+
+
+TESTS = [test_env_value_from_python, test_snapshot_type_from_python,
+         test_session_state_from_python]
 
 
 def main():

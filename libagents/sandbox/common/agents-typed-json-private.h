@@ -35,6 +35,11 @@ typedef struct
   /* The `type` string of @self (NULL: the name its type is registered
    * under), for families whose classes may name themselves. */
   const char *(*type_name_of) (GObject *self);
+  /* Reads the `type` string of @node, an untrusted document, with the
+   * family's own checks and errors (NULL: the mechanism's own, above).
+   * For families whose reference treats a missing `type` as the unknown
+   * name "" rather than as a malformed document. */
+  gboolean (*read_type_name) (JsonNode *node, char **type_name, GError **error);
   /* Creates an instance of @type for @object (NULL: g_object_new()). */
   GObject *(*instantiate) (GType type, JsonObject *object, GError **error);
   /* Makes sure every type of the family that could be registered is
@@ -48,9 +53,32 @@ typedef struct
   gboolean (*read_fields) (GObject *self, JsonObject *object, GError **error);
 } AgentsTypedJsonFamily;
 
+/* The functions below are private, exported (as AGENTS_AVAILABLE_IN_1_0
+ * outside the public headers) for the plugins' families. */
+
 /* Called once by the base type (in its class or default-interface
  * init) with a descriptor that lives as long as the process. */
+AGENTS_AVAILABLE_IN_1_0
 void agents_typed_json_define_family (const AgentsTypedJsonFamily *family);
+
+/* Reads @node's members into @object, an instance of @family, through
+ * the family's `read_fields`: what a family's `load_json` wrapper calls.
+ * A @node that is not an object fails with the family's message. */
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_typed_json_read_into (GType family,
+                                      GObject *object,
+                                      JsonNode *node,
+                                      GError **error);
+
+/* Copies @object through its JSON: a new instance of its own type (no
+ * name lookup) that reads what @object writes. For families whose JSON
+ * is all of their state. */
+AGENTS_AVAILABLE_IN_1_0
+GObject *agents_typed_json_copy (GType family, GObject *object);
+
+/* Whether @a and @b (either may be NULL) write the same JSON. */
+AGENTS_AVAILABLE_IN_1_0
+gboolean agents_typed_json_equal (GType family, GObject *a, GObject *b);
 
 /* The name of a JSON node's type for messages: "object", "array",
  * "string", "number", "boolean", "null". */

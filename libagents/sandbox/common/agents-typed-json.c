@@ -16,8 +16,10 @@
  * AgentsTypedJson:
  *
  * One mechanism for every object that JSON names by a `type` member:
- * manifest entries, snapshots, environment values. A *family* is a base
- * type (#AgentsManifestEntry, #AgentsSnapshot, #AgentsEnvValue); each
+ * manifest entries, snapshots, environment values, session states (and
+ * the s3mount plugin's mount patterns and strategies). A *family* is a
+ * base type (#AgentsManifestEntry, #AgentsSnapshot, #AgentsEnvValue,
+ * #AgentsSandboxSessionState); each
  * type of the family is registered under the `type` string that its
  * JSON carries, and every class writes and reads its own members through
  * the vfuncs of its base (`serialize_fields`, `deserialize_fields`).
@@ -29,7 +31,8 @@
  *
  * Types are registered from C, Python or JavaScript with
  * agents_typed_json_register(); the `agents_registry_register_*()`
- * functions of entry and snapshot types are the same registry.
+ * functions of entry, snapshot and session state types are the same
+ * registry.
  */
 
 typedef struct
@@ -426,6 +429,71 @@ read_type (const AgentsTypedJsonFamily *descriptor,
                                    json_node_get_string (member), error);
 }
 
+static JsonObject *
+require_object (const AgentsTypedJsonFamily *descriptor,
+                JsonNode *node,
+                GError **error)
+{
+  const char *found;
+  g_autofree char *message = NULL;
+
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    return json_node_get_object (node);
+  found = agents_typed_json_node_type_name (node);
+  message = descriptor->not_object_message
+              ? descriptor->not_object_message (found)
+              : g_strdup_printf (_ ("%s must be a JSON object, got %s"),
+                                 descriptor->member, found);
+  agents_json_set_error (error, descriptor->member, "wrong_type", "%s",
+                         message);
+  return NULL;
+}
+
+/* The type @node names: checked by the family's own reader when it has
+ * one, else by the mechanism. */
+static GType
+lookup_node_type (const AgentsTypedJsonFamily *descriptor,
+                  JsonNode *node,
+                  GError **error)
+{
+  g_autofree char *type_name = NULL;
+  JsonObject *object;
+
+  if (descriptor->read_type_name == NULL)
+    {
+      object = require_object (descriptor, node, error);
+      return object ? read_type (descriptor, object, error) : G_TYPE_INVALID;
+    }
+  if (!descriptor->read_type_name (node, &type_name, error))
+    return G_TYPE_INVALID;
+  return agents_typed_json_lookup (descriptor->base, type_name ? type_name : "",
+                                   error);
+}
+
+static gboolean
+read_fields (const AgentsTypedJsonFamily *descriptor,
+             GObject *self,
+             JsonObject *object,
+             GError **error)
+{
+  GError *local = NULL;
+
+  if (descriptor->read_fields == NULL)
+    return TRUE;
+  if (descriptor->read_fields (self, object, &local))
+    {
+      g_clear_error (&local);
+      return TRUE;
+    }
+  /* A binding's vfunc may fail without saying why. */
+  if (local == NULL)
+    agents_json_set_error (&local, descriptor->member, "invalid",
+                           _ ("%s could not read its JSON members"),
+                           G_OBJECT_TYPE_NAME (self));
+  g_propagate_error (error, local);
+  return FALSE;
+}
+
 /**
  * agents_typed_json_new_from_json:
  * @family: the base type of a family
@@ -453,24 +521,10 @@ agents_typed_json_new_from_json (GType family, JsonNode *node, GError **error)
     return NULL;
   descriptor = get_descriptor (family);
 
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      const char *found = agents_typed_json_node_type_name (node);
-      g_autofree char *message =
-        descriptor->not_object_message
-          ? descriptor->not_object_message (found)
-          : g_strdup_printf (_ ("%s must be a JSON object, got %s"),
-                             descriptor->member, found);
-
-      agents_json_set_error (error, descriptor->member, "wrong_type", "%s",
-                             message);
-      return NULL;
-    }
-  object = json_node_get_object (node);
-
-  type = read_type (descriptor, object, error);
+  type = lookup_node_type (descriptor, node, error);
   if (type == G_TYPE_INVALID)
     return NULL;
+  object = json_node_get_object (node);
   if (G_TYPE_IS_ABSTRACT (type) || G_TYPE_IS_INTERFACE (type))
     {
       agents_json_set_error (error, "type", "abstract_type",
@@ -483,23 +537,62 @@ agents_typed_json_new_from_json (GType family, JsonNode *node, GError **error)
     self = descriptor->instantiate (type, object, error);
   else
     self = g_object_new (type, NULL);
-  if (self == NULL)
+  if (self == NULL || !read_fields (descriptor, self, object, error))
     return NULL;
-  if (descriptor->read_fields != NULL)
-    {
-      GError *local = NULL;
-
-      if (!descriptor->read_fields (self, object, &local))
-        {
-          /* A binding's vfunc may fail without saying why. */
-          if (local == NULL)
-            agents_json_set_error (&local, descriptor->member, "invalid",
-                                   _ ("%s could not read its JSON members"),
-                                   G_OBJECT_TYPE_NAME (self));
-          g_propagate_error (error, local);
-          return NULL;
-        }
-      g_clear_error (&local);
-    }
   return g_steal_pointer (&self);
+}
+
+gboolean
+agents_typed_json_read_into (GType family,
+                             GObject *object,
+                             JsonNode *node,
+                             GError **error)
+{
+  const AgentsTypedJsonFamily *descriptor;
+  JsonObject *members;
+
+  g_return_val_if_fail (G_TYPE_CHECK_INSTANCE_TYPE (object, family), FALSE);
+
+  descriptor = get_descriptor (family);
+  g_return_val_if_fail (descriptor != NULL, FALSE);
+  members = require_object (descriptor, node, error);
+  return members != NULL && read_fields (descriptor, object, members, error);
+}
+
+GObject *
+agents_typed_json_copy (GType family, GObject *object)
+{
+  const AgentsTypedJsonFamily *descriptor;
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (GObject) copy = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_return_val_if_fail (G_TYPE_CHECK_INSTANCE_TYPE (object, family), NULL);
+
+  descriptor = get_descriptor (family);
+  node = agents_typed_json_to_json (family, object);
+  copy = g_object_new (G_OBJECT_TYPE (object), NULL);
+  /* What a class writes, it reads: a failure is a bug of the class. */
+  if (!read_fields (descriptor, copy, json_node_get_object (node), &error))
+    g_error ("%s cannot read its own JSON: %s", G_OBJECT_TYPE_NAME (object),
+             error->message);
+  return g_steal_pointer (&copy);
+}
+
+gboolean
+agents_typed_json_equal (GType family, GObject *a, GObject *b)
+{
+  g_autoptr (JsonNode) node_a = NULL;
+  g_autoptr (JsonNode) node_b = NULL;
+
+  if (a == b)
+    return TRUE;
+  if (a == NULL || b == NULL)
+    return FALSE;
+  if (G_OBJECT_TYPE (a) != G_OBJECT_TYPE (b))
+    return FALSE;
+
+  node_a = agents_typed_json_to_json (family, a);
+  node_b = agents_typed_json_to_json (family, b);
+  return json_node_equal (node_a, node_b);
 }

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agents-json-private.h"
 #include "agents-sandbox-client-base.h"
 #include "agents-sandbox-error-private.h"
 
@@ -24,7 +25,9 @@
  *
  * A state given to agents_sandbox_client_deserialize_session_state() must
  * carry the state type's JSON `type` discriminator
- * (#AgentsSandboxSessionStateClass.type_name); anything else is an
+ * (agents_sandbox_session_state_type_get_name(): the class's
+ * #AgentsSandboxSessionStateClass.type_name or, for a class written in
+ * Python or JavaScript, its typed-JSON registration); anything else is an
  * %AGENTS_SANDBOX_ERROR_INVALID_JSON error (context `type`).
  *
  * Python (and JavaScript) backends derive from it too. A Python class
@@ -116,25 +119,28 @@ base_serialize_session_state (AgentsSandboxClient *client,
   return agents_sandbox_session_state_to_json (state);
 }
 
+/* A state of @type, whatever the registry says of its name: a backend's
+ * payload must carry its own state type's `type`. */
 static AgentsSandboxSessionState *
-load_state (GType type,
-            const char *type_name,
-            JsonNode *payload,
-            GError **error)
+load_state (GType type, JsonNode *payload, GError **error)
 {
+  const char *type_name = agents_sandbox_session_state_type_get_name (type);
   g_autoptr (AgentsSandboxSessionState) state = NULL;
+  JsonNode *member = NULL;
   const char *found = NULL;
 
   if (payload != NULL && JSON_NODE_HOLDS_OBJECT (payload))
-    found = json_object_get_string_member_with_default (
-      json_node_get_object (payload), "type", NULL);
-  if (g_strcmp0 (found, type_name) != 0)
+    member = json_object_get_member (json_node_get_object (payload), "type");
+  /* Hostile: `type` may be anything (json-glib warns on a non-value). */
+  if (member != NULL && agents_json_holds (member, G_TYPE_STRING))
+    found = json_node_get_string (member);
+  if (found == NULL || g_strcmp0 (found, type_name) != 0)
     {
       agents_sandbox_error_set (
         error, AGENTS_SANDBOX_ERROR_INVALID_JSON,
         g_variant_new_parsed ("{'type': <%s>}", found ? found : ""),
         _ ("session state of type “%s” is not a %s session state"),
-        found ? found : "", type_name);
+        found ? found : "", type_name ? type_name : "");
       return NULL;
     }
 
@@ -152,8 +158,6 @@ base_deserialize_session_state (AgentsSandboxClient *client,
   GType type = agents_sandbox_client_base_get_session_state_type (
     AGENTS_SANDBOX_CLIENT_BASE (client));
   AgentsSandboxClientInterface *dflt;
-  AgentsSandboxSessionStateClass *klass;
-  AgentsSandboxSessionState *state;
 
   if (type == G_TYPE_INVALID)
     {
@@ -161,10 +165,7 @@ base_deserialize_session_state (AgentsSandboxClient *client,
       dflt = g_type_default_interface_peek (AGENTS_TYPE_SANDBOX_CLIENT);
       return dflt->deserialize_session_state (client, payload, error);
     }
-  klass = g_type_class_ref (type);
-  state = load_state (type, klass->type_name, payload, error);
-  g_type_class_unref (klass);
-  return state;
+  return load_state (type, payload, error);
 }
 
 static void

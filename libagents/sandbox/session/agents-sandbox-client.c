@@ -8,7 +8,6 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "agents-registry.h"
 #include "agents-sandbox-client.h"
 #include "agents-sandbox-error-private.h"
 
@@ -29,36 +28,13 @@ default_serialize_session_state (AgentsSandboxClient *self,
   return agents_sandbox_session_state_to_json (state);
 }
 
+/* Any registered state type, by its `type` (see #AgentsTypedJson). */
 static AgentsSandboxSessionState *
 default_deserialize_session_state (AgentsSandboxClient *self,
                                    JsonNode *payload,
                                    GError **error)
 {
-  GType type = AGENTS_TYPE_SANDBOX_SESSION_STATE;
-  g_autoptr (AgentsSandboxSessionState) state = NULL;
-
-  AgentsSandboxSessionStateClass *base;
-  const char *type_name;
-
-  if (!JSON_NODE_HOLDS_OBJECT (payload))
-    return NULL;
-  /* A state names its type; a payload without one is not a state. */
-  type_name = json_object_get_string_member_with_default (
-    json_node_get_object (payload), "type", NULL);
-  if (type_name == NULL)
-    return NULL;
-  base = g_type_class_ref (AGENTS_TYPE_SANDBOX_SESSION_STATE);
-  if (g_strcmp0 (type_name, base->type_name) != 0)
-    type = agents_registry_lookup (AGENTS_REGISTRY_KIND_SESSION_STATE,
-                                   type_name, error);
-  g_type_class_unref (base);
-  if (type == G_TYPE_INVALID)
-    return NULL;
-
-  state = g_object_new (type, NULL);
-  if (!agents_sandbox_session_state_load_json (state, payload, error))
-    return NULL;
-  return g_steal_pointer (&state);
+  return agents_sandbox_session_state_new_from_json (payload, error);
 }
 
 static gboolean

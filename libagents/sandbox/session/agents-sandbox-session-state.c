@@ -12,6 +12,7 @@
 #include "agents-mount-security-private.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-session-state.h"
+#include "agents-typed-json-private.h"
 
 /* The state member listing the grants whose host_path was left out (the
  * reference's name, so that either side reads the other's states). */
@@ -30,6 +31,16 @@
  * {"type": "unix_local", "session_id": "…", "snapshot": {…},
  *  "manifest": {…}, "workspace_root_ready": false, …}
  * ```
+ *
+ * Session states are a family of the typed-JSON mechanism
+ * (#AgentsTypedJson): a state type is registered under its `type`
+ * (agents_registry_register_session_state() or
+ * agents_typed_json_register() with %AGENTS_TYPE_SANDBOX_SESSION_STATE,
+ * from C, Python or JavaScript), and
+ * agents_sandbox_session_state_new_from_json() finds it by that name. The
+ * generic state is `sandbox`. A class names itself with
+ * #AgentsSandboxSessionStateClass.type_name; a class that does not (one written
+ * in Python) is named by its registration.
  */
 
 typedef struct
@@ -60,6 +71,8 @@ enum
 };
 
 static GParamSpec *properties[N_PROPS];
+
+static AgentsTypedJsonFamily state_family;
 
 static void
 agents_sandbox_session_state_finalize (GObject *object)
@@ -208,6 +221,9 @@ agents_sandbox_session_state_class_init (AgentsSandboxSessionStateClass *klass)
     G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  state_family.base = G_TYPE_FROM_CLASS (klass);
+  agents_typed_json_define_family (&state_family);
 }
 
 static void
@@ -367,14 +383,6 @@ agents_sandbox_session_state_set_workspace_root_ready (
                             properties[PROP_WORKSPACE_ROOT_READY]);
 }
 
-/**
- * agents_sandbox_session_state_to_json:
- * @self: a state
- *
- * Serializes the state.
- *
- * Returns: (transfer full): a JSON object node
- */
 static JsonNode *
 manifest_json_without_authority (AgentsManifest *manifest)
 {
@@ -430,22 +438,30 @@ strip_host_path_grants (JsonNode *manifest_json)
   return paths;
 }
 
-JsonNode *
-agents_sandbox_session_state_to_json (AgentsSandboxSessionState *self)
+static void
+add_redacted_grants (JsonBuilder *builder, GPtrArray *redacted)
 {
-  AgentsSandboxSessionStateClass *klass;
-  AgentsSandboxSessionStatePrivate *priv;
-  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  if (redacted->len == 0)
+    return;
+  json_builder_set_member_name (builder, AGENTS_REDACTED_HOST_PATH_GRANTS);
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < redacted->len; i++)
+    json_builder_add_string_value (builder, redacted->pdata[i]);
+  json_builder_end_array (builder);
+}
+
+/* The members after `type`, in the reference's order; the subclass's
+ * own, then the list of the grants whose host path was left out. */
+static void
+write_state_fields (GObject *object, JsonBuilder *builder)
+{
+  AgentsSandboxSessionState *self = AGENTS_SANDBOX_SESSION_STATE (object);
+  AgentsSandboxSessionStateClass *klass =
+    AGENTS_SANDBOX_SESSION_STATE_GET_CLASS (self);
+  AgentsSandboxSessionStatePrivate *priv = GET_PRIV (self);
   g_autoptr (JsonNode) manifest_json = NULL;
   g_autoptr (GPtrArray) redacted = NULL;
 
-  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), NULL);
-
-  klass = AGENTS_SANDBOX_SESSION_STATE_GET_CLASS (self);
-  priv = GET_PRIV (self);
-
-  json_builder_begin_object (builder);
-  agents_json_add_string (builder, "type", klass->type_name);
   agents_json_add_string (builder, "session_id", priv->session_id);
   agents_json_add_node (builder, "snapshot",
                         agents_snapshot_to_json (priv->snapshot));
@@ -467,17 +483,25 @@ agents_sandbox_session_state_to_json (AgentsSandboxSessionState *self)
                            priv->workspace_root_ready);
   if (klass->serialize_fields != NULL)
     klass->serialize_fields (self, builder);
-  if (redacted->len > 0)
-    {
-      json_builder_set_member_name (builder, AGENTS_REDACTED_HOST_PATH_GRANTS);
-      json_builder_begin_array (builder);
-      for (guint i = 0; i < redacted->len; i++)
-        json_builder_add_string_value (builder, redacted->pdata[i]);
-      json_builder_end_array (builder);
-    }
-  json_builder_end_object (builder);
+  add_redacted_grants (builder, redacted);
+}
 
-  return json_builder_get_root (builder);
+/**
+ * agents_sandbox_session_state_to_json:
+ * @self: a state
+ *
+ * Serializes the state: `type` (see #AgentsTypedJson), then the members
+ * of every state, then those of its class.
+ *
+ * Returns: (transfer full): a JSON object node
+ */
+JsonNode *
+agents_sandbox_session_state_to_json (AgentsSandboxSessionState *self)
+{
+  g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), NULL);
+
+  return agents_typed_json_to_json (AGENTS_TYPE_SANDBOX_SESSION_STATE,
+                                    G_OBJECT (self));
 }
 
 static gboolean
@@ -575,6 +599,198 @@ load_rebind_requirement (AgentsSandboxSessionState *self,
       priv->grants_require_rebind[n++] = g_strdup (paths->pdata[i]);
 }
 
+static gboolean
+load_manifest (AgentsSandboxSessionState *self,
+               JsonObject *object,
+               GError **error)
+{
+  JsonNode *member = json_object_get_member (object, "manifest");
+  g_autoptr (JsonNode) manifest_json = NULL;
+  g_autoptr (GPtrArray) stripped = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+
+  if (member == NULL)
+    return TRUE;
+  manifest_json = json_node_copy (member);
+  stripped = strip_host_path_grants (manifest_json);
+  manifest = agents_manifest_new_from_json (manifest_json, error);
+  if (manifest == NULL)
+    return FALSE;
+  agents_sandbox_session_state_set_manifest (self, manifest);
+  load_rebind_requirement (self, object, stripped);
+  return TRUE;
+}
+
+static gboolean
+load_snapshot (AgentsSandboxSessionState *self,
+               JsonObject *object,
+               GError **error)
+{
+  JsonNode *member = json_object_get_member (object, "snapshot");
+  g_autoptr (AgentsSnapshot) snapshot = NULL;
+
+  if (member == NULL)
+    return TRUE;
+  snapshot = agents_snapshot_new_from_json (member, error);
+  if (snapshot == NULL)
+    return FALSE;
+  agents_sandbox_session_state_set_snapshot (self, snapshot);
+  return TRUE;
+}
+
+static gboolean
+load_fingerprint (AgentsSandboxSessionState *self,
+                  JsonObject *object,
+                  GError **error)
+{
+  const char *fingerprint = NULL;
+  const char *fingerprint_version = NULL;
+
+  if (!agents_json_read_string (object, "snapshot_fingerprint", TRUE, FALSE,
+                                &fingerprint, error) ||
+      !agents_json_read_string (object, "snapshot_fingerprint_version", TRUE,
+                                FALSE, &fingerprint_version, error))
+    return FALSE;
+  agents_sandbox_session_state_set_snapshot_fingerprint (self, fingerprint,
+                                                         fingerprint_version);
+  return TRUE;
+}
+
+/* Reads the members of every state, then the class's own. */
+static gboolean
+read_state_fields (GObject *state, JsonObject *object, GError **error)
+{
+  AgentsSandboxSessionState *self = AGENTS_SANDBOX_SESSION_STATE (state);
+  AgentsSandboxSessionStateClass *klass =
+    AGENTS_SANDBOX_SESSION_STATE_GET_CLASS (self);
+  AgentsSandboxSessionStatePrivate *priv = GET_PRIV (self);
+  JsonNode *member;
+
+  /* A document is hostile: its root is no one's until vouched for. */
+  priv->root_vouched = FALSE;
+
+  if (!agents_json_lookup (object, "session_id", G_TYPE_STRING, &member))
+    return invalid_member (error, "session_id", _ ("a string"));
+  if (member != NULL)
+    {
+      g_free (priv->session_id);
+      priv->session_id = g_strdup (json_node_get_string (member));
+    }
+
+  if (!load_manifest (self, object, error) ||
+      !load_snapshot (self, object, error) ||
+      !load_exposed_ports (
+        self, json_object_get_member (object, "exposed_ports"), error) ||
+      !load_fingerprint (self, object, error))
+    return FALSE;
+
+  if (!agents_json_lookup (object, "workspace_root_ready", G_TYPE_BOOLEAN,
+                           &member))
+    return invalid_member (error, "workspace_root_ready", _ ("a boolean"));
+  if (member != NULL)
+    agents_sandbox_session_state_set_workspace_root_ready (
+      self, json_node_get_boolean (member));
+
+  return klass->deserialize_fields == NULL ||
+         klass->deserialize_fields (self, object, error);
+}
+
+static char *
+state_not_object_message (const char *json_type)
+{
+  return g_strdup_printf (_ ("session state member “%s” must be %s"),
+                          "session_state", _ ("an object"));
+}
+
+/* Whether @klass sets a `type_name` of its own rather than inheriting
+ * its parent's (a class written in Python cannot set it). */
+static gboolean
+class_names_itself (AgentsSandboxSessionStateClass *klass)
+{
+  AgentsSandboxSessionStateClass *parent;
+
+  if (G_TYPE_FROM_CLASS (klass) == AGENTS_TYPE_SANDBOX_SESSION_STATE)
+    return TRUE;
+  parent = g_type_class_peek_parent (klass);
+  return g_strcmp0 (klass->type_name, parent->type_name) != 0;
+}
+
+static const char *
+class_type_name (AgentsSandboxSessionStateClass *klass)
+{
+  const char *registered;
+
+  if (class_names_itself (klass))
+    return klass->type_name;
+  registered = agents_typed_json_get_type_name (
+    AGENTS_TYPE_SANDBOX_SESSION_STATE, G_TYPE_FROM_CLASS (klass));
+  return registered ? registered : klass->type_name;
+}
+
+static const char *
+state_type_name_of (GObject *self)
+{
+  return class_type_name (AGENTS_SANDBOX_SESSION_STATE_GET_CLASS (self));
+}
+
+/* Completed (its base) when the class is initialized. */
+static AgentsTypedJsonFamily state_family = {
+  .label = N_ ("session state type"),
+  .member = "session_state",
+  .not_object_message = state_not_object_message,
+  .type_name_of = state_type_name_of,
+  .write_fields = write_state_fields,
+  .read_fields = read_state_fields,
+};
+
+/**
+ * agents_sandbox_session_state_type_get_name:
+ * @type: a subtype of #AgentsSandboxSessionState
+ *
+ * Gets the JSON `type` of the states of @type: the
+ * #AgentsSandboxSessionStateClass.type_name its class sets, or else the
+ * name @type is registered under (see #AgentsTypedJson).
+ *
+ * Returns: (nullable): the name
+ */
+const char *
+agents_sandbox_session_state_type_get_name (GType type)
+{
+  g_autoptr (GTypeClass) klass = NULL;
+
+  g_return_val_if_fail (g_type_is_a (type, AGENTS_TYPE_SANDBOX_SESSION_STATE),
+                        NULL);
+
+  klass = g_type_class_ref (type);
+  return class_type_name ((AgentsSandboxSessionStateClass *) klass);
+}
+
+/**
+ * agents_sandbox_session_state_new_from_json:
+ * @node: an untrusted JSON node
+ * @error: return location for a #GError
+ *
+ * Reads a serialized state whose `type` names a registered state type
+ * (see #AgentsTypedJson): the types of the backends, `sandbox` for the
+ * generic state, and any type registered from C, Python or JavaScript.
+ * Every member is type-checked and the manifest and snapshot are
+ * validated; the state's root is not vouched for.
+ *
+ * Returns: (transfer full): the state, or %NULL with @error set
+ *   (%AGENTS_SANDBOX_ERROR_UNKNOWN_TYPE for an unknown `type`, whose
+ *   message quotes it: callers that must not echo the document, as
+ *   agents_sandbox_client_deserialize_session_state(), redact it)
+ */
+AgentsSandboxSessionState *
+agents_sandbox_session_state_new_from_json (JsonNode *node, GError **error)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return AGENTS_SANDBOX_SESSION_STATE (agents_typed_json_new_from_json (
+    AGENTS_TYPE_SANDBOX_SESSION_STATE, node, error));
+}
+
 /**
  * agents_sandbox_session_state_load_json:
  * @self: a freshly constructed state
@@ -591,80 +807,13 @@ agents_sandbox_session_state_load_json (AgentsSandboxSessionState *self,
                                         JsonNode *node,
                                         GError **error)
 {
-  AgentsSandboxSessionStateClass *klass;
-  AgentsSandboxSessionStatePrivate *priv;
-  JsonObject *object;
-  JsonNode *member;
-  const char *fingerprint = NULL;
-  const char *fingerprint_version = NULL;
-
   g_return_val_if_fail (AGENTS_IS_SANDBOX_SESSION_STATE (self), FALSE);
   g_return_val_if_fail (node != NULL, FALSE);
 
   /* A document is hostile: its root is no one's until vouched for. */
   GET_PRIV (self)->root_vouched = FALSE;
-  klass = AGENTS_SANDBOX_SESSION_STATE_GET_CLASS (self);
-  priv = GET_PRIV (self);
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return invalid_member (error, "session_state", _ ("an object"));
-  object = json_node_get_object (node);
-
-  if (!agents_json_lookup (object, "session_id", G_TYPE_STRING, &member))
-    return invalid_member (error, "session_id", _ ("a string"));
-  if (member != NULL)
-    {
-      g_free (priv->session_id);
-      priv->session_id = g_strdup (json_node_get_string (member));
-    }
-
-  member = json_object_get_member (object, "manifest");
-  if (member != NULL)
-    {
-      g_autoptr (JsonNode) manifest_json = json_node_copy (member);
-      g_autoptr (GPtrArray) stripped = strip_host_path_grants (manifest_json);
-      g_autoptr (AgentsManifest) manifest =
-        agents_manifest_new_from_json (manifest_json, error);
-
-      if (manifest == NULL)
-        return FALSE;
-      agents_sandbox_session_state_set_manifest (self, manifest);
-      load_rebind_requirement (self, object, stripped);
-    }
-
-  member = json_object_get_member (object, "snapshot");
-  if (member != NULL)
-    {
-      g_autoptr (AgentsSnapshot) snapshot =
-        agents_snapshot_new_from_json (member, error);
-
-      if (snapshot == NULL)
-        return FALSE;
-      agents_sandbox_session_state_set_snapshot (self, snapshot);
-    }
-
-  if (!load_exposed_ports (
-        self, json_object_get_member (object, "exposed_ports"), error) ||
-      !agents_json_read_string (object, "snapshot_fingerprint", TRUE, FALSE,
-                                &fingerprint, error) ||
-      !agents_json_read_string (object, "snapshot_fingerprint_version", TRUE,
-                                FALSE, &fingerprint_version, error))
-    return FALSE;
-  agents_sandbox_session_state_set_snapshot_fingerprint (self, fingerprint,
-                                                         fingerprint_version);
-
-  if (!agents_json_lookup (object, "workspace_root_ready", G_TYPE_BOOLEAN,
-                           &member))
-    return invalid_member (error, "workspace_root_ready", _ ("a boolean"));
-  if (member != NULL)
-    agents_sandbox_session_state_set_workspace_root_ready (
-      self, json_node_get_boolean (member));
-
-  if (klass->deserialize_fields != NULL &&
-      !klass->deserialize_fields (self, object, error))
-    return FALSE;
-
-  return TRUE;
+  return agents_typed_json_read_into (AGENTS_TYPE_SANDBOX_SESSION_STATE,
+                                      G_OBJECT (self), node, error);
 }
 
 /**

@@ -30,7 +30,9 @@ G_DECLARE_DERIVABLE_TYPE (AgentsSandboxSessionState,
 
 /**
  * AgentsSandboxSessionStateClass:
- * @type_name: the JSON `type` discriminator (`"unix_local"`, …)
+ * @type_name: the JSON `type` discriminator (`"unix_local"`, …); a
+ *   class that leaves its parent's is named by its registration (see
+ *   #AgentsTypedJson)
  * @serialize_fields: adds the subclass's members to an open JSON object
  * @deserialize_fields: reads them back
  * @copy_fields: copies them into @dest, a new instance of the same type
@@ -91,6 +93,11 @@ agents_sandbox_session_state_get_root_vouched (AgentsSandboxSessionState *self);
 AGENTS_AVAILABLE_IN_1_0
 JsonNode *
 agents_sandbox_session_state_to_json (AgentsSandboxSessionState *self);
+AGENTS_AVAILABLE_IN_1_0
+AgentsSandboxSessionState *
+agents_sandbox_session_state_new_from_json (JsonNode *node, GError **error);
+AGENTS_AVAILABLE_IN_1_0
+const char *agents_sandbox_session_state_type_get_name (GType type);
 AGENTS_AVAILABLE_IN_1_0
 gboolean agents_sandbox_session_state_load_json (
   AgentsSandboxSessionState *self, JsonNode *node, GError **error);
