@@ -10,6 +10,7 @@
 
 #include "agents-json-private.h"
 #include "agents-mount-security-private.h"
+#include "agents-registry.h"
 #include "agents-sandbox-error-private.h"
 #include "agents-sandbox-session-state.h"
 #include "agents-typed-json-private.h"
@@ -741,6 +742,7 @@ static AgentsTypedJsonFamily state_family = {
   .type_name_of = state_type_name_of,
   .write_fields = write_state_fields,
   .read_fields = read_state_fields,
+  .load_types = agents_registry_load_plugins,
 };
 
 /**
