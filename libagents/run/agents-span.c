@@ -86,6 +86,32 @@ is_template_member (AgentsSpanKind kind, const char *member)
   return FALSE;
 }
 
+/* Whether @data already is span data of @kind: "type", then exactly the
+ * reference's members in its order. */
+static gboolean
+is_span_data (AgentsSpanKind kind, JsonObject *data)
+{
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *node;
+  guint i = 0;
+
+  json_object_iter_init_ordered (&iter, data);
+  while (json_object_iter_next_ordered (&iter, &name, &node))
+    {
+      const char *expected = i == 0 ? "type" : kind_info[kind].members[i - 1];
+
+      if (expected == NULL || !g_str_equal (name, expected))
+        return FALSE;
+      if (i == 0 &&
+          (json_node_get_value_type (node) != G_TYPE_STRING ||
+           g_strcmp0 (json_node_get_string (node), kind_info[kind].type) != 0))
+        return FALSE;
+      i++;
+    }
+  return i > 0 && kind_info[kind].members[i - 1] == NULL;
+}
+
 /* The span data: "type", the reference's members in its order (null when
  * @data lacks them), then the other members of @data. */
 static JsonObject *
@@ -241,16 +267,20 @@ static AgentsSpan *
 span_new_in (const char *trace_id,
              AgentsSpan *parent,
              AgentsSpanKind kind,
-             JsonObject *data)
+             JsonObject *data,
+             gboolean adopt)
 {
   AgentsSpan *self = g_object_new (AGENTS_TYPE_SPAN, NULL);
-  g_autofree char *hex = agents_tracing_private_random_hex (24);
 
   self->kind = kind;
-  self->span_id = g_strconcat ("span_", hex, NULL);
+  self->span_id = agents_tracing_private_new_id ("span_", 24);
   self->trace_id = g_strdup (trace_id);
   self->parent_id = parent != NULL ? g_strdup (parent->span_id) : NULL;
-  self->data = build_span_data (kind, data);
+  /* Data given away in the final shape is kept as it is: building the
+   * same object again would cost a copy of every member. */
+  self->data = adopt && data != NULL && is_span_data (kind, data)
+                 ? json_object_ref (data)
+                 : build_span_data (kind, data);
   self->sequence = agents_tracing_private_next_span_sequence ();
   self->started_us = g_get_real_time ();
   return self;
@@ -260,9 +290,10 @@ static AgentsSpan *
 span_new (AgentsTrace *trace,
           AgentsSpan *parent,
           AgentsSpanKind kind,
-          JsonObject *data)
+          JsonObject *data,
+          gboolean adopt)
 {
-  return span_new_in (trace->trace_id, parent, kind, data);
+  return span_new_in (trace->trace_id, parent, kind, data, adopt);
 }
 
 static gboolean
@@ -297,7 +328,24 @@ agents_span_start_child (AgentsSpan *parent,
 
   if (agents_tracing_get_disabled () || !span_recording (parent))
     return noop_span ();
-  span = span_new_in (parent->trace_id, parent, kind, data);
+  span = span_new_in (parent->trace_id, parent, kind, data, FALSE);
+  agents_tracing_private_dispatch (AGENTS_TRACING_EVENT_SPAN_START, span);
+  return span;
+}
+
+static AgentsSpan *
+start_span (AgentsTrace *trace,
+            AgentsSpan *parent,
+            AgentsSpanKind kind,
+            JsonObject *data,
+            gboolean adopt)
+{
+  AgentsSpan *span;
+
+  if (trace->noop || agents_tracing_get_disabled () ||
+      (parent != NULL && !span_recording (parent)))
+    return noop_span ();
+  span = span_new (trace, parent, kind, data, adopt);
   agents_tracing_private_dispatch (AGENTS_TRACING_EVENT_SPAN_START, span);
   return span;
 }
@@ -328,12 +376,25 @@ agents_trace_start_span (AgentsTrace *self,
   g_return_val_if_fail (parent == NULL || AGENTS_IS_SPAN (parent), NULL);
   g_return_val_if_fail (kind < G_N_ELEMENTS (kind_info), NULL);
 
-  if (self->noop || agents_tracing_get_disabled () ||
-      (parent != NULL && !span_recording (parent)))
-    return noop_span ();
-  span = span_new (self, parent, kind, data);
-  agents_tracing_private_dispatch (AGENTS_TRACING_EVENT_SPAN_START, span);
-  return span;
+  return start_span (self, parent, kind, data, FALSE);
+}
+
+/* As agents_trace_start_span(), taking @data, which becomes the span's
+ * data as it is when it already has the shape of span data (see
+ * agents_tracing_private_start_span_take()). */
+AgentsSpan *
+agents_tracing_private_start_span_take (AgentsTrace *trace,
+                                        AgentsSpan *parent,
+                                        AgentsSpanKind kind,
+                                        JsonObject *data)
+{
+  g_autoptr (JsonObject) owned = data;
+
+  g_return_val_if_fail (AGENTS_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (parent == NULL || AGENTS_IS_SPAN (parent), NULL);
+  g_return_val_if_fail (kind < G_N_ELEMENTS (kind_info), NULL);
+
+  return start_span (trace, parent, kind, owned, TRUE);
 }
 
 /**
@@ -368,7 +429,7 @@ agents_span_begin (AgentsSpanKind kind, JsonObject *data)
   agents_tracing_private_find_current (&trace, &parent);
   if (trace == NULL || trace->noop)
     return noop_span ();
-  span = span_new (trace, parent, kind, data);
+  span = span_new (trace, parent, kind, data, FALSE);
   agents_tracing_private_push_current (span);
   agents_tracing_private_dispatch (AGENTS_TRACING_EVENT_SPAN_START, span);
   return span;

@@ -185,11 +185,7 @@ agents_trace_begin_full (const char *workflow_name,
   if (trace_id != NULL)
     self->trace_id = g_strdup (trace_id);
   else
-    {
-      g_autofree char *hex = agents_tracing_private_random_hex (32);
-
-      self->trace_id = g_strconcat ("trace_", hex, NULL);
-    }
+    self->trace_id = agents_tracing_private_new_id ("trace_", 32);
   self->group_id = g_strdup (group_id);
   if (metadata != NULL)
     self->metadata = json_object_ref (metadata);

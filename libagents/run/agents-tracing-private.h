@@ -78,13 +78,22 @@ void agents_tracing_private_remove_current (gpointer entry);
 void agents_tracing_private_find_current (AgentsTrace **trace,
                                           AgentsSpan **span);
 
-/* @length random hexadecimal digits. */
-char *agents_tracing_private_random_hex (guint length);
+/* @prefix then @digits (at most 32) random hexadecimal digits, those of
+ * a version 4 UUID. */
+char *agents_tracing_private_new_id (const char *prefix, guint digits);
 /* ISO 8601 as Python's datetime.isoformat() gives, or %NULL when @usec is
  * 0. */
 char *agents_tracing_private_format_time (gint64 usec);
 void agents_tracing_private_set_string_or_null (JsonObject *object,
                                                 const char *member,
                                                 const char *value);
+
+/* As agents_trace_start_span() with @data (transfer full) given away: when
+ * it already is span data of @kind ("type", then the reference's members
+ * in its order), the span keeps it instead of building a copy. */
+AgentsSpan *agents_tracing_private_start_span_take (AgentsTrace *trace,
+                                                    AgentsSpan *parent,
+                                                    AgentsSpanKind kind,
+                                                    JsonObject *data);
 
 G_END_DECLS

@@ -11,6 +11,10 @@
 
 #include "config.h"
 
+#include <pthread.h>
+#include <string.h>
+#include <sys/random.h>
+
 #include "agents-run-private.h"
 #include "agents-tracing.h"
 #include "agents-tracing-private.h"
@@ -235,17 +239,113 @@ agents_tracing_get_current_span (void)
 
 /* ---- helpers ------------------------------------------------------------- */
 
-char *
-agents_tracing_private_random_hex (guint length)
+/* Ids come from a per-thread xoshiro256** generator seeded once from
+ * getrandom(): they need to be unique, not secret, and
+ * g_uuid_string_random() took a lock, formatted a UUID and had it
+ * reformatted for every span. */
+typedef struct
 {
-  g_autofree char *uuid = g_uuid_string_random ();
-  GString *hex = g_string_sized_new (32);
+  guint64 state[4];
+  gboolean seeded;
+} IdGenerator;
 
-  for (const char *p = uuid; *p != '\0'; p++)
-    if (*p != '-')
-      g_string_append_c (hex, *p);
-  g_string_truncate (hex, MIN (length, hex->len));
-  return g_string_free (hex, FALSE);
+static _Thread_local IdGenerator id_generator;
+
+static guint64
+rotate_left (guint64 x, int k)
+{
+  return (x << k) | (x >> (64 - k));
+}
+
+static guint64
+splitmix64 (guint64 *x)
+{
+  guint64 z = (*x += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
+
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+/* A child process must not repeat its parent's ids. */
+static void
+id_generator_forget (void)
+{
+  id_generator.seeded = FALSE;
+}
+
+static void
+id_generator_seed (IdGenerator *generator)
+{
+  static gsize at_fork = 0;
+
+  if (g_once_init_enter (&at_fork))
+    {
+      pthread_atfork (NULL, NULL, id_generator_forget);
+      g_once_init_leave (&at_fork, 1);
+    }
+  if (getrandom (generator->state, sizeof generator->state, 0) !=
+      sizeof generator->state)
+    {
+      /* No getrandom(): GLib's generator, itself seeded from the system. */
+      guint64 x = ((guint64) g_random_int () << 32) ^ g_random_int () ^
+                  (guint64) g_get_real_time () ^ (guintptr) generator;
+
+      for (guint i = 0; i < G_N_ELEMENTS (generator->state); i++)
+        generator->state[i] = splitmix64 (&x);
+    }
+  if ((generator->state[0] | generator->state[1] | generator->state[2] |
+       generator->state[3]) == 0)
+    generator->state[0] = 1;
+  generator->seeded = TRUE;
+}
+
+static guint64
+id_generator_next (IdGenerator *generator)
+{
+  guint64 *s = generator->state;
+  guint64 result = rotate_left (s[1] * 5, 7) * 9;
+  guint64 t = s[1] << 17;
+
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotate_left (s[3], 45);
+  return result;
+}
+
+char *
+agents_tracing_private_new_id (const char *prefix, guint digits)
+{
+  static const char hex[] = "0123456789abcdef";
+  IdGenerator *generator = &id_generator;
+  gsize prefix_length = strlen (prefix);
+  guint64 bits[2];
+  char *id;
+
+  g_return_val_if_fail (digits <= 32, NULL);
+
+  if (!generator->seeded)
+    id_generator_seed (generator);
+  bits[0] = id_generator_next (generator);
+  bits[1] = id_generator_next (generator);
+  id = g_malloc (prefix_length + digits + 1);
+  memcpy (id, prefix, prefix_length);
+  for (guint i = 0; i < digits; i++)
+    {
+      guint nibble = (bits[i / 16] >> (4 * (i % 16))) & 0xf;
+
+      /* The digits of a version 4 UUID, as the reference's uuid4().hex. */
+      if (i == 12)
+        nibble = 4;
+      else if (i == 16)
+        nibble = 8 | (nibble & 3);
+      id[prefix_length + i] = hex[nibble];
+    }
+  id[prefix_length + digits] = '\0';
+  return id;
 }
 
 /* ISO 8601 in the form Python's datetime.isoformat() gives. */
