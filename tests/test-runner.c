@@ -830,6 +830,41 @@ test_model_input_across_turns (void)
     }
 }
 
+/* The raw items a run makes are sealed, and the next turn's model input
+ * holds those very objects instead of copies of them. */
+static void
+test_items_shared_with_model_input (void)
+{
+  g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
+  g_autoptr (AgentsTool) tool = agents_testing_function_tool ("foo", "result");
+  g_autoptr (AgentsRunResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  GListModel *items;
+  JsonArray *input;
+
+  agents_agent_add_tool (agent, tool);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("foo", "{}", "call_1"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
+  result = run_simple (agent, "hello", &error);
+  g_assert_no_error (error);
+  assert_final_text (result, "done");
+
+  items = agents_run_result_get_new_items (result);
+  input = agents_model_request_get_input (
+    agents_scripted_model_get_last_turn_args (model));
+  g_assert_cmpuint (json_array_get_length (input), ==, 3);
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonObject *raw = agents_run_item_get_raw_item (item_at (items, i));
+
+      g_assert_true (json_object_is_immutable (raw));
+      g_assert_true (json_array_get_object_element (input, i + 1) == raw);
+    }
+}
+
 static void
 test_max_turns (void)
 {
@@ -2322,6 +2357,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/run/runner/to-input-list", test_to_input_list);
   g_test_add_func ("/run/runner/tool-call-then-output",
                    test_tool_call_then_output);
+  g_test_add_func ("/run/runner/items-shared-with-model-input",
+                   test_items_shared_with_model_input);
   g_test_add_func ("/run/runner/model-input-across-turns",
                    test_model_input_across_turns);
   g_test_add_func ("/run/runner/max-turns", test_max_turns);

@@ -751,6 +751,72 @@ add_test (const char *name, void (*func) (Fixture *, gconstpointer))
   g_test_add (name, Fixture, NULL, fixture_set_up, func, fixture_tear_down);
 }
 
+/* Ids are the prefix and the hexadecimal digits of a version 4 UUID, and
+ * do not repeat, on one thread or across threads. */
+static void
+assert_id (const char *id, const char *prefix, guint digits)
+{
+  const char *hex = id + strlen (prefix);
+
+  g_assert_true (g_str_has_prefix (id, prefix));
+  g_assert_cmpuint (strlen (hex), ==, digits);
+  for (guint i = 0; i < digits; i++)
+    g_assert_true (g_ascii_isxdigit (hex[i]) && !g_ascii_isupper (hex[i]));
+  g_assert_cmpint (hex[12], ==, '4');
+  g_assert_nonnull (strchr ("89ab", hex[16]));
+}
+
+static gpointer
+trace_ids_thread (gpointer user_data)
+{
+  GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autoptr (AgentsTrace) trace =
+        agents_trace_begin ("ids", NULL, NULL, NULL);
+
+      g_ptr_array_add (ids, g_strdup (agents_trace_get_trace_id (trace)));
+      agents_trace_end (trace);
+    }
+  return ids;
+}
+
+static void
+test_ids (void)
+{
+  g_autoptr (GHashTable) seen =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (AgentsTrace) trace = agents_trace_begin ("ids", NULL, NULL, NULL);
+  GThread *threads[2];
+
+  assert_id (agents_trace_get_trace_id (trace), "trace_", 32);
+  for (guint i = 0; i < 1000; i++)
+    {
+      g_autoptr (AgentsSpan) span =
+        agents_trace_start_span (trace, NULL, AGENTS_SPAN_KIND_CUSTOM, NULL);
+      const char *id = agents_span_get_span_id (span);
+
+      assert_id (id, "span_", 24);
+      g_assert_true (g_hash_table_add (seen, g_strdup (id)));
+      agents_span_end (span, NULL);
+    }
+  agents_trace_end (trace);
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("ids", trace_ids_thread, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      g_autoptr (GPtrArray) ids = g_thread_join (threads[i]);
+
+      for (guint j = 0; j < ids->len; j++)
+        {
+          assert_id (ids->pdata[j], "trace_", 32);
+          g_assert_true (g_hash_table_add (seen, g_strdup (ids->pdata[j])));
+        }
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -767,6 +833,7 @@ main (int argc, char *argv[])
   add_test ("/tracing/threads-and-explicit-parents",
             test_threads_and_explicit_parents);
   add_test ("/tracing/nested-traces-and-clear", test_nested_traces_and_clear);
+  g_test_add_func ("/tracing/ids", test_ids);
   g_test_add_func ("/tracing/jsonl-exporter-bad-path",
                    test_jsonl_exporter_bad_path);
 

@@ -19,6 +19,11 @@
  * #AgentsRunItem:raw-item is the OpenAI Responses item JSON; its
  * #AgentsRunItem:agent is always the agent the user built, never an
  * internal copy the runner prepared for execution.
+ *
+ * The raw items of the model outputs and tool outputs a run makes are
+ * sealed (json_object_is_immutable()): every later turn's model input
+ * shares them instead of copying them. Read them; to change one, copy
+ * it.
  */
 
 struct _AgentsRunItem

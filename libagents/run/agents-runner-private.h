@@ -159,6 +159,7 @@ JsonNode *string_node (const char *text);
 JsonArray *input_to_list (JsonNode *input);
 GPtrArray *list_model_to_array (GListModel *list);
 gboolean is_cancelled_error (const GError *error);
+gboolean span_records (Run *run, AgentsSpan *parent);
 AgentsSpan *span_start (Run *run,
                         AgentsSpan *parent,
                         AgentsSpanKind kind,

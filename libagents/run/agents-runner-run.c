@@ -15,6 +15,7 @@
 #include "agents-run-private.h"
 #include "agents-runner-private.h"
 #include "agents-runner.h"
+#include "agents-tracing-private.h"
 
 /* ---- Runs -------------------------------------------------------------- */
 
@@ -160,6 +161,16 @@ is_cancelled_error (const GError *error)
 
 /* ---- Tracing ----------------------------------------------------------- */
 
+/* Whether a span started under @parent would record: the condition of
+ * agents_trace_start_span(). Its data need not be built otherwise. */
+gboolean
+span_records (Run *run, AgentsSpan *parent)
+{
+  return run->trace != NULL && agents_trace_is_recording (run->trace) &&
+         !agents_tracing_get_disabled () &&
+         (parent == NULL || agents_span_is_recording (parent));
+}
+
 AgentsSpan *
 span_start (Run *run, AgentsSpan *parent, AgentsSpanKind kind, JsonObject *data)
 {
@@ -167,7 +178,8 @@ span_start (Run *run, AgentsSpan *parent, AgentsSpanKind kind, JsonObject *data)
 
   if (run->trace == NULL)
     return NULL;
-  return agents_trace_start_span (run->trace, parent, kind, owned);
+  return agents_tracing_private_start_span_take (run->trace, parent, kind,
+                                                 g_steal_pointer (&owned));
 }
 
 void

@@ -54,9 +54,12 @@ tools_done (Run *run, Turn *turn)
     {
       ToolRun *tool_run = turn->tool_runs->pdata[i];
       g_autoptr (JsonObject) raw = tool_output_item (tool_run);
-      g_autoptr (AgentsRunItem) item = agents_run_item_new_tool_output (
-        run->current_agent, raw, tool_run->output);
+      g_autoptr (AgentsRunItem) item = NULL;
 
+      /* Sealed, so that later turns' model input shares it. */
+      json_object_seal (raw);
+      item = agents_run_item_new_tool_output (run->current_agent, raw,
+                                              tool_run->output);
       add_item (run, item);
     }
   turn_decide (run, turn);
@@ -167,6 +170,9 @@ function_span_data (ToolRun *tool_run)
 {
   JsonObject *data = json_object_new ();
 
+  /* In the final shape of span data, which the span then keeps. */
+  json_object_set_string_member (
+    data, "type", agents_span_kind_to_string (AGENTS_SPAN_KIND_FUNCTION));
   json_object_set_string_member (data, "name",
                                  agents_tool_get_name (tool_run->tool));
   json_object_set_string_member (data, "input", tool_run->arguments);
@@ -181,8 +187,9 @@ start_tool (Turn *turn, ToolRun *tool_run)
   g_autofree char *refusal = NULL;
 
   turn->tools_running++;
-  tool_run->span = span_start (run, run->agent_span, AGENTS_SPAN_KIND_FUNCTION,
-                               function_span_data (tool_run));
+  tool_run->span = span_start (
+    run, run->agent_span, AGENTS_SPAN_KIND_FUNCTION,
+    span_records (run, run->agent_span) ? function_span_data (tool_run) : NULL);
   if (g_cancellable_is_cancelled (run->cancellable))
     {
       GError *error = NULL;

@@ -515,7 +515,17 @@ process_response (Run *run, Turn *turn)
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
-      raw = agents_run_private_json_object_copy (json_node_get_object (node));
+      /* The item's own copy, sealed: the model input of every later turn
+       * shares it instead of copying it. A sealed output item cannot
+       * change, so it is shared as it is. */
+      if (json_object_is_immutable (json_node_get_object (node)))
+        raw = json_object_ref (json_node_get_object (node));
+      else
+        {
+          raw =
+            agents_run_private_json_object_copy (json_node_get_object (node));
+          json_object_seal (raw);
+        }
       if (!process_output_item (run, turn, raw, &error))
         {
           run_fail (run, error);
@@ -721,6 +731,9 @@ generation_span_data (Turn *turn, AgentsModel *model)
   JsonObject *data = json_object_new ();
   g_autofree char *model_name = span_model_name (turn->execution_agent, model);
 
+  /* In the final shape of span data, which the span then keeps. */
+  json_object_set_string_member (
+    data, "type", agents_span_kind_to_string (AGENTS_SPAN_KIND_GENERATION));
   /* The input grows in place turn after turn: processors, which may keep
    * the span, get a snapshot; without any, nobody sees it. */
   json_object_set_array_member (data, "input",
@@ -788,9 +801,10 @@ call_model (Run *run, Turn *turn)
                ? input_guardrails (run, TRUE)
                : g_ptr_array_new ();
   turn->pending = 1 + (parallel->len > 0 ? 1 : 0);
-  turn->generation_span =
-    span_start (run, run->agent_span, AGENTS_SPAN_KIND_GENERATION,
-                generation_span_data (turn, model));
+  turn->generation_span = span_start (
+    run, run->agent_span, AGENTS_SPAN_KIND_GENERATION,
+    span_records (run, run->agent_span) ? generation_span_data (turn, model)
+                                        : NULL);
   agents_model_request_set_span (request, turn->generation_span);
   if (run->prompt_cache_key == NULL)
     run->prompt_cache_key = g_uuid_string_random ();
@@ -860,15 +874,18 @@ system_prompt_done (GObject *source, GAsyncResult *result, gpointer user_data)
 static void
 turn_prepared (Run *run, Turn *turn)
 {
-  g_autoptr (GPtrArray) names = g_ptr_array_new ();
-
   turn->tools = agent_tools (turn->execution_agent);
   turn->handoffs = agents_agent_get_handoff_objects (turn->execution_agent);
   turn->settings = turn_settings (run, turn->execution_agent);
-  for (guint i = 0; i < turn->tools->len; i++)
-    g_ptr_array_add (names,
-                     (gpointer) agents_tool_get_name (turn->tools->pdata[i]));
-  span_set (run->agent_span, "tools", strv_node (names));
+  if (run->agent_span != NULL && agents_span_is_recording (run->agent_span))
+    {
+      g_autoptr (GPtrArray) names = g_ptr_array_new ();
+
+      for (guint i = 0; i < turn->tools->len; i++)
+        g_ptr_array_add (
+          names, (gpointer) agents_tool_get_name (turn->tools->pdata[i]));
+      span_set (run->agent_span, "tools", strv_node (names));
+    }
 
   if (run->pending_interruptions != NULL)
     {
@@ -945,13 +962,22 @@ input_node_quark (void)
   return g_quark_from_static_string ("agents-runner-input-node");
 }
 
-/* The item as model input, copied once and sealed so that every later turn
- * shares it instead of copying the whole history again. */
+/* The item as model input, shared by every later turn instead of copied
+ * again: a sealed raw item (the runner seals those it makes) is shared as
+ * it is; any other is copied once and the copy sealed. */
 static JsonNode *
 item_input_node (AgentsRunItem *item)
 {
-  JsonNode *node = g_object_get_qdata (G_OBJECT (item), input_node_quark ());
+  JsonObject *raw = agents_run_item_get_raw_item (item);
+  JsonNode *node;
 
+  if (json_object_is_immutable (raw))
+    {
+      node = json_node_init_object (json_node_alloc (), raw);
+      json_node_seal (node);
+      return node;
+    }
+  node = g_object_get_qdata (G_OBJECT (item), input_node_quark ());
   if (node == NULL)
     {
       node = json_node_alloc ();

@@ -3,8 +3,11 @@
  * Copyright 2026 The libagents authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Traces, spans, the processor contract and the global processor list are
- * in agents-tracing.c; the processors shipped with the library each have a
+ * Traces (agents-trace.c), spans (agents-span.c) and the processor
+ * contract (agents-tracing-processor.c) have a file each; the state of the
+ * process they share (whether tracing is disabled, the registered
+ * processors, the per-thread current trace and span) is in
+ * agents-tracing.c. The processors shipped with the library each have a
  * file of their own (agents-jsonl-exporter.c,
  * agents-test-tracing-processor.c) and read traces and spans through these
  * structures.
@@ -51,5 +54,46 @@ struct _AgentsSpan
 void agents_tracing_set_time_member (JsonObject *object,
                                      const char *member,
                                      gint64 usec);
+
+typedef enum
+{
+  AGENTS_TRACING_EVENT_TRACE_START,
+  AGENTS_TRACING_EVENT_TRACE_END,
+  AGENTS_TRACING_EVENT_SPAN_START,
+  AGENTS_TRACING_EVENT_SPAN_END,
+} AgentsTracingEvent;
+
+/* Tells every registered processor of @event on @object (a trace or a
+ * span). */
+void agents_tracing_private_dispatch (AgentsTracingEvent event,
+                                      gpointer object);
+
+/* The next span's start order. */
+guint64 agents_tracing_private_next_span_sequence (void);
+
+/* The calling thread's stack of current traces and spans. */
+void agents_tracing_private_push_current (gpointer entry);
+void agents_tracing_private_remove_current (gpointer entry);
+/* Finds the topmost live trace and the topmost live span above it. */
+void agents_tracing_private_find_current (AgentsTrace **trace,
+                                          AgentsSpan **span);
+
+/* @prefix then @digits (at most 32) random hexadecimal digits, those of
+ * a version 4 UUID. */
+char *agents_tracing_private_new_id (const char *prefix, guint digits);
+/* ISO 8601 as Python's datetime.isoformat() gives, or %NULL when @usec is
+ * 0. */
+char *agents_tracing_private_format_time (gint64 usec);
+void agents_tracing_private_set_string_or_null (JsonObject *object,
+                                                const char *member,
+                                                const char *value);
+
+/* As agents_trace_start_span() with @data (transfer full) given away: when
+ * it already is span data of @kind ("type", then the reference's members
+ * in its order), the span keeps it instead of building a copy. */
+AgentsSpan *agents_tracing_private_start_span_take (AgentsTrace *trace,
+                                                    AgentsSpan *parent,
+                                                    AgentsSpanKind kind,
+                                                    JsonObject *data);
 
 G_END_DECLS

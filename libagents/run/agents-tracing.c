@@ -1,156 +1,23 @@
-/* agents-tracing.c - traces and spans of agent runs
+/* agents-tracing.c - the tracing state of the process
  *
  * Copyright 2026 The libagents authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Whether tracing is disabled, the registered processors and the
+ * dispatch of events to them, the per-thread stack of current traces and
+ * spans, and the helpers the tracing types share. The types have a file
+ * each: agents-trace.c, agents-span.c, agents-tracing-processor.c.
  */
 
 #include "config.h"
 
+#include <pthread.h>
 #include <string.h>
+#include <sys/random.h>
 
-#include "agents-enums.h"
 #include "agents-run-private.h"
 #include "agents-tracing.h"
 #include "agents-tracing-private.h"
-
-/**
- * AgentsTrace:
- *
- * One traced workflow, e.g. a run and everything it does: the root of a
- * tree of #AgentsSpan.
- *
- * agents_trace_begin() makes the new trace the *current trace* of the
- * calling thread; spans begun on that thread with agents_span_begin()
- * belong to it, nested under the current span, until agents_trace_end().
- * The current trace and span are per thread: async work that continues on
- * the thread of the same main context keeps them, work moved to another
- * thread does not (start such spans with agents_trace_start_span()).
- *
- * When tracing is disabled (agents_tracing_set_disabled(), the
- * `AGENTS_DISABLE_TRACING` environment variable, or a trace begun with
- * agents_trace_begin_full() and @disabled), traces and spans do not
- * record: processors receive nothing and spans cost almost nothing.
- */
-
-/**
- * AgentsSpan:
- *
- * One timed operation in a trace: an agent's turns, a model call, a tool
- * call, a handoff, a guardrail or a custom step, with JSON data in the
- * shapes of the reference SDK (`{"type": "custom", "name": …, "data":
- * …}`, `{"type": "function", "name": …, "input": …, "output": …}`, …).
- *
- * A span that does not record (see agents_span_is_recording()) is a
- * shared placeholder: its data is %NULL and everything done to it is
- * ignored.
- */
-
-/**
- * AgentsTracingProcessor:
- *
- * Receives the traces and spans of the process, e.g. to export them. Add
- * processors with agents_tracing_add_processor(); #AgentsJsonlExporter
- * writes them to a file and #AgentsTestTracingProcessor keeps them for
- * tests.
- */
-
-G_DEFINE_FINAL_TYPE (AgentsTrace, agents_trace, G_TYPE_OBJECT)
-G_DEFINE_FINAL_TYPE (AgentsSpan, agents_span, G_TYPE_OBJECT)
-G_DEFINE_INTERFACE (AgentsTracingProcessor,
-                    agents_tracing_processor,
-                    G_TYPE_OBJECT)
-
-/* ---- span kinds ---------------------------------------------------------- */
-
-typedef struct
-{
-  const char *type;
-  const char *members[6]; /* the reference's members, in its order */
-} KindInfo;
-
-static const KindInfo kind_info[] = {
-  [AGENTS_SPAN_KIND_AGENT] = { "agent",
-                               { "name", "handoffs", "tools", "output_type" } },
-  [AGENTS_SPAN_KIND_GENERATION] = { "generation",
-                                    { "input", "output", "model",
-                                      "model_config", "usage" } },
-  [AGENTS_SPAN_KIND_FUNCTION] = { "function", { "name", "input", "output" } },
-  [AGENTS_SPAN_KIND_HANDOFF] = { "handoff", { "from_agent", "to_agent" } },
-  [AGENTS_SPAN_KIND_GUARDRAIL] = { "guardrail", { "name", "triggered" } },
-  [AGENTS_SPAN_KIND_CUSTOM] = { "custom", { "name", "data" } },
-  [AGENTS_SPAN_KIND_RESPONSE] = { "response", { "response_id" } },
-};
-
-/**
- * agents_span_kind_to_string:
- * @kind: a span kind
- *
- * Gets the `type` of span data of @kind, e.g. `"custom"`.
- *
- * Returns: (transfer none): the type name
- */
-const char *
-agents_span_kind_to_string (AgentsSpanKind kind)
-{
-  g_return_val_if_fail (kind < G_N_ELEMENTS (kind_info), NULL);
-
-  return kind_info[kind].type;
-}
-
-static JsonNode *
-default_member (AgentsSpanKind kind, const char *member)
-{
-  if (kind == AGENTS_SPAN_KIND_GUARDRAIL && g_str_equal (member, "triggered"))
-    return json_node_init_boolean (json_node_alloc (), FALSE);
-  if (kind == AGENTS_SPAN_KIND_CUSTOM && g_str_equal (member, "data"))
-    {
-      JsonNode *node = json_node_new (JSON_NODE_OBJECT);
-
-      json_node_take_object (node, json_object_new ());
-      return node;
-    }
-  return json_node_new (JSON_NODE_NULL);
-}
-
-static gboolean
-is_template_member (AgentsSpanKind kind, const char *member)
-{
-  for (guint i = 0; kind_info[kind].members[i] != NULL; i++)
-    if (g_str_equal (kind_info[kind].members[i], member))
-      return TRUE;
-  return FALSE;
-}
-
-/* The span data: "type", the reference's members in its order (null when
- * @data lacks them), then the other members of @data. */
-static JsonObject *
-build_span_data (AgentsSpanKind kind, JsonObject *data)
-{
-  JsonObject *result = json_object_new ();
-  g_autoptr (GList) members = NULL;
-
-  json_object_set_string_member (result, "type", kind_info[kind].type);
-  for (guint i = 0; kind_info[kind].members[i] != NULL; i++)
-    {
-      const char *member = kind_info[kind].members[i];
-      JsonNode *value =
-        data != NULL ? json_object_get_member (data, member) : NULL;
-
-      json_object_set_member (result, member,
-                              value != NULL ? json_node_copy (value)
-                                            : default_member (kind, member));
-    }
-  if (data != NULL)
-    members = json_object_get_members (data);
-  for (GList *l = members; l != NULL; l = l->next)
-    {
-      if (g_str_equal (l->data, "type") || is_template_member (kind, l->data))
-        continue;
-      json_object_set_member (result, l->data,
-                              json_object_dup_member (data, l->data));
-    }
-  return result;
-}
 
 /* ---- global state -------------------------------------------------------- */
 
@@ -222,16 +89,8 @@ ref_processors (void)
   return g_ptr_array_copy (processor_list, copy_ref, NULL);
 }
 
-typedef enum
-{
-  EVENT_TRACE_START,
-  EVENT_TRACE_END,
-  EVENT_SPAN_START,
-  EVENT_SPAN_END,
-} Event;
-
-static void
-dispatch (Event event, gpointer object)
+void
+agents_tracing_private_dispatch (AgentsTracingEvent event, gpointer object)
 {
   g_autoptr (GPtrArray) list = ref_processors ();
 
@@ -241,20 +100,28 @@ dispatch (Event event, gpointer object)
 
       switch (event)
         {
-        case EVENT_TRACE_START:
+        case AGENTS_TRACING_EVENT_TRACE_START:
           agents_tracing_processor_on_trace_start (processor, object);
           break;
-        case EVENT_TRACE_END:
+        case AGENTS_TRACING_EVENT_TRACE_END:
           agents_tracing_processor_on_trace_end (processor, object);
           break;
-        case EVENT_SPAN_START:
+        case AGENTS_TRACING_EVENT_SPAN_START:
           agents_tracing_processor_on_span_start (processor, object);
           break;
-        case EVENT_SPAN_END:
+        case AGENTS_TRACING_EVENT_SPAN_END:
           agents_tracing_processor_on_span_end (processor, object);
           break;
         }
     }
+}
+/* The start order of spans, for processors. */
+guint64
+agents_tracing_private_next_span_sequence (void)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&processors_lock);
+
+  return ++span_sequence;
 }
 
 /* ---- the per-thread stack of current traces and spans -------------------- */
@@ -284,8 +151,8 @@ entry_ended (gpointer entry)
 }
 
 /* Finds the topmost live trace and the topmost live span above it. */
-static void
-find_current (AgentsTrace **trace, AgentsSpan **span)
+void
+agents_tracing_private_find_current (AgentsTrace **trace, AgentsSpan **span)
 {
   GPtrArray *stack = get_stack (FALSE);
 
@@ -313,14 +180,14 @@ find_current (AgentsTrace **trace, AgentsSpan **span)
   *span = NULL;
 }
 
-static void
-push_current (gpointer entry)
+void
+agents_tracing_private_push_current (gpointer entry)
 {
   g_ptr_array_add (get_stack (TRUE), g_object_ref (entry));
 }
 
-static void
-remove_current (gpointer entry)
+void
+agents_tracing_private_remove_current (gpointer entry)
 {
   GPtrArray *stack = get_stack (FALSE);
 
@@ -348,7 +215,7 @@ agents_tracing_get_current_trace (void)
   AgentsTrace *trace;
   AgentsSpan *span;
 
-  find_current (&trace, &span);
+  agents_tracing_private_find_current (&trace, &span);
   return trace;
 }
 
@@ -366,28 +233,124 @@ agents_tracing_get_current_span (void)
   AgentsTrace *trace;
   AgentsSpan *span;
 
-  find_current (&trace, &span);
+  agents_tracing_private_find_current (&trace, &span);
   return span;
 }
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static char *
-random_hex (guint length)
+/* Ids come from a per-thread xoshiro256** generator seeded once from
+ * getrandom(): they need to be unique, not secret, and
+ * g_uuid_string_random() took a lock, formatted a UUID and had it
+ * reformatted for every span. */
+typedef struct
 {
-  g_autofree char *uuid = g_uuid_string_random ();
-  GString *hex = g_string_sized_new (32);
+  guint64 state[4];
+  gboolean seeded;
+} IdGenerator;
 
-  for (const char *p = uuid; *p != '\0'; p++)
-    if (*p != '-')
-      g_string_append_c (hex, *p);
-  g_string_truncate (hex, MIN (length, hex->len));
-  return g_string_free (hex, FALSE);
+static _Thread_local IdGenerator id_generator;
+
+static guint64
+rotate_left (guint64 x, int k)
+{
+  return (x << k) | (x >> (64 - k));
+}
+
+static guint64
+splitmix64 (guint64 *x)
+{
+  guint64 z = (*x += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
+
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+/* A child process must not repeat its parent's ids. */
+static void
+id_generator_forget (void)
+{
+  id_generator.seeded = FALSE;
+}
+
+static void
+id_generator_seed (IdGenerator *generator)
+{
+  static gsize at_fork = 0;
+
+  if (g_once_init_enter (&at_fork))
+    {
+      pthread_atfork (NULL, NULL, id_generator_forget);
+      g_once_init_leave (&at_fork, 1);
+    }
+  if (getrandom (generator->state, sizeof generator->state, 0) !=
+      sizeof generator->state)
+    {
+      /* No getrandom(): GLib's generator, itself seeded from the system. */
+      guint64 x = ((guint64) g_random_int () << 32) ^ g_random_int () ^
+                  (guint64) g_get_real_time () ^ (guintptr) generator;
+
+      for (guint i = 0; i < G_N_ELEMENTS (generator->state); i++)
+        generator->state[i] = splitmix64 (&x);
+    }
+  if ((generator->state[0] | generator->state[1] | generator->state[2] |
+       generator->state[3]) == 0)
+    generator->state[0] = 1;
+  generator->seeded = TRUE;
+}
+
+static guint64
+id_generator_next (IdGenerator *generator)
+{
+  guint64 *s = generator->state;
+  guint64 result = rotate_left (s[1] * 5, 7) * 9;
+  guint64 t = s[1] << 17;
+
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotate_left (s[3], 45);
+  return result;
+}
+
+char *
+agents_tracing_private_new_id (const char *prefix, guint digits)
+{
+  static const char hex[] = "0123456789abcdef";
+  IdGenerator *generator = &id_generator;
+  gsize prefix_length = strlen (prefix);
+  guint64 bits[2];
+  char *id;
+
+  g_return_val_if_fail (digits <= 32, NULL);
+
+  if (!generator->seeded)
+    id_generator_seed (generator);
+  bits[0] = id_generator_next (generator);
+  bits[1] = id_generator_next (generator);
+  id = g_malloc (prefix_length + digits + 1);
+  memcpy (id, prefix, prefix_length);
+  for (guint i = 0; i < digits; i++)
+    {
+      guint nibble = (bits[i / 16] >> (4 * (i % 16))) & 0xf;
+
+      /* The digits of a version 4 UUID, as the reference's uuid4().hex. */
+      if (i == 12)
+        nibble = 4;
+      else if (i == 16)
+        nibble = 8 | (nibble & 3);
+      id[prefix_length + i] = hex[nibble];
+    }
+  id[prefix_length + digits] = '\0';
+  return id;
 }
 
 /* ISO 8601 in the form Python's datetime.isoformat() gives. */
-static char *
-format_time (gint64 usec)
+char *
+agents_tracing_private_format_time (gint64 usec)
 {
   g_autoptr (GDateTime) seconds = NULL;
   g_autoptr (GDateTime) time = NULL;
@@ -399,8 +362,10 @@ format_time (gint64 usec)
   return g_date_time_format (time, "%Y-%m-%dT%H:%M:%S.%f+00:00");
 }
 
-static void
-set_string_or_null (JsonObject *object, const char *member, const char *value)
+void
+agents_tracing_private_set_string_or_null (JsonObject *object,
+                                           const char *member,
+                                           const char *value)
 {
   if (value != NULL)
     json_object_set_string_member (object, member, value);
@@ -413,1224 +378,12 @@ agents_tracing_set_time_member (JsonObject *object,
                                 const char *member,
                                 gint64 usec)
 {
-  g_autofree char *text = format_time (usec);
+  g_autofree char *text = agents_tracing_private_format_time (usec);
 
-  set_string_or_null (object, member, text);
+  agents_tracing_private_set_string_or_null (object, member, text);
 }
 
-/* ---- AgentsTrace --------------------------------------------------------- */
-
-enum
-{
-  TRACE_PROP_0,
-  TRACE_PROP_WORKFLOW_NAME,
-  TRACE_PROP_TRACE_ID,
-  TRACE_PROP_GROUP_ID,
-  TRACE_PROP_METADATA,
-  TRACE_N_PROPS
-};
-
-static GParamSpec *trace_properties[TRACE_N_PROPS];
-
-static void
-agents_trace_finalize (GObject *object)
-{
-  AgentsTrace *self = AGENTS_TRACE (object);
-
-  g_free (self->workflow_name);
-  g_free (self->trace_id);
-  g_free (self->group_id);
-  g_clear_pointer (&self->metadata, json_object_unref);
-
-  G_OBJECT_CLASS (agents_trace_parent_class)->finalize (object);
-}
-
-static void
-agents_trace_get_property (GObject *object,
-                           guint prop_id,
-                           GValue *value,
-                           GParamSpec *pspec)
-{
-  AgentsTrace *self = AGENTS_TRACE (object);
-
-  switch (prop_id)
-    {
-    case TRACE_PROP_WORKFLOW_NAME:
-      g_value_set_string (value, self->workflow_name);
-      break;
-    case TRACE_PROP_TRACE_ID:
-      g_value_set_string (value, self->trace_id);
-      break;
-    case TRACE_PROP_GROUP_ID:
-      g_value_set_string (value, self->group_id);
-      break;
-    case TRACE_PROP_METADATA:
-      g_value_set_boxed (value, self->metadata);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-agents_trace_class_init (AgentsTraceClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->finalize = agents_trace_finalize;
-  object_class->get_property = agents_trace_get_property;
-
-  /**
-   * AgentsTrace:workflow-name:
-   *
-   * The name of the traced workflow, e.g. "Agent workflow".
-   */
-  trace_properties[TRACE_PROP_WORKFLOW_NAME] =
-    g_param_spec_string ("workflow-name", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  /**
-   * AgentsTrace:trace-id:
-   *
-   * The trace's id, `trace_` and 32 hexadecimal digits unless given.
-   */
-  trace_properties[TRACE_PROP_TRACE_ID] = g_param_spec_string (
-    "trace-id", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  /**
-   * AgentsTrace:group-id:
-   *
-   * An id linking several traces, e.g. a conversation's, or %NULL.
-   */
-  trace_properties[TRACE_PROP_GROUP_ID] = g_param_spec_string (
-    "group-id", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  /**
-   * AgentsTrace:metadata:
-   *
-   * Metadata of the trace, or %NULL.
-   */
-  trace_properties[TRACE_PROP_METADATA] =
-    g_param_spec_boxed ("metadata", NULL, NULL, JSON_TYPE_OBJECT,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, TRACE_N_PROPS,
-                                     trace_properties);
-}
-
-static void
-agents_trace_init (AgentsTrace *self)
-{
-}
-
-/**
- * agents_trace_begin:
- * @workflow_name: the name of the workflow
- * @trace_id: (nullable): the trace's id, or %NULL for a new one
- * @group_id: (nullable): an id linking several traces, or %NULL
- * @metadata: (nullable): metadata of the trace, or %NULL
- *
- * Begins a trace and makes it the calling thread's current trace, telling
- * the processors. See agents_trace_begin_full().
- *
- * Returns: (transfer full): the trace; end it with agents_trace_end()
- */
-AgentsTrace *
-agents_trace_begin (const char *workflow_name,
-                    const char *trace_id,
-                    const char *group_id,
-                    JsonObject *metadata)
-{
-  return agents_trace_begin_full (workflow_name, trace_id, group_id, metadata,
-                                  FALSE);
-}
-
-/**
- * agents_trace_begin_full:
- * @workflow_name: the name of the workflow
- * @trace_id: (nullable): the trace's id, or %NULL for a new one
- * @group_id: (nullable): an id linking several traces, or %NULL
- * @metadata: (nullable): metadata of the trace, or %NULL
- * @disabled: %TRUE for a trace that does not record
- *
- * Begins a trace and makes it the calling thread's current trace. Unless
- * @disabled is %TRUE or tracing is disabled, the processors are told;
- * otherwise the trace does not record and neither do spans begun while it
- * is current (a run with tracing disabled).
- *
- * Returns: (transfer full): the trace; end it with agents_trace_end()
- */
-AgentsTrace *
-agents_trace_begin_full (const char *workflow_name,
-                         const char *trace_id,
-                         const char *group_id,
-                         JsonObject *metadata,
-                         gboolean disabled)
-{
-  AgentsTrace *self;
-
-  g_return_val_if_fail (workflow_name != NULL, NULL);
-
-  self = g_object_new (AGENTS_TYPE_TRACE, NULL);
-  self->workflow_name = g_strdup (workflow_name);
-  if (trace_id != NULL)
-    self->trace_id = g_strdup (trace_id);
-  else
-    {
-      g_autofree char *hex = random_hex (32);
-
-      self->trace_id = g_strconcat ("trace_", hex, NULL);
-    }
-  self->group_id = g_strdup (group_id);
-  if (metadata != NULL)
-    self->metadata = json_object_ref (metadata);
-  self->noop = disabled || agents_tracing_get_disabled ();
-  self->started_us = g_get_real_time ();
-  push_current (self);
-  if (!self->noop)
-    dispatch (EVENT_TRACE_START, self);
-  return self;
-}
-
-/**
- * agents_trace_end:
- * @trace: a trace
- *
- * Ends @trace: it stops being current and the processors are told. Ending
- * a trace twice does nothing.
- */
-void
-agents_trace_end (AgentsTrace *trace)
-{
-  g_return_if_fail (AGENTS_IS_TRACE (trace));
-
-  if (!g_atomic_int_compare_and_exchange (&trace->ended, 0, 1))
-    return;
-  trace->ended_us = g_get_real_time ();
-  remove_current (trace);
-  if (!trace->noop)
-    dispatch (EVENT_TRACE_END, trace);
-}
-
-/**
- * agents_trace_is_recording:
- * @self: a trace
- *
- * Gets whether the trace records, i.e. tracing was enabled when it began.
- *
- * Returns: %TRUE if processors receive the trace
- */
-gboolean
-agents_trace_is_recording (AgentsTrace *self)
-{
-  g_return_val_if_fail (AGENTS_IS_TRACE (self), FALSE);
-
-  return !self->noop;
-}
-
-/**
- * agents_trace_get_workflow_name:
- * @self: a trace
- *
- * Gets the name of the traced workflow.
- *
- * Returns: (transfer none): the workflow name
- */
-const char *
-agents_trace_get_workflow_name (AgentsTrace *self)
-{
-  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
-
-  return self->workflow_name;
-}
-
-/**
- * agents_trace_get_trace_id:
- * @self: a trace
- *
- * Gets the trace's id.
- *
- * Returns: (transfer none): the id
- */
-const char *
-agents_trace_get_trace_id (AgentsTrace *self)
-{
-  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
-
-  return self->trace_id;
-}
-
-/**
- * agents_trace_get_group_id:
- * @self: a trace
- *
- * Gets the id linking this trace to others.
- *
- * Returns: (transfer none) (nullable): the group id
- */
-const char *
-agents_trace_get_group_id (AgentsTrace *self)
-{
-  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
-
-  return self->group_id;
-}
-
-/**
- * agents_trace_get_metadata:
- * @self: a trace
- *
- * Gets the trace's metadata.
- *
- * Returns: (transfer none) (nullable): the metadata
- */
-JsonObject *
-agents_trace_get_metadata (AgentsTrace *self)
-{
-  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
-
-  return self->metadata;
-}
-
-/**
- * agents_trace_dup_started_at:
- * @self: a trace
- *
- * Gets when the trace began, in ISO 8601 (UTC).
- *
- * Returns: (transfer full): the start time
- */
-char *
-agents_trace_dup_started_at (AgentsTrace *self)
-{
-  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
-
-  return format_time (self->started_us);
-}
-
-/**
- * agents_trace_dup_ended_at:
- * @self: a trace
- *
- * Gets when the trace ended, in ISO 8601 (UTC).
- *
- * Returns: (transfer full) (nullable): the end time, or %NULL if the
- *   trace has not ended
- */
-char *
-agents_trace_dup_ended_at (AgentsTrace *self)
-{
-  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
-
-  return format_time (g_atomic_int_get (&self->ended) ? self->ended_us : 0);
-}
-
-/**
- * agents_trace_export:
- * @self: a trace
- *
- * Exports the trace as the reference SDK does: `{"object": "trace",
- * "id", "workflow_name", "group_id", "metadata"}`.
- *
- * Returns: (transfer full) (nullable): the exported trace, or %NULL if
- *   the trace does not record
- */
-JsonObject *
-agents_trace_export (AgentsTrace *self)
-{
-  JsonObject *object;
-
-  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
-
-  if (self->noop)
-    return NULL;
-  object = json_object_new ();
-  json_object_set_string_member (object, "object", "trace");
-  json_object_set_string_member (object, "id", self->trace_id);
-  json_object_set_string_member (object, "workflow_name", self->workflow_name);
-  set_string_or_null (object, "group_id", self->group_id);
-  if (self->metadata != NULL)
-    json_object_set_object_member (object, "metadata",
-                                   json_object_ref (self->metadata));
-  else
-    json_object_set_null_member (object, "metadata");
-  return object;
-}
-
-/* ---- AgentsSpan ---------------------------------------------------------- */
-
-enum
-{
-  SPAN_PROP_0,
-  SPAN_PROP_KIND,
-  SPAN_PROP_SPAN_ID,
-  SPAN_PROP_TRACE_ID,
-  SPAN_PROP_PARENT_ID,
-  SPAN_N_PROPS
-};
-
-static GParamSpec *span_properties[SPAN_N_PROPS];
-
-static void
-agents_span_finalize (GObject *object)
-{
-  AgentsSpan *self = AGENTS_SPAN (object);
-
-  g_free (self->span_id);
-  g_free (self->trace_id);
-  g_free (self->parent_id);
-  g_clear_pointer (&self->data, json_object_unref);
-  g_clear_pointer (&self->error, json_object_unref);
-
-  G_OBJECT_CLASS (agents_span_parent_class)->finalize (object);
-}
-
-static void
-agents_span_get_property (GObject *object,
-                          guint prop_id,
-                          GValue *value,
-                          GParamSpec *pspec)
-{
-  AgentsSpan *self = AGENTS_SPAN (object);
-
-  switch (prop_id)
-    {
-    case SPAN_PROP_KIND:
-      g_value_set_enum (value, self->kind);
-      break;
-    case SPAN_PROP_SPAN_ID:
-      g_value_set_string (value, self->span_id);
-      break;
-    case SPAN_PROP_TRACE_ID:
-      g_value_set_string (value, self->trace_id);
-      break;
-    case SPAN_PROP_PARENT_ID:
-      g_value_set_string (value, self->parent_id);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-agents_span_class_init (AgentsSpanClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->finalize = agents_span_finalize;
-  object_class->get_property = agents_span_get_property;
-
-  /**
-   * AgentsSpan:kind:
-   *
-   * What the span records.
-   */
-  span_properties[SPAN_PROP_KIND] = g_param_spec_enum (
-    "kind", NULL, NULL, AGENTS_TYPE_SPAN_KIND, AGENTS_SPAN_KIND_CUSTOM,
-    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  /**
-   * AgentsSpan:span-id:
-   *
-   * The span's id, `span_` and 24 hexadecimal digits; %NULL if the span
-   * does not record.
-   */
-  span_properties[SPAN_PROP_SPAN_ID] = g_param_spec_string (
-    "span-id", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  /**
-   * AgentsSpan:trace-id:
-   *
-   * The id of the span's trace.
-   */
-  span_properties[SPAN_PROP_TRACE_ID] = g_param_spec_string (
-    "trace-id", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  /**
-   * AgentsSpan:parent-id:
-   *
-   * The id of the enclosing span, or %NULL for a span directly under its
-   * trace.
-   */
-  span_properties[SPAN_PROP_PARENT_ID] = g_param_spec_string (
-    "parent-id", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, SPAN_N_PROPS,
-                                     span_properties);
-}
-
-static void
-agents_span_init (AgentsSpan *self)
-{
-  self->kind = AGENTS_SPAN_KIND_CUSTOM;
-}
-
-/* The placeholder for spans that do not record; never "ends". */
-static AgentsSpan *
-noop_span (void)
-{
-  static gsize initialized = 0;
-  static AgentsSpan *noop;
-
-  if (g_once_init_enter (&initialized))
-    {
-      noop = g_object_new (AGENTS_TYPE_SPAN, NULL);
-      g_once_init_leave (&initialized, 1);
-    }
-  return g_object_ref (noop);
-}
-
-static AgentsSpan *
-span_new_in (const char *trace_id,
-             AgentsSpan *parent,
-             AgentsSpanKind kind,
-             JsonObject *data)
-{
-  AgentsSpan *self = g_object_new (AGENTS_TYPE_SPAN, NULL);
-  g_autofree char *hex = random_hex (24);
-
-  self->kind = kind;
-  self->span_id = g_strconcat ("span_", hex, NULL);
-  self->trace_id = g_strdup (trace_id);
-  self->parent_id = parent != NULL ? g_strdup (parent->span_id) : NULL;
-  self->data = build_span_data (kind, data);
-  g_mutex_lock (&processors_lock);
-  self->sequence = ++span_sequence;
-  g_mutex_unlock (&processors_lock);
-  self->started_us = g_get_real_time ();
-  return self;
-}
-
-static AgentsSpan *
-span_new (AgentsTrace *trace,
-          AgentsSpan *parent,
-          AgentsSpanKind kind,
-          JsonObject *data)
-{
-  return span_new_in (trace->trace_id, parent, kind, data);
-}
-
-static gboolean
-span_recording (AgentsSpan *span)
-{
-  return span->data != NULL;
-}
-
-/**
- * agents_span_start_child:
- * @parent: the enclosing span
- * @kind: what the span records
- * @data: (nullable): the span data's members (see agents_span_begin())
- *
- * Starts a span nested under @parent, in @parent's trace, without making
- * it the current span: for code that runs asynchronously inside a span
- * it was handed, such as a model called by the runner (see
- * agents_model_request_get_span()). When @parent does not record, the
- * span is a placeholder that does not record either.
- *
- * Returns: (transfer full): the span; end it with agents_span_end()
- */
-AgentsSpan *
-agents_span_start_child (AgentsSpan *parent,
-                         AgentsSpanKind kind,
-                         JsonObject *data)
-{
-  AgentsSpan *span;
-
-  g_return_val_if_fail (AGENTS_IS_SPAN (parent), NULL);
-  g_return_val_if_fail (kind < G_N_ELEMENTS (kind_info), NULL);
-
-  if (agents_tracing_get_disabled () || !span_recording (parent))
-    return noop_span ();
-  span = span_new_in (parent->trace_id, parent, kind, data);
-  dispatch (EVENT_SPAN_START, span);
-  return span;
-}
-
-/**
- * agents_trace_start_span:
- * @self: a trace
- * @parent: (nullable): the enclosing span, or %NULL for a span directly
- *   under @self
- * @kind: what the span records
- * @data: (nullable): the span data's members (see agents_span_begin())
- *
- * Begins a span with explicit parents, without making it current: for
- * work that continues on other threads, or runs interleaved on one
- * thread. End it with agents_span_end().
- *
- * Returns: (transfer full): the span
- */
-AgentsSpan *
-agents_trace_start_span (AgentsTrace *self,
-                         AgentsSpan *parent,
-                         AgentsSpanKind kind,
-                         JsonObject *data)
-{
-  AgentsSpan *span;
-
-  g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
-  g_return_val_if_fail (parent == NULL || AGENTS_IS_SPAN (parent), NULL);
-  g_return_val_if_fail (kind < G_N_ELEMENTS (kind_info), NULL);
-
-  if (self->noop || agents_tracing_get_disabled () ||
-      (parent != NULL && !span_recording (parent)))
-    return noop_span ();
-  span = span_new (self, parent, kind, data);
-  dispatch (EVENT_SPAN_START, span);
-  return span;
-}
-
-/**
- * agents_span_begin:
- * @kind: what the span records
- * @data: (nullable): the span data's members
- *
- * Begins a span in the calling thread's current trace, nested under the
- * current span, and makes it the current span.
- *
- * The span data is `{"type": …}` followed by the reference SDK's members
- * for @kind, taken from @data (members are shared, not copied) or null
- * when @data lacks them, then any other members of @data. For example
- * %AGENTS_SPAN_KIND_CUSTOM with `{"name": "sandbox.start"}` gives
- * `{"type": "custom", "name": "sandbox.start", "data": {}}`.
- *
- * Without a current trace, or when the current trace does not record,
- * the span is a placeholder that does not record.
- *
- * Returns: (transfer full): the span; end it with agents_span_end()
- */
-AgentsSpan *
-agents_span_begin (AgentsSpanKind kind, JsonObject *data)
-{
-  AgentsTrace *trace;
-  AgentsSpan *parent, *span;
-
-  g_return_val_if_fail (kind < G_N_ELEMENTS (kind_info), NULL);
-
-  if (agents_tracing_get_disabled ())
-    return noop_span ();
-  find_current (&trace, &parent);
-  if (trace == NULL || trace->noop)
-    return noop_span ();
-  span = span_new (trace, parent, kind, data);
-  push_current (span);
-  dispatch (EVENT_SPAN_START, span);
-  return span;
-}
-
-static gboolean
-would_record (void)
-{
-  AgentsTrace *trace = agents_tracing_get_current_trace ();
-
-  return trace != NULL && !trace->noop && !agents_tracing_get_disabled ();
-}
-
-static JsonNode *
-strv_node (const char *const *strv)
-{
-  JsonArray *array;
-  JsonNode *node;
-
-  if (strv == NULL)
-    return json_node_new (JSON_NODE_NULL);
-  array = json_array_new ();
-  for (guint i = 0; strv[i] != NULL; i++)
-    json_array_add_string_element (array, strv[i]);
-  node = json_node_new (JSON_NODE_ARRAY);
-  json_node_take_array (node, array);
-  return node;
-}
-
-static JsonNode *
-string_node (const char *value)
-{
-  if (value == NULL)
-    return json_node_new (JSON_NODE_NULL);
-  return json_node_init_string (json_node_alloc (), value);
-}
-
-static AgentsSpan *
-begin_with_members (AgentsSpanKind kind, JsonObject *data)
-{
-  g_autoptr (JsonObject) owned = data;
-
-  return agents_span_begin (kind, owned);
-}
-
-/**
- * agents_span_begin_agent:
- * @name: the agent's name
- * @handoffs: (nullable) (array zero-terminated=1): names of the agents
- *   it can hand off to
- * @tools: (nullable) (array zero-terminated=1): names of its tools
- * @output_type: (nullable): the name of its output type
- *
- * Begins an agent span, see agents_span_begin().
- *
- * Returns: (transfer full): the span
- */
-AgentsSpan *
-agents_span_begin_agent (const char *name,
-                         const char *const *handoffs,
-                         const char *const *tools,
-                         const char *output_type)
-{
-  JsonObject *data;
-
-  if (!would_record ())
-    return noop_span ();
-  data = json_object_new ();
-  json_object_set_member (data, "name", string_node (name));
-  json_object_set_member (data, "handoffs", strv_node (handoffs));
-  json_object_set_member (data, "tools", strv_node (tools));
-  json_object_set_member (data, "output_type", string_node (output_type));
-  return begin_with_members (AGENTS_SPAN_KIND_AGENT, data);
-}
-
-/**
- * agents_span_begin_function:
- * @name: the tool's name
- * @input: (nullable): the call's arguments
- * @output: (nullable): the call's output, usually set later with
- *   agents_span_set_data_member()
- *
- * Begins a function (tool call) span, see agents_span_begin().
- *
- * Returns: (transfer full): the span
- */
-AgentsSpan *
-agents_span_begin_function (const char *name,
-                            const char *input,
-                            const char *output)
-{
-  JsonObject *data;
-
-  if (!would_record ())
-    return noop_span ();
-  data = json_object_new ();
-  json_object_set_member (data, "name", string_node (name));
-  json_object_set_member (data, "input", string_node (input));
-  json_object_set_member (data, "output", string_node (output));
-  return begin_with_members (AGENTS_SPAN_KIND_FUNCTION, data);
-}
-
-static void
-set_boxed_member (JsonObject *data,
-                  const char *member,
-                  JsonArray *array,
-                  JsonObject *object)
-{
-  if (array != NULL)
-    json_object_set_array_member (data, member, json_array_ref (array));
-  else if (object != NULL)
-    json_object_set_object_member (data, member, json_object_ref (object));
-  else
-    json_object_set_null_member (data, member);
-}
-
-/**
- * agents_span_begin_generation:
- * @input: (nullable): the input items of the model call
- * @output: (nullable): the output items
- * @model: (nullable): the model's name
- * @model_config: (nullable): the model settings
- * @usage: (nullable): the token usage
- *
- * Begins a generation (model call) span, see agents_span_begin().
- *
- * Returns: (transfer full): the span
- */
-AgentsSpan *
-agents_span_begin_generation (JsonArray *input,
-                              JsonArray *output,
-                              const char *model,
-                              JsonObject *model_config,
-                              JsonObject *usage)
-{
-  JsonObject *data;
-
-  if (!would_record ())
-    return noop_span ();
-  data = json_object_new ();
-  set_boxed_member (data, "input", input, NULL);
-  set_boxed_member (data, "output", output, NULL);
-  json_object_set_member (data, "model", string_node (model));
-  set_boxed_member (data, "model_config", NULL, model_config);
-  set_boxed_member (data, "usage", NULL, usage);
-  return begin_with_members (AGENTS_SPAN_KIND_GENERATION, data);
-}
-
-/**
- * agents_span_begin_handoff:
- * @from_agent: (nullable): the name of the agent handing off
- * @to_agent: (nullable): the name of the agent taking over
- *
- * Begins a handoff span, see agents_span_begin().
- *
- * Returns: (transfer full): the span
- */
-AgentsSpan *
-agents_span_begin_handoff (const char *from_agent, const char *to_agent)
-{
-  JsonObject *data;
-
-  if (!would_record ())
-    return noop_span ();
-  data = json_object_new ();
-  json_object_set_member (data, "from_agent", string_node (from_agent));
-  json_object_set_member (data, "to_agent", string_node (to_agent));
-  return begin_with_members (AGENTS_SPAN_KIND_HANDOFF, data);
-}
-
-/**
- * agents_span_begin_guardrail:
- * @name: the guardrail's name
- * @triggered: whether its tripwire was triggered
- *
- * Begins a guardrail span, see agents_span_begin().
- *
- * Returns: (transfer full): the span
- */
-AgentsSpan *
-agents_span_begin_guardrail (const char *name, gboolean triggered)
-{
-  JsonObject *data;
-
-  if (!would_record ())
-    return noop_span ();
-  data = json_object_new ();
-  json_object_set_member (data, "name", string_node (name));
-  json_object_set_boolean_member (data, "triggered", triggered);
-  return begin_with_members (AGENTS_SPAN_KIND_GUARDRAIL, data);
-}
-
-/**
- * agents_span_begin_custom:
- * @name: the span's name, e.g. `"sandbox.start"`
- * @data: (nullable): its data, or %NULL for `{}`
- *
- * Begins a custom span, see agents_span_begin().
- *
- * Returns: (transfer full): the span
- */
-AgentsSpan *
-agents_span_begin_custom (const char *name, JsonObject *data)
-{
-  JsonObject *members;
-
-  if (!would_record ())
-    return noop_span ();
-  members = json_object_new ();
-  json_object_set_member (members, "name", string_node (name));
-  if (data != NULL)
-    json_object_set_object_member (members, "data", json_object_ref (data));
-  return begin_with_members (AGENTS_SPAN_KIND_CUSTOM, members);
-}
-
-/**
- * agents_span_end:
- * @span: a span
- * @error: (nullable): the error the operation failed with, or %NULL
- *
- * Ends @span: it stops being current and the processors are told. A
- * non-%NULL @error sets the span's error to `{"message": error's message,
- * "data": null}` unless agents_span_set_error() set one already. Ending a
- * span twice does nothing.
- */
-void
-agents_span_end (AgentsSpan *span, const GError *error)
-{
-  g_return_if_fail (AGENTS_IS_SPAN (span));
-
-  if (!span_recording (span) ||
-      !g_atomic_int_compare_and_exchange (&span->ended, 0, 1))
-    return;
-  if (error != NULL && span->error == NULL)
-    agents_span_set_error (span, error->message, NULL);
-  span->ended_us = g_get_real_time ();
-  remove_current (span);
-  dispatch (EVENT_SPAN_END, span);
-}
-
-/**
- * agents_span_end_simple: (rename-to agents_span_end)
- * @span: a span
- *
- * Ends @span like agents_span_end() without an error. Bindings see this
- * function as `Span.end()`, since some cannot pass a null #GError: set an
- * error with agents_span_set_error() first.
- */
-void
-agents_span_end_simple (AgentsSpan *span)
-{
-  agents_span_end (span, NULL);
-}
-
-/**
- * agents_span_is_recording:
- * @self: a span
- *
- * Gets whether the span records, i.e. it belongs to a recording trace.
- *
- * Returns: %TRUE if processors receive the span
- */
-gboolean
-agents_span_is_recording (AgentsSpan *self)
-{
-  g_return_val_if_fail (AGENTS_IS_SPAN (self), FALSE);
-
-  return span_recording (self);
-}
-
-/**
- * agents_span_get_kind:
- * @self: a span
- *
- * Gets what the span records.
- *
- * Returns: the kind
- */
-AgentsSpanKind
-agents_span_get_kind (AgentsSpan *self)
-{
-  g_return_val_if_fail (AGENTS_IS_SPAN (self), AGENTS_SPAN_KIND_CUSTOM);
-
-  return self->kind;
-}
-
-/**
- * agents_span_get_span_id:
- * @self: a span
- *
- * Gets the span's id.
- *
- * Returns: (transfer none) (nullable): the id, or %NULL if the span does
- *   not record
- */
-const char *
-agents_span_get_span_id (AgentsSpan *self)
-{
-  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
-
-  return self->span_id;
-}
-
-/**
- * agents_span_get_trace_id:
- * @self: a span
- *
- * Gets the id of the span's trace.
- *
- * Returns: (transfer none) (nullable): the trace id, or %NULL if the span
- *   does not record
- */
-const char *
-agents_span_get_trace_id (AgentsSpan *self)
-{
-  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
-
-  return self->trace_id;
-}
-
-/**
- * agents_span_get_parent_id:
- * @self: a span
- *
- * Gets the id of the enclosing span.
- *
- * Returns: (transfer none) (nullable): the parent's id, or %NULL for a
- *   span directly under its trace
- */
-const char *
-agents_span_get_parent_id (AgentsSpan *self)
-{
-  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
-
-  return self->parent_id;
-}
-
-/**
- * agents_span_get_data:
- * @self: a span
- *
- * Gets the span data, which the caller may change until the span ends
- * (e.g. a function span's `output`).
- *
- * Returns: (transfer none) (nullable): the span data, or %NULL if the
- *   span does not record
- */
-JsonObject *
-agents_span_get_data (AgentsSpan *self)
-{
-  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
-
-  return self->data;
-}
-
-/**
- * agents_span_set_data_member:
- * @self: a span
- * @member: the member's name
- * @value: (nullable): the value, or %NULL for null
- *
- * Sets a member of the span data; nothing happens if the span does not
- * record.
- */
-void
-agents_span_set_data_member (AgentsSpan *self,
-                             const char *member,
-                             JsonNode *value)
-{
-  g_return_if_fail (AGENTS_IS_SPAN (self));
-  g_return_if_fail (member != NULL);
-
-  if (!span_recording (self))
-    return;
-  json_object_set_member (self->data, member,
-                          value != NULL ? json_node_copy (value)
-                                        : json_node_new (JSON_NODE_NULL));
-}
-
-/**
- * agents_span_set_error:
- * @self: a span
- * @message: what went wrong
- * @data: (nullable): details, or %NULL
- *
- * Sets the span's error to `{"message": @message, "data": @data}`, the
- * reference SDK's `SpanError`; nothing happens if the span does not
- * record.
- */
-void
-agents_span_set_error (AgentsSpan *self, const char *message, JsonObject *data)
-{
-  JsonObject *error;
-
-  g_return_if_fail (AGENTS_IS_SPAN (self));
-  g_return_if_fail (message != NULL);
-
-  if (!span_recording (self))
-    return;
-  error = json_object_new ();
-  json_object_set_string_member (error, "message", message);
-  if (data != NULL)
-    json_object_set_object_member (error, "data", json_object_ref (data));
-  else
-    json_object_set_null_member (error, "data");
-  g_clear_pointer (&self->error, json_object_unref);
-  self->error = error;
-}
-
-/**
- * agents_span_get_error:
- * @self: a span
- *
- * Gets the span's error, `{"message": …, "data": …}`.
- *
- * Returns: (transfer none) (nullable): the error, or %NULL
- */
-JsonObject *
-agents_span_get_error (AgentsSpan *self)
-{
-  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
-
-  return self->error;
-}
-
-/**
- * agents_span_dup_started_at:
- * @self: a span
- *
- * Gets when the span began, in ISO 8601 (UTC).
- *
- * Returns: (transfer full) (nullable): the start time, or %NULL if the
- *   span does not record
- */
-char *
-agents_span_dup_started_at (AgentsSpan *self)
-{
-  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
-
-  return format_time (self->started_us);
-}
-
-/**
- * agents_span_dup_ended_at:
- * @self: a span
- *
- * Gets when the span ended, in ISO 8601 (UTC).
- *
- * Returns: (transfer full) (nullable): the end time, or %NULL if the span
- *   has not ended
- */
-char *
-agents_span_dup_ended_at (AgentsSpan *self)
-{
-  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
-
-  return format_time (g_atomic_int_get (&self->ended) ? self->ended_us : 0);
-}
-
-/**
- * agents_span_export:
- * @self: a span
- *
- * Exports the span as the reference SDK does: `{"object": "trace.span",
- * "id", "trace_id", "parent_id", "started_at", "ended_at", "span_data",
- * "error"}`.
- *
- * Returns: (transfer full) (nullable): the exported span, or %NULL if the
- *   span does not record
- */
-JsonObject *
-agents_span_export (AgentsSpan *self)
-{
-  JsonObject *object;
-
-  g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
-
-  if (!span_recording (self))
-    return NULL;
-  object = json_object_new ();
-  json_object_set_string_member (object, "object", "trace.span");
-  json_object_set_string_member (object, "id", self->span_id);
-  json_object_set_string_member (object, "trace_id", self->trace_id);
-  set_string_or_null (object, "parent_id", self->parent_id);
-  agents_tracing_set_time_member (object, "started_at", self->started_us);
-  agents_tracing_set_time_member (
-    object, "ended_at", g_atomic_int_get (&self->ended) ? self->ended_us : 0);
-  json_object_set_object_member (object, "span_data",
-                                 json_object_ref (self->data));
-  if (self->error != NULL)
-    json_object_set_object_member (object, "error",
-                                   json_object_ref (self->error));
-  else
-    json_object_set_null_member (object, "error");
-  return object;
-}
-
-/* ---- AgentsTracingProcessor ---------------------------------------------- */
-
-static void
-processor_trace_nothing (AgentsTracingProcessor *self, AgentsTrace *trace)
-{
-}
-
-static void
-processor_span_nothing (AgentsTracingProcessor *self, AgentsSpan *span)
-{
-}
-
-static void
-processor_nothing (AgentsTracingProcessor *self)
-{
-}
-
-static void
-agents_tracing_processor_default_init (AgentsTracingProcessorInterface *iface)
-{
-  iface->on_trace_start = processor_trace_nothing;
-  iface->on_trace_end = processor_trace_nothing;
-  iface->on_span_start = processor_span_nothing;
-  iface->on_span_end = processor_span_nothing;
-  iface->shutdown = processor_nothing;
-  iface->force_flush = processor_nothing;
-}
-
-#define PROCESSOR_IFACE(self) AGENTS_TRACING_PROCESSOR_GET_IFACE (self)
-
-/**
- * agents_tracing_processor_on_trace_start:
- * @self: a processor
- * @trace: the trace that began
- *
- * Tells @self that @trace began.
- */
-void
-agents_tracing_processor_on_trace_start (AgentsTracingProcessor *self,
-                                         AgentsTrace *trace)
-{
-  g_return_if_fail (AGENTS_IS_TRACING_PROCESSOR (self));
-  g_return_if_fail (AGENTS_IS_TRACE (trace));
-
-  PROCESSOR_IFACE (self)->on_trace_start (self, trace);
-}
-
-/**
- * agents_tracing_processor_on_trace_end:
- * @self: a processor
- * @trace: the trace that ended
- *
- * Tells @self that @trace ended.
- */
-void
-agents_tracing_processor_on_trace_end (AgentsTracingProcessor *self,
-                                       AgentsTrace *trace)
-{
-  g_return_if_fail (AGENTS_IS_TRACING_PROCESSOR (self));
-  g_return_if_fail (AGENTS_IS_TRACE (trace));
-
-  PROCESSOR_IFACE (self)->on_trace_end (self, trace);
-}
-
-/**
- * agents_tracing_processor_on_span_start:
- * @self: a processor
- * @span: the span that began
- *
- * Tells @self that @span began.
- */
-void
-agents_tracing_processor_on_span_start (AgentsTracingProcessor *self,
-                                        AgentsSpan *span)
-{
-  g_return_if_fail (AGENTS_IS_TRACING_PROCESSOR (self));
-  g_return_if_fail (AGENTS_IS_SPAN (span));
-
-  PROCESSOR_IFACE (self)->on_span_start (self, span);
-}
-
-/**
- * agents_tracing_processor_on_span_end:
- * @self: a processor
- * @span: the span that ended
- *
- * Tells @self that @span ended.
- */
-void
-agents_tracing_processor_on_span_end (AgentsTracingProcessor *self,
-                                      AgentsSpan *span)
-{
-  g_return_if_fail (AGENTS_IS_TRACING_PROCESSOR (self));
-  g_return_if_fail (AGENTS_IS_SPAN (span));
-
-  PROCESSOR_IFACE (self)->on_span_end (self, span);
-}
-
-/**
- * agents_tracing_processor_shutdown:
- * @self: a processor
- *
- * Tells @self that tracing is over: it writes out what is pending and
- * releases its resources.
- */
-void
-agents_tracing_processor_shutdown (AgentsTracingProcessor *self)
-{
-  g_return_if_fail (AGENTS_IS_TRACING_PROCESSOR (self));
-
-  PROCESSOR_IFACE (self)->shutdown (self);
-}
-
-/**
- * agents_tracing_processor_force_flush:
- * @self: a processor
- *
- * Asks @self to write out what is pending now.
- */
-void
-agents_tracing_processor_force_flush (AgentsTracingProcessor *self)
-{
-  g_return_if_fail (AGENTS_IS_TRACING_PROCESSOR (self));
-
-  PROCESSOR_IFACE (self)->force_flush (self);
-}
+/* ---- the registered processors ------------------------------------------ */
 
 /**
  * agents_tracing_add_processor:
