@@ -370,8 +370,6 @@ agents_trace_start_span (AgentsTrace *self,
                          AgentsSpanKind kind,
                          JsonObject *data)
 {
-  AgentsSpan *span;
-
   g_return_val_if_fail (AGENTS_IS_TRACE (self), NULL);
   g_return_val_if_fail (parent == NULL || AGENTS_IS_SPAN (parent), NULL);
   g_return_val_if_fail (kind < G_N_ELEMENTS (kind_info), NULL);
