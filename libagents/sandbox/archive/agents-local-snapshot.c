@@ -237,7 +237,57 @@ local_error (AgentsLocalSnapshot *self,
 
 /* persist: the stream is read on the owner context (it may be bound to
  * it) and written into a temporary file that replaces ID.tar only once
- * complete and synced. */
+ * complete and synced. The file is an unnamed O_TMPFILE one where the
+ * file system allows: a persist killed midway then leaves nothing behind;
+ * it gets a name (ID.tar.XXXXXX, renamed over ID.tar at once) only when
+ * complete. Elsewhere it is ID.tar.XXXXXX from the start. */
+
+/* 0: O_TMPFILE is tried; 1: disabled by a test */
+static int tmpfile_disabled;
+
+void
+agents_local_snapshot_set_tmpfile_disabled_for_testing (gboolean disabled)
+{
+  g_atomic_int_set (&tmpfile_disabled, disabled ? 1 : 0);
+}
+
+/* An unnamed file in @dir, or -1 where O_TMPFILE is not supported (or
+ * /proc, through which it is linked, is missing). */
+static int
+open_unnamed (const char *dir)
+{
+  if (g_atomic_int_get (&tmpfile_disabled) ||
+      !g_file_test ("/proc/self/fd", G_FILE_TEST_IS_DIR))
+    return -1;
+  return open (dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+}
+
+/* Gives the unnamed file @fd the name @final_path.XXXXXX; returns 0 and
+ * sets *@linked_path, or an errno. */
+static int
+link_unnamed (int fd, const char *final_path, char **linked_path)
+{
+  static const char letters[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  g_autofree char *proc = g_strdup_printf ("/proc/self/fd/%d", fd);
+
+  for (guint attempt = 0; attempt < 100; attempt++)
+    {
+      g_autofree char *name = g_strconcat (final_path, ".XXXXXX", NULL);
+      char *x = name + strlen (name) - 6;
+
+      for (guint i = 0; i < 6; i++)
+        x[i] = letters[g_random_int_range (0, sizeof letters - 1)];
+      if (linkat (AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0)
+        {
+          *linked_path = g_steal_pointer (&name);
+          return 0;
+        }
+      if (errno != EEXIST)
+        return errno;
+    }
+  return EEXIST;
+}
 
 typedef struct
 {
@@ -312,6 +362,12 @@ persist_prepare_thread (GTask *task,
                            pd->final_path, g_strerror (errsv)));
       return;
     }
+  pd->fd = open_unnamed (self->base_path);
+  if (pd->fd >= 0)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
   tmp_path = g_strconcat (pd->final_path, ".XXXXXX", NULL);
   pd->fd = g_mkstemp_full (tmp_path, O_RDWR | O_CLOEXEC, 0600);
   if (pd->fd < 0)
@@ -343,6 +399,8 @@ persist_commit_thread (GTask *task,
   pd->fd = -1;
   if (fsync (fd) < 0)
     errsv = errno;
+  if (errsv == 0 && pd->tmp_path == NULL)
+    errsv = link_unnamed (fd, pd->final_path, &pd->tmp_path);
   if (close (fd) < 0 && errsv == 0)
     errsv = errno;
   if (errsv == 0 && rename (pd->tmp_path, pd->final_path) < 0)

@@ -26,4 +26,8 @@ void agents_snapshot_add_context (GVariantBuilder *ctx,
                                   const char *path,
                                   const char *reason);
 
+/* Makes local snapshots write through a named temporary file, as where
+ * O_TMPFILE is not supported. */
+void agents_local_snapshot_set_tmpfile_disabled_for_testing (gboolean disabled);
+
 G_END_DECLS
