@@ -143,8 +143,13 @@ agents_snapshot_get_id (AgentsSnapshot *self)
   return AGENTS_SNAPSHOT_GET_IFACE (self)->get_id (self);
 }
 
+#define DEPENDENCIES_KEY "agents-snapshot-dependencies"
+
+/* The task of a call, with the caller's @dependencies (nullable) for
+ * agents_snapshot_task_get_dependencies(). */
 static GTask *
 new_task (AgentsSnapshot *self,
+          AgentsDependencies *dependencies,
           GCancellable *cancellable,
           GAsyncReadyCallback callback,
           gpointer user_data,
@@ -153,6 +158,9 @@ new_task (AgentsSnapshot *self,
   GTask *task = g_task_new (self, cancellable, callback, user_data);
 
   g_task_set_source_tag (task, source_tag);
+  if (dependencies != NULL)
+    g_object_set_data_full (G_OBJECT (task), DEPENDENCIES_KEY,
+                            g_object_ref (dependencies), g_object_unref);
   return task;
 }
 
@@ -176,16 +184,6 @@ agents_snapshot_persist_async (AgentsSnapshot *self,
 {
   agents_snapshot_persist_with_dependencies_async (
     self, data, NULL, cancellable, callback, user_data);
-}
-
-#define DEPENDENCIES_KEY "agents-snapshot-dependencies"
-
-static void
-set_task_dependencies (GTask *task, AgentsDependencies *dependencies)
-{
-  if (dependencies != NULL)
-    g_object_set_data_full (G_OBJECT (task), DEPENDENCIES_KEY,
-                            g_object_ref (dependencies), g_object_unref);
 }
 
 /**
@@ -237,9 +235,8 @@ agents_snapshot_persist_with_dependencies_async (
                     AGENTS_IS_DEPENDENCIES (dependencies));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  task = new_task (self, cancellable, callback, user_data,
+  task = new_task (self, dependencies, cancellable, callback, user_data,
                    agents_snapshot_persist_async);
-  set_task_dependencies (task, dependencies);
   AGENTS_SNAPSHOT_GET_IFACE (self)->persist (self, data, task);
 }
 
@@ -308,9 +305,8 @@ agents_snapshot_restore_with_dependencies_async (
                     AGENTS_IS_DEPENDENCIES (dependencies));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  task = new_task (self, cancellable, callback, user_data,
+  task = new_task (self, dependencies, cancellable, callback, user_data,
                    agents_snapshot_restore_async);
-  set_task_dependencies (task, dependencies);
   AGENTS_SNAPSHOT_GET_IFACE (self)->restore (self, task);
 }
 
@@ -379,9 +375,8 @@ agents_snapshot_restorable_with_dependencies_async (
                     AGENTS_IS_DEPENDENCIES (dependencies));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  task = new_task (self, cancellable, callback, user_data,
+  task = new_task (self, dependencies, cancellable, callback, user_data,
                    agents_snapshot_restorable_async);
-  set_task_dependencies (task, dependencies);
   AGENTS_SNAPSHOT_GET_IFACE (self)->restorable (self, task);
 }
 
