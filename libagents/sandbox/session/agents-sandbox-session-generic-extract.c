@@ -368,8 +368,7 @@ extract_item_written (GObject *source, GAsyncResult *result, gpointer user_data)
   if (error != NULL)
     {
       item_error_to_write_error (g_task_get_task_data (task), &error);
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail_task (task, error);
       return;
     }
   extract_next_item (task);
@@ -439,8 +438,7 @@ extract_archive_written (GObject *source,
   if (!agents_sandbox_session_write_finish (AGENTS_SANDBOX_SESSION (source),
                                             result, &error))
     {
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail_task (task, error);
       return;
     }
   extract_next_item (task);
@@ -457,16 +455,14 @@ extract_prepared (GObject *source, GAsyncResult *result, gpointer user_data)
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail_task (task, error);
       return;
     }
   spool = g_file_new_for_path (op->spool);
   in = g_file_read (spool, NULL, &error);
   if (in == NULL)
     {
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail_task (task, error);
       return;
     }
   agents_sandbox_session_write_async (
@@ -486,8 +482,7 @@ extract_validated (GObject *source, GAsyncResult *result, gpointer user_data)
     AGENTS_SANDBOX_SESSION (source), result, &error);
   if (op->abs == NULL)
     {
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail_task (task, error);
       return;
     }
   prepare =

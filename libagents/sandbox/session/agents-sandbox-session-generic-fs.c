@@ -175,8 +175,7 @@ path_op_validated (GObject *source, GAsyncResult *result, gpointer user_data)
     AGENTS_SANDBOX_SESSION (source), result, &error);
   if (op->path == NULL)
     {
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail_task (task, error);
       return;
     }
   if (op->kind == PATH_OP_RM && op->leaf == NULL && rm_check_parent (task, op))
@@ -358,8 +357,7 @@ clear_step_done (GTask *task, GError *error)
 {
   if (error != NULL)
     {
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail_task (task, error);
       return;
     }
   clear_next (task);

@@ -181,8 +181,7 @@ remote_check_installed (GObject *source,
     AGENTS_SANDBOX_SESSION (source), result, &error);
   if (program == NULL)
     {
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail_task (task, error);
       return;
     }
   argv = helper_argv (program, check->argv_tail);

@@ -412,8 +412,7 @@ stop_persist_done (GObject *source, GAsyncResult *result, gpointer user_data)
       g_input_stream_close (counted, NULL, NULL);
       if (!snapshot_is_noop (task_session (task)))
         agents_snapshot_fingerprint_cache_delete (task_session (task));
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail_task (task, error);
       return;
     }
   if (snapshot_is_noop (task_session (task)))
@@ -435,8 +434,7 @@ stop_archive_done (GObject *source, GAsyncResult *result, gpointer user_data)
     agents_sandbox_session_persist_workspace_finish (self, result, &error);
   if (stream == NULL)
     {
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail_task (task, error);
       return;
     }
   counted = agents_progress_input_stream_new (

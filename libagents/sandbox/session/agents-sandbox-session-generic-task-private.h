@@ -28,6 +28,14 @@ return_error_or_true (GTask *task, GError *error)
     g_task_return_boolean (task, TRUE);
 }
 
+/* Fails @task with @error and drops the reference the operation held. */
+static inline void
+fail_task (GTask *task, GError *error)
+{
+  g_task_return_error (task, error);
+  g_object_unref (task);
+}
+
 /* Provisions the manifest's groups and users (`groupadd`, `useradd`,
  * `usermod -aG`); finish with agents_sandbox_session_run_commands_finish(). */
 void

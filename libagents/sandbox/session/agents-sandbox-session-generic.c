@@ -49,8 +49,7 @@ command_seq_done (GObject *source, GAsyncResult *result, gpointer user_data)
     AGENTS_SANDBOX_SESSION (source), result, &error);
   if (exec_result == NULL)
     {
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail_task (task, error);
       return;
     }
 
@@ -60,8 +59,7 @@ command_seq_done (GObject *source, GAsyncResult *result, gpointer user_data)
       agents_sandbox_error_set_exec_nonzero (
         &error, argv, status, agents_exec_result_get_stdout (exec_result),
         agents_exec_result_get_stderr (exec_result));
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail_task (task, error);
       return;
     }
   command_seq_next (task);
@@ -235,8 +233,7 @@ apply_batch_done (GObject *source, GAsyncResult *result, gpointer user_data)
     AGENTS_SANDBOX_SESSION (source), result, &error);
   if (files == NULL)
     {
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail_task (task, error);
       return;
     }
   for (guint i = 0; i < files->len; i++)
@@ -285,8 +282,7 @@ apply_accounts_done (GObject *source, GAsyncResult *result, gpointer user_data)
   if (!agents_sandbox_session_run_commands_finish (
         AGENTS_SANDBOX_SESSION (source), result, &error))
     {
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail_task (task, error);
       return;
     }
   apply_next_batch (task);
@@ -304,8 +300,7 @@ apply_root_done (GObject *source, GAsyncResult *result, gpointer user_data)
     AGENTS_SANDBOX_SESSION (source), result, &error);
   if (exec_result == NULL)
     {
-      g_task_return_error (task, error);
-      g_object_unref (task);
+      fail_task (task, error);
       return;
     }
   if (op->only_ephemeral)
