@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 
 #include "agents-archive-private.h"
 #include "agents-sandbox-error-private.h"
+#include "agents-snapshot-private.h"
 #include "test-utils.h"
 
 /* ---- a stream that fails after some bytes ----------------------------- */
@@ -72,6 +74,114 @@ failing_stream_new (gsize fail_after)
 
   self->fail_after = fail_after;
   return G_INPUT_STREAM (self);
+}
+
+/* ---- a stream that stops midway until it is let go -------------------- */
+
+#define TEST_TYPE_GATE_STREAM (test_gate_stream_get_type ())
+G_DECLARE_FINAL_TYPE (
+  TestGateStream, test_gate_stream, TEST, GATE_STREAM, GInputStream)
+
+/* Gives its bytes, then blocks (in the worker thread GIO reads it in)
+ * until released, then ends. */
+struct _TestGateStream
+{
+  GInputStream parent_instance;
+  GBytes *bytes;
+  gsize offset;
+  GMutex lock;
+  GCond cond;
+  gboolean blocked;
+  gboolean released;
+};
+
+G_DEFINE_FINAL_TYPE (TestGateStream, test_gate_stream, G_TYPE_INPUT_STREAM)
+
+static gssize
+test_gate_stream_read (GInputStream *stream,
+                       void *buffer,
+                       gsize count,
+                       GCancellable *cancellable,
+                       GError **error)
+{
+  TestGateStream *self = TEST_GATE_STREAM (stream);
+  gsize size;
+  const guint8 *data = g_bytes_get_data (self->bytes, &size);
+  gsize n = MIN (count, size - self->offset);
+
+  if (n > 0)
+    {
+      memcpy (buffer, data + self->offset, n);
+      self->offset += n;
+      return n;
+    }
+  g_mutex_lock (&self->lock);
+  self->blocked = TRUE;
+  while (!self->released)
+    g_cond_wait (&self->cond, &self->lock);
+  g_mutex_unlock (&self->lock);
+  return 0;
+}
+
+static void
+test_gate_stream_finalize (GObject *object)
+{
+  TestGateStream *self = TEST_GATE_STREAM (object);
+
+  g_bytes_unref (self->bytes);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+  G_OBJECT_CLASS (test_gate_stream_parent_class)->finalize (object);
+}
+
+static void
+test_gate_stream_class_init (TestGateStreamClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_gate_stream_finalize;
+  G_INPUT_STREAM_CLASS (klass)->read_fn = test_gate_stream_read;
+}
+
+static void
+test_gate_stream_init (TestGateStream *self)
+{
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+}
+
+static TestGateStream *
+gate_stream_new (GBytes *bytes)
+{
+  TestGateStream *self = g_object_new (TEST_TYPE_GATE_STREAM, NULL);
+
+  self->bytes = g_bytes_ref (bytes);
+  return self;
+}
+
+/* Spins the main context until the stream has given its bytes and waits. */
+static void
+gate_stream_wait_blocked (TestGateStream *self)
+{
+  for (;;)
+    {
+      gboolean blocked;
+
+      g_mutex_lock (&self->lock);
+      blocked = self->blocked;
+      g_mutex_unlock (&self->lock);
+      if (blocked)
+        return;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+static void
+gate_stream_release (TestGateStream *self)
+{
+  g_mutex_lock (&self->lock);
+  self->released = TRUE;
+  g_cond_signal (&self->cond);
+  g_mutex_unlock (&self->lock);
 }
 
 /* ---- a snapshot type relying on the interface defaults ---------------- */
@@ -209,6 +319,12 @@ read_all (GInputStream *stream)
   return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
 }
 
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
 static char *
 listing (const char *dir)
 {
@@ -218,7 +334,7 @@ listing (const char *dir)
 
   while (d != NULL && (name = g_dir_read_name (d)) != NULL)
     g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  g_ptr_array_sort (names, compare_names);
   g_ptr_array_add (names, NULL);
   return g_strjoinv (",", (char **) names->pdata);
 }
@@ -420,6 +536,68 @@ test_local_cancelled_persist (void)
   names = listing (base);
   g_assert_cmpstr (names, ==, "");
 
+  agents_test_rm_rf (base);
+}
+
+/* A persist killed midway (here: stopped with its data written but the
+ * stream not ended) leaves no ID.tar.XXXXXX: the file is unnamed until it
+ * is complete. Where O_TMPFILE is not supported (@data: forced), the
+ * temporary name is there from the start, and the result is the same. */
+static void
+test_local_persist_midway_leaves_nothing (gconstpointer data)
+{
+  gboolean named = GPOINTER_TO_INT (data);
+  g_autofree char *base = agents_test_make_tmp_dir ("snapshot-midway-");
+  g_autoptr (AgentsSnapshot) snapshot = agents_local_snapshot_new ("mid", base);
+  g_autoptr (GBytes) first = random_bytes (10 * 1024);
+  g_autoptr (GBytes) second = random_bytes (200 * 1024 + 3);
+  g_autoptr (GInputStream) first_stream =
+    g_memory_input_stream_new_from_bytes (first);
+  g_autoptr (TestGateStream) gate = gate_stream_new (second);
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GInputStream) restored = NULL;
+  g_autoptr (GBytes) restored_bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *midway = NULL;
+  g_autofree char *names = NULL;
+  int probe;
+
+  probe = open (base, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (probe < 0 && !named)
+    {
+      g_test_skip ("O_TMPFILE is not supported here");
+      agents_test_rm_rf (base);
+      return;
+    }
+  if (probe >= 0)
+    close (probe);
+  agents_local_snapshot_set_tmpfile_disabled_for_testing (named);
+
+  g_assert_true (persist (snapshot, first_stream, NULL, &error));
+  g_assert_no_error (error);
+
+  agents_snapshot_persist_async (snapshot, G_INPUT_STREAM (gate), NULL,
+                                 agents_test_async_cb, &result);
+  gate_stream_wait_blocked (gate);
+  midway = listing (base);
+  if (named)
+    g_assert_true (g_str_has_prefix (midway, "mid.tar,mid.tar.") &&
+                   strlen (midway) == strlen ("mid.tar,mid.tar.XXXXXX"));
+  else
+    g_assert_cmpstr (midway, ==, "mid.tar");
+
+  gate_stream_release (gate);
+  agents_test_wait_result (&result);
+  g_assert_true (agents_snapshot_persist_finish (snapshot, result, &error));
+  g_assert_no_error (error);
+  names = listing (base);
+  g_assert_cmpstr (names, ==, "mid.tar");
+  restored = restore (snapshot, &error);
+  g_assert_no_error (error);
+  restored_bytes = read_all (restored);
+  g_assert_true (g_bytes_equal (restored_bytes, second));
+
+  agents_local_snapshot_set_tmpfile_disabled_for_testing (FALSE);
   agents_test_rm_rf (base);
 }
 
@@ -727,6 +905,12 @@ main (int argc, char *argv[])
     test_local_failed_first_persist_leaves_nothing);
   g_test_add_func ("/sandbox/snapshot/local-cancelled-persist",
                    test_local_cancelled_persist);
+  g_test_add_data_func ("/sandbox/snapshot/local-persist-midway-unnamed",
+                        GINT_TO_POINTER (FALSE),
+                        test_local_persist_midway_leaves_nothing);
+  g_test_add_data_func ("/sandbox/snapshot/local-persist-midway-named",
+                        GINT_TO_POINTER (TRUE),
+                        test_local_persist_midway_leaves_nothing);
   g_test_add_func ("/sandbox/snapshot/local-restore-missing",
                    test_local_restore_missing);
   g_test_add_func ("/sandbox/snapshot/local-not-a-regular-file",

@@ -231,16 +231,37 @@ client_stream_done (GObject *source, GAsyncResult *result, gpointer user_data)
     g_task_return_pointer (task, stream, g_object_unref);
 }
 
+/* The client's task for the call that @snapshot_task waits for, or NULL
+ * with @snapshot_task failed: no client is bound (@code), or it lacks the
+ * vfunc at @vfunc_offset of its interface (@missing). */
 static GTask *
-client_task (AgentsRemoteSnapshotClient *client,
+client_call (AgentsRemoteSnapshot *self,
              GTask *snapshot_task,
+             int code,
+             gsize vfunc_offset,
+             const char *missing,
              GAsyncReadyCallback callback,
-             gpointer source_tag)
+             gpointer source_tag,
+             AgentsRemoteSnapshotClient **client_out)
 {
-  GTask *task = g_task_new (client, g_task_get_cancellable (snapshot_task),
-                            callback, g_object_ref (snapshot_task));
+  AgentsRemoteSnapshotClient *client = find_client (self, snapshot_task, code);
+  GTask *task;
 
+  if (client == NULL)
+    return NULL;
+  if (G_STRUCT_MEMBER (gpointer,
+                       AGENTS_REMOTE_SNAPSHOT_CLIENT_GET_IFACE (client),
+                       vfunc_offset) == NULL)
+    {
+      g_task_return_new_error (snapshot_task, AGENTS_SANDBOX_ERROR,
+                               AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT, "%s",
+                               missing);
+      return NULL;
+    }
+  task = g_task_new (client, g_task_get_cancellable (snapshot_task), callback,
+                     g_object_ref (snapshot_task));
   g_task_set_source_tag (task, source_tag);
+  *client_out = client;
   return task;
 }
 
@@ -248,72 +269,50 @@ static void
 remote_persist (AgentsSnapshot *snapshot, GInputStream *data, GTask *task)
 {
   AgentsRemoteSnapshot *self = AGENTS_REMOTE_SNAPSHOT (snapshot);
-  AgentsRemoteSnapshotClient *client =
-    find_client (self, task, AGENTS_SANDBOX_ERROR_SNAPSHOT_PERSIST);
-  AgentsRemoteSnapshotClientInterface *iface;
-  g_autoptr (GTask) upload = NULL;
+  AgentsRemoteSnapshotClient *client = NULL;
+  g_autoptr (GTask) upload = client_call (
+    self, task, AGENTS_SANDBOX_ERROR_SNAPSHOT_PERSIST,
+    G_STRUCT_OFFSET (AgentsRemoteSnapshotClientInterface, upload),
+    "Remote snapshot client must implement `upload(snapshot_id, data, ...)`",
+    client_boolean_done, remote_persist, &client);
 
-  if (client == NULL)
-    return;
-  iface = AGENTS_REMOTE_SNAPSHOT_CLIENT_GET_IFACE (client);
-  if (iface->upload == NULL)
-    {
-      g_task_return_new_error (
-        task, AGENTS_SANDBOX_ERROR, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
-        "Remote snapshot client must implement `upload(snapshot_id, data, "
-        "...)`");
-      return;
-    }
-  upload = client_task (client, task, client_boolean_done, remote_persist);
-  iface->upload (client, self->id, data, upload);
+  if (upload != NULL)
+    AGENTS_REMOTE_SNAPSHOT_CLIENT_GET_IFACE (client)->upload (client, self->id,
+                                                              data, upload);
 }
 
 static void
 remote_restore (AgentsSnapshot *snapshot, GTask *task)
 {
   AgentsRemoteSnapshot *self = AGENTS_REMOTE_SNAPSHOT (snapshot);
-  AgentsRemoteSnapshotClient *client =
-    find_client (self, task, AGENTS_SANDBOX_ERROR_SNAPSHOT_RESTORE);
-  AgentsRemoteSnapshotClientInterface *iface;
-  g_autoptr (GTask) download = NULL;
+  AgentsRemoteSnapshotClient *client = NULL;
+  g_autoptr (GTask) download = client_call (
+    self, task, AGENTS_SANDBOX_ERROR_SNAPSHOT_RESTORE,
+    G_STRUCT_OFFSET (AgentsRemoteSnapshotClientInterface, download),
+    "Remote snapshot client must implement `download(snapshot_id, ...)`",
+    client_stream_done, remote_restore, &client);
 
-  if (client == NULL)
-    return;
-  iface = AGENTS_REMOTE_SNAPSHOT_CLIENT_GET_IFACE (client);
-  if (iface->download == NULL)
-    {
-      g_task_return_new_error (
-        task, AGENTS_SANDBOX_ERROR, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
-        "Remote snapshot client must implement `download(snapshot_id, ...)`");
-      return;
-    }
-  download = client_task (client, task, client_stream_done, remote_restore);
-  iface->download (client, self->id, download);
+  if (download != NULL)
+    AGENTS_REMOTE_SNAPSHOT_CLIENT_GET_IFACE (client)->download (
+      client, self->id, download);
 }
 
+/* As the reference: without `exists` a stored archive cannot be told from
+ * a missing one, and guessing either way is wrong. */
 static void
 remote_restorable (AgentsSnapshot *snapshot, GTask *task)
 {
   AgentsRemoteSnapshot *self = AGENTS_REMOTE_SNAPSHOT (snapshot);
-  AgentsRemoteSnapshotClient *client =
-    find_client (self, task, AGENTS_SANDBOX_ERROR_SNAPSHOT_RESTORE);
-  AgentsRemoteSnapshotClientInterface *iface;
-  g_autoptr (GTask) exists = NULL;
+  AgentsRemoteSnapshotClient *client = NULL;
+  g_autoptr (GTask) exists = client_call (
+    self, task, AGENTS_SANDBOX_ERROR_SNAPSHOT_RESTORE,
+    G_STRUCT_OFFSET (AgentsRemoteSnapshotClientInterface, exists),
+    "Remote snapshot client must implement `exists(snapshot_id, ...)`",
+    client_boolean_done, remote_restorable, &client);
 
-  if (client == NULL)
-    return;
-  iface = AGENTS_REMOTE_SNAPSHOT_CLIENT_GET_IFACE (client);
-  /* As the reference: without `exists` a stored archive cannot be told
-   * from a missing one, and guessing either way is wrong. */
-  if (iface->exists == NULL)
-    {
-      g_task_return_new_error (
-        task, AGENTS_SANDBOX_ERROR, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
-        "Remote snapshot client must implement `exists(snapshot_id, ...)`");
-      return;
-    }
-  exists = client_task (client, task, client_boolean_done, remote_restorable);
-  iface->exists (client, self->id, exists);
+  if (exists != NULL)
+    AGENTS_REMOTE_SNAPSHOT_CLIENT_GET_IFACE (client)->exists (client, self->id,
+                                                              exists);
 }
 
 static void
