@@ -13,7 +13,15 @@
  *   cat     `rclone cat remote:bucket/big.bin >/dev/null` on the host,
  *           same remote settings (env), same server
  *
- * and prints the medians as one JSON line. --backend picks the session:
+ * and prints the medians as one JSON line. --tool picks the pattern:
+ *
+ *   default              rclone's pattern as it comes: a read-only host
+ *                        mount is s3fs's when s3fs is installed
+ *   rclone               rclone's pattern with vfs_cache_mode "off" (its
+ *                        default for a read-only mount), which keeps rclone
+ *   s3fs                 the s3fs pattern
+ *
+ * --backend picks the session:
  *
  *   unix_local           in_container strategy: rclone on the host, bound
  *                        into bubblewrap (the default)
@@ -81,14 +89,34 @@ median (GArray *values)
   return g_array_index (values, double, values->len / 2);
 }
 
-static AgentsManifest *
-bucket_manifest (const char *bucket, const char *endpoint, const char *backend)
+static AgentsMountStrategy *
+bench_strategy (const char *backend, const char *tool)
 {
-  g_autoptr (AgentsMountPattern) pattern = agents_rclone_mount_pattern_new ();
-  g_autoptr (AgentsMountStrategy) strategy =
-    g_str_equal (backend, "docker-volume")
-      ? agents_docker_volume_mount_strategy_new ("rclone")
-      : agents_in_container_mount_strategy_new (pattern);
+  g_autoptr (AgentsMountPattern) pattern = NULL;
+
+  if (g_str_equal (tool, "s3fs"))
+    pattern = agents_s3fs_mount_pattern_new ();
+  else
+    pattern = agents_rclone_mount_pattern_new ();
+  if (g_str_equal (tool, "rclone"))
+    agents_rclone_mount_pattern_set_vfs_cache_mode (
+      AGENTS_RCLONE_MOUNT_PATTERN (pattern), "off");
+  else if (!g_str_equal (tool, "default") && !g_str_equal (tool, "s3fs"))
+    g_error ("unknown tool %s (default, rclone, s3fs)", tool);
+  if (!g_str_equal (backend, "docker-volume"))
+    return agents_in_container_mount_strategy_new (pattern);
+  if (!g_str_equal (tool, "default"))
+    g_error ("--backend docker-volume takes only --tool default");
+  return agents_docker_volume_mount_strategy_new ("rclone");
+}
+
+static AgentsManifest *
+bucket_manifest (const char *bucket,
+                 const char *endpoint,
+                 const char *backend,
+                 const char *tool)
+{
+  g_autoptr (AgentsMountStrategy) strategy = bench_strategy (backend, tool);
   g_autoptr (AgentsManifestEntry) entry =
     agents_s3_mount_new (bucket, strategy);
   AgentsManifest *manifest = agents_manifest_new ();
@@ -169,11 +197,14 @@ main (int argc, char *argv[])
   const char *file = g_getenv ("AGENTS_TEST_S3_ENDPOINT_FILE");
   int mb = 100, reps = 3;
   g_autofree char *backend = NULL;
+  g_autofree char *tool = NULL;
   GOptionEntry entries[] = {
     { "mb", 0, 0, G_OPTION_ARG_INT, &mb, "object size in MB", "N" },
     { "reps", 0, 0, G_OPTION_ARG_INT, &reps, "rounds", "N" },
     { "backend", 0, 0, G_OPTION_ARG_STRING, &backend,
       "unix_local, docker-in-container or docker-volume", "NAME" },
+    { "tool", 0, 0, G_OPTION_ARG_STRING, &tool,
+      "default, rclone (kept by vfs_cache_mode off) or s3fs", "NAME" },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
@@ -202,6 +233,8 @@ main (int argc, char *argv[])
   g_strstrip (endpoint);
   if (backend == NULL)
     backend = g_strdup ("unix_local");
+  if (tool == NULL)
+    tool = g_strdup ("default");
   agents_unix_local_register_types ();
   agents_docker_register_types ();
   agents_s3mount_register_types ();
@@ -249,7 +282,7 @@ main (int argc, char *argv[])
   envp =
     g_environ_setenv (envp, "RCLONE_CONFIG_S3MOUNT_ENDPOINT", endpoint, TRUE);
   remote = g_strdup_printf ("s3mount:%s/big.bin", bucket);
-  manifest = bucket_manifest (bucket, endpoint, backend);
+  manifest = bucket_manifest (bucket, endpoint, backend, tool);
 
   for (int i = 0; i < reps; i++)
     {
@@ -270,11 +303,11 @@ main (int argc, char *argv[])
                   i + 1, setup, read, cat_s);
     }
 
-  printf ("{\"bench\":\"s3mount\",\"backend\":\"%s\",\"mb\":%d,"
-          "\"reps\":%d,\"setup_s\":%.3f,\"mount_read_s\":%.3f,"
+  printf ("{\"bench\":\"s3mount\",\"backend\":\"%s\",\"tool\":\"%s\","
+          "\"mb\":%d,\"reps\":%d,\"setup_s\":%.3f,\"mount_read_s\":%.3f,"
           "\"rclone_cat_s\":%.3f,\"ratio\":%.2f}\n",
-          backend, mb, reps, median (setups), median (reads), median (cats),
-          median (reads) / median (cats));
+          backend, tool, mb, reps, median (setups), median (reads),
+          median (cats), median (reads) / median (cats));
   g_strfreev (envp);
   return 0;
 }

@@ -272,8 +272,9 @@ any_cmdline_contains (const char *needle)
   return FALSE;
 }
 
+/* Processes whose command line has @tool and the mounts' base. */
 static guint
-count_rclone_mounts (void)
+count_tool_processes (const char *tool)
 {
   g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
   g_autofree char *base = mounts_base ();
@@ -292,11 +293,38 @@ count_rclone_mounts (void)
       for (gsize i = 0; i + 1 < len; i++)
         if (contents[i] == '\0')
           contents[i] = ' ';
-      if (strstr (contents, "rclone mount ") != NULL &&
-          strstr (contents, base) != NULL)
+      if (strstr (contents, tool) != NULL && strstr (contents, base) != NULL)
         n++;
     }
   return n;
+}
+
+static guint
+count_rclone_mounts (void)
+{
+  return count_tool_processes ("rclone mount ");
+}
+
+static guint
+count_s3fs_mounts (void)
+{
+  return count_tool_processes ("s3fs ");
+}
+
+/* rclone's mounts and s3fs's (a read-only rclone mount is s3fs's when
+ * s3fs is installed). */
+static guint
+count_tool_mounts (void)
+{
+  return count_rclone_mounts () + count_s3fs_mounts ();
+}
+
+static gboolean
+have_s3fs (void)
+{
+  g_autofree char *s3fs = g_find_program_in_path ("s3fs");
+
+  return s3fs != NULL;
 }
 
 /* ---- tests ------------------------------------------------------------ */
@@ -359,7 +387,10 @@ test_read_only_mount (void)
   g_assert_cmpint (st.st_mode & 0777, ==, 0711);
   env_file = g_build_filename (owned, "env", NULL);
   g_assert_false (g_file_test (env_file, G_FILE_TEST_EXISTS));
-  g_assert_cmpuint (count_rclone_mounts (), ==, 1);
+  g_assert_cmpuint (count_tool_mounts (), ==, 1);
+  /* Read-only and nothing of rclone's own asked for: s3fs reads it,
+   * when the host has it (s3mount-read-tool.c). */
+  g_assert_cmpuint (count_s3fs_mounts (), ==, have_s3fs () ? 1 : 0);
   g_assert_false (any_cmdline_contains (secret));
   g_assert_cmpuint (count_test_mounts (), ==, 1);
 
@@ -403,6 +434,9 @@ test_writable_mount (void)
   g_assert_true (start_session (session, &error));
   g_assert_no_error (error);
 
+  /* Writable: rclone, whose cache uploads what is written. */
+  g_assert_cmpuint (count_rclone_mounts (), ==, 1);
+  g_assert_cmpuint (count_s3fs_mounts (), ==, 0);
   write = run (session, "mkdir -p data/out && echo written by the agent > "
                         "data/out/result.txt && cat data/dir/a.txt");
   g_assert_cmpint (agents_exec_result_get_exit_code (write), ==, 0);
@@ -418,10 +452,11 @@ test_writable_mount (void)
 }
 
 static void
-assert_mount_fails (const char *bucket, const char *url)
+assert_entry_mount_fails (AgentsManifestEntry *entry,
+                          const char *bucket,
+                          const char *url)
 {
   g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
-  g_autoptr (AgentsManifestEntry) entry = new_mount (bucket, url, TRUE);
   g_autoptr (AgentsManifest) manifest = manifest_with_mount (entry);
   g_autoptr (AgentsSandboxSession) session = NULL;
   g_autoptr (GError) error = NULL;
@@ -448,11 +483,19 @@ assert_mount_fails (const char *bucket, const char *url)
   /* Nothing left: no mount, no owned directory, no bind. */
   g_assert_cmpuint (count_test_mounts (), ==, 0);
   g_assert_cmpuint (count_owned_dirs (), ==, owned_before);
-  g_assert_cmpuint (count_rclone_mounts (), ==, 0);
+  g_assert_cmpuint (count_tool_mounts (), ==, 0);
 
   g_clear_error (&error);
   g_assert_true (delete_session (client, session, &error));
   g_assert_no_error (error);
+}
+
+static void
+assert_mount_fails (const char *bucket, const char *url)
+{
+  g_autoptr (AgentsManifestEntry) entry = new_mount (bucket, url, TRUE);
+
+  assert_entry_mount_fails (entry, bucket, url);
 }
 
 static void
@@ -532,7 +575,7 @@ test_unacknowledged_keys_refused (void)
                                    "mount-scoped credentials cannot be "
                                    "exposed to a helper"));
   g_assert_cmpuint (count_owned_dirs (), ==, owned_before);
-  g_assert_cmpuint (count_rclone_mounts (), ==, 0);
+  g_assert_cmpuint (count_tool_mounts (), ==, 0);
   g_clear_error (&error);
   g_assert_true (delete_session (client, session, &error));
   g_assert_no_error (error);
@@ -645,6 +688,117 @@ test_s3fs_mount (void)
   g_assert_cmpuint (count_test_mounts (), ==, 0);
 }
 
+/* s3fs checks the bucket once it has mounted and returned 0: a missing
+ * bucket leaves a mount that does not answer, which must fail the
+ * start and go. */
+static void
+test_s3fs_missing_bucket (void)
+{
+  g_autoptr (AgentsMountPattern) pattern = agents_s3fs_mount_pattern_new ();
+  g_autoptr (AgentsMountStrategy) strategy =
+    agents_in_container_mount_strategy_new (pattern);
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+
+  if (skip_if_unavailable ())
+    return;
+  if (!have_s3fs ())
+    {
+      g_test_skip ("s3fs is not installed (apt install s3fs)");
+      return;
+    }
+  entry = new_mount ("no-such-bucket", endpoint, TRUE);
+  agents_s3_mount_set_mount_strategy (AGENTS_S3_MOUNT (entry), strategy);
+  assert_entry_mount_fails (entry, "no-such-bucket", endpoint);
+}
+
+/* A read-only rclone mount read by s3fs gives the object's bytes: one
+ * large enough for s3fs's parallel ranged GETs (two parts or more). */
+static void
+test_read_only_large_object (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autofree char *bucket = NULL;
+  g_autofree char *object = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsExecResult) sum = NULL;
+  g_autoptr (GError) error = NULL;
+  GString *data = g_string_sized_new (25 * 1000 * 1000);
+
+  if (skip_if_unavailable ())
+    {
+      g_string_free (data, TRUE);
+      return;
+    }
+  for (guint i = 0; data->len < 25 * 1000 * 1000; i++)
+    g_string_append_printf (data, "line %08u of the large object\n", i);
+  bucket = new_bucket ();
+  object = g_strdup_printf ("/%s/large.txt", bucket);
+  g_assert_cmpint (curl ("PUT", object, data->str, NULL), ==, 0);
+  expected =
+    g_compute_checksum_for_string (G_CHECKSUM_SHA256, data->str, data->len);
+  g_string_free (data, TRUE);
+
+  entry = new_mount (bucket, endpoint, TRUE);
+  manifest = manifest_with_mount (entry);
+  agents_manifest_acknowledge_mount_credential_exposure (
+    manifest, (const char *const[]){ "data", NULL });
+  session = create_session (client, manifest);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+  sum = run (session, "sha256sum < data/large.txt");
+  out = agents_exec_result_dup_stdout_text (sum);
+  g_assert_cmpint (agents_exec_result_get_exit_code (sum), ==, 0);
+  g_assert_true (g_str_has_prefix (out, expected));
+
+  g_assert_true (delete_session (client, session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_test_mounts (), ==, 0);
+}
+
+/* rclone's own settings on a read-only mount keep rclone. */
+static void
+test_read_only_rclone_kept (void)
+{
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autoptr (AgentsMountPattern) pattern = agents_rclone_mount_pattern_new ();
+  g_autoptr (AgentsMountStrategy) strategy =
+    agents_in_container_mount_strategy_new (pattern);
+  g_autofree char *bucket = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsExecResult) listing = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (skip_if_unavailable ())
+    return;
+  agents_rclone_mount_pattern_set_vfs_cache_mode (
+    AGENTS_RCLONE_MOUNT_PATTERN (pattern), "off");
+  bucket = new_bucket ();
+  entry = new_mount (bucket, endpoint, TRUE);
+  agents_s3_mount_set_mount_strategy (AGENTS_S3_MOUNT (entry), strategy);
+  manifest = manifest_with_mount (entry);
+  agents_manifest_acknowledge_mount_credential_exposure (
+    manifest, (const char *const[]){ "data", NULL });
+  session = create_session (client, manifest);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_rclone_mounts (), ==, 1);
+  g_assert_cmpuint (count_s3fs_mounts (), ==, 0);
+  listing = run (session, "cat data/dir/a.txt");
+  out = agents_exec_result_dup_stdout_text (listing);
+  g_assert_cmpstr (out, ==, "hello from s3\n");
+
+  g_assert_true (delete_session (client, session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_test_mounts (), ==, 0);
+}
+
 /* A whole agent run: the run state it leaves holds no secret. */
 static void
 test_run_state_has_no_secret (void)
@@ -749,9 +903,9 @@ test_reap_after_kill (void)
   g_assert_no_error (error);
   g_assert_cmpint (removed, ==, 1);
   g_assert_cmpuint (count_test_mounts (), ==, mounts_before);
-  for (guint i = 0; i < 40 && count_rclone_mounts () > 0; i++)
+  for (guint i = 0; i < 40 && count_tool_mounts () > 0; i++)
     g_usleep (100 * 1000);
-  g_assert_cmpuint (count_rclone_mounts (), ==, 0);
+  g_assert_cmpuint (count_tool_mounts (), ==, 0);
   agents_test_rm_rf (root);
 }
 
@@ -905,9 +1059,9 @@ resume_docker_session (AgentsSandboxClient *client,
 static void
 wait_for_no_rclone (void)
 {
-  for (guint i = 0; i < 100 && count_rclone_mounts () > 0; i++)
+  for (guint i = 0; i < 100 && count_tool_mounts () > 0; i++)
     g_usleep (100 * 1000);
-  g_assert_cmpuint (count_rclone_mounts (), ==, 0);
+  g_assert_cmpuint (count_tool_mounts (), ==, 0);
 }
 
 static void
@@ -991,7 +1145,7 @@ test_docker_volume (void)
   container_privileges (container_id, &sys_admin, &fuse);
   g_assert_false (sys_admin);
   g_assert_false (fuse);
-  g_assert_cmpuint (count_rclone_mounts (), ==, 1);
+  g_assert_cmpuint (count_tool_mounts (), ==, 1);
   g_assert_false (any_cmdline_contains (secret));
 
   /* Shut down, the container lets go and the mount goes. */
@@ -1426,7 +1580,7 @@ test_no_mounts_left (void)
   if (skip_if_unavailable ())
     return;
   g_assert_cmpuint (count_test_mounts (), ==, 0);
-  g_assert_cmpuint (count_rclone_mounts (), ==, 0);
+  g_assert_cmpuint (count_tool_mounts (), ==, 0);
 }
 
 int
@@ -1467,6 +1621,12 @@ main (int argc, char *argv[])
   g_test_add_func ("/s3/unix-local/resume-rebinds-credentials",
                    test_resume_rebinds_credentials);
   g_test_add_func ("/s3/unix-local/s3fs", test_s3fs_mount);
+  g_test_add_func ("/s3/unix-local/s3fs-missing-bucket",
+                   test_s3fs_missing_bucket);
+  g_test_add_func ("/s3/unix-local/read-only-large-object",
+                   test_read_only_large_object);
+  g_test_add_func ("/s3/unix-local/read-only-rclone-kept",
+                   test_read_only_rclone_kept);
   g_test_add_func ("/s3/unix-local/run-state-has-no-secret",
                    test_run_state_has_no_secret);
   g_test_add_func ("/s3/unix-local/reap-after-kill", test_reap_after_kill);

@@ -437,6 +437,52 @@ test_s3fs_argv (void)
                "use_cache=/var/cache/s3", "--debug", NULL);
 }
 
+/* Which read-only mounts s3fs takes over from rclone
+ * (s3mount-read-tool.c): only rclone's pattern, read-only, with keys,
+ * nothing of rclone's own set, and s3fs on the host. */
+static void
+test_read_only_tool (void)
+{
+  g_autoptr (AgentsMountPattern) rclone = agents_rclone_mount_pattern_new ();
+  g_autoptr (AgentsMountPattern) s3fs = agents_s3fs_mount_pattern_new ();
+  g_autoptr (AgentsManifestEntry) entry = new_mount (rclone);
+  AgentsS3Mount *mount = AGENTS_S3_MOUNT (entry);
+  g_autofree char *installed = g_find_program_in_path ("s3fs");
+  const char *const extra[] = { "--fast-list", NULL };
+
+  agents_s3_mount_set_access_key_id (mount, "AKIA");
+  agents_s3_mount_set_secret_access_key (mount, "secret");
+  agents_s3_mount_set_endpoint_url (mount, "http://127.0.0.1:9000");
+  g_assert_cmpint (s3mount_read_only_uses_s3fs (mount, rclone), ==,
+                   installed != NULL);
+
+  /* Not for another pattern, nor a writable mount. */
+  g_assert_false (s3mount_read_only_uses_s3fs (mount, s3fs));
+  agents_mount_set_read_only (AGENTS_MOUNT (mount), FALSE);
+  g_assert_false (s3mount_read_only_uses_s3fs (mount, rclone));
+  agents_mount_set_read_only (AGENTS_MOUNT (mount), TRUE);
+
+  /* rclone's own settings keep rclone. */
+  agents_rclone_mount_pattern_set_vfs_cache_mode (
+    AGENTS_RCLONE_MOUNT_PATTERN (rclone), "off");
+  g_assert_false (s3mount_read_only_uses_s3fs (mount, rclone));
+  agents_rclone_mount_pattern_set_vfs_cache_mode (
+    AGENTS_RCLONE_MOUNT_PATTERN (rclone), NULL);
+  agents_mount_pattern_set_extra_args (rclone, extra);
+  g_assert_false (s3mount_read_only_uses_s3fs (mount, rclone));
+  agents_mount_pattern_set_extra_args (rclone, NULL);
+  agents_mount_pattern_set_cache_dir (rclone, "/var/cache/rclone");
+  g_assert_false (s3mount_read_only_uses_s3fs (mount, rclone));
+  agents_mount_pattern_set_cache_dir (rclone, NULL);
+  g_assert_cmpint (s3mount_read_only_uses_s3fs (mount, rclone), ==,
+                   installed != NULL);
+
+  /* Ambient credentials are rclone's (env_auth). */
+  agents_s3_mount_set_access_key_id (mount, NULL);
+  agents_s3_mount_set_secret_access_key (mount, NULL);
+  g_assert_false (s3mount_read_only_uses_s3fs (mount, rclone));
+}
+
 static void
 test_rclone_argv (void)
 {
@@ -1442,6 +1488,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/s3mount/json/docker-volume", test_docker_volume_strategy);
   g_test_add_func ("/s3mount/argv/mountpoint", test_mountpoint_argv);
   g_test_add_func ("/s3mount/argv/s3fs", test_s3fs_argv);
+  g_test_add_func ("/s3mount/read-only-tool", test_read_only_tool);
   g_test_add_func ("/s3mount/argv/rclone", test_rclone_argv);
   g_test_add_func ("/s3mount/argv/mountpoint-options", test_mountpoint_options);
   g_test_add_func ("/s3mount/argv/rclone-remote-name", test_rclone_remote_name);

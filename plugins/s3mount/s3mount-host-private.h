@@ -40,6 +40,13 @@ char **s3mount_tool_argv (AgentsS3Mount *mount,
                           gboolean allow_other,
                           GError **error);
 
+/* Whether the host mount of @mount, whose strategy names @pattern, is
+ * made by s3fs rather than rclone: read-only, rclone's pattern without
+ * settings of rclone's own, keys in the entry and s3fs installed (see
+ * s3mount-read-tool.c). */
+gboolean s3mount_read_only_uses_s3fs (AgentsS3Mount *mount,
+                                      AgentsMountPattern *pattern);
+
 /* Mounts @mount with @pattern's tool run inside @session's sandbox (a
  * docker container with /dev/fuse and SYS_ADMIN) at @dest. The
  * credentials travel in a 0600 file of a 0700 directory, sourced by sh

@@ -55,6 +55,10 @@ static const char unmount_script[] =
   "fusermount3 -u \"$1\" 2>/dev/null || fusermount -u \"$1\" 2>/dev/null ||"
   " umount \"$1\"\n";
 
+/* The mount answers (a stat waits for the tool's start) and is still
+ * there: s3fs unmounts itself when its check of the bucket fails. */
+static const char alive_script[] = "test -d \"$1\" && mountpoint -q \"$1\"";
+
 /* Variables the tools may use to find ambient credentials (the process's
  * environment or a profile) when the entry carries none. */
 static const char *const ambient_names[] = {
@@ -166,8 +170,10 @@ typedef struct
   char *owned_dir;
   char *mnt_dir;
   char *env_file;
-  char **tool_argv; /* the mount command, without the env wrapper */
-  char **envp;      /* of the helper; the secrets are in env_file */
+  char **tool_argv;     /* the mount command, without the env wrapper */
+  char **envp;          /* of the helper; the secrets are in env_file */
+  char *probe_remote;   /* rclone's remote, checked before mounting */
+  gboolean check_alive; /* s3fs: the mount must answer once made */
   gboolean mounted;
 } HostMountOp;
 
@@ -182,6 +188,7 @@ host_mount_op_free (HostMountOp *op)
   g_free (op->env_file);
   g_strfreev (op->tool_argv);
   g_strfreev (op->envp);
+  g_free (op->probe_remote);
   g_free (op);
 }
 
@@ -562,12 +569,48 @@ wrap_with_env (const char *env_file, char **argv)
 /* ---- mount ------------------------------------------------------------ */
 
 static void
+bind_mount (GTask *task)
+{
+  HostMountOp *op = g_task_get_task_data (task);
+  g_autoptr (AgentsHostBind) bind = NULL;
+
+  /* Under bubblewrap the mount point is a host path in the workspace;
+   * a container's is not, and the engine makes it. */
+  if (!agents_sandbox_session_get_host_binds_in_container (op->session) &&
+      g_mkdir_with_parents (op->dest, 0755) < 0)
+    {
+      fail_mount (task, g_strerror (errno));
+      return;
+    }
+  bind = agents_host_bind_new (
+    op->mnt_dir, op->dest,
+    agents_mount_get_read_only (AGENTS_MOUNT (op->mount)));
+  agents_sandbox_session_add_host_bind (op->session, bind);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+alive_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+
+  if (!host_command_finish (result, NULL))
+    {
+      fail_mount (task, _ ("the mount does not answer (is the bucket there, "
+                           "and are the endpoint and keys right?)"));
+      return;
+    }
+  bind_mount (task);
+}
+
+static void
 mounted_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (GTask) task = user_data;
   HostMountOp *op = g_task_get_task_data (task);
-  g_autoptr (AgentsHostBind) bind = NULL;
   g_autoptr (GError) error = NULL;
+  const char *argv[] = { "sh", "-c", alive_script, "sh", op->mnt_dir, NULL };
+  GCancellable *cancellable;
 
   if (!host_command_finish (result, &error))
     {
@@ -582,19 +625,16 @@ mounted_cb (GObject *source, GAsyncResult *result, gpointer user_data)
       fail_mount (task, _ ("the mount command exited but nothing is mounted"));
       return;
     }
-  /* Under bubblewrap the mount point is a host path in the workspace;
-   * a container's is not, and the engine makes it. */
-  if (!agents_sandbox_session_get_host_binds_in_container (op->session) &&
-      g_mkdir_with_parents (op->dest, 0755) < 0)
+  if (!op->check_alive)
     {
-      fail_mount (task, g_strerror (errno));
+      bind_mount (task);
       return;
     }
-  bind = agents_host_bind_new (
-    op->mnt_dir, op->dest,
-    agents_mount_get_read_only (AGENTS_MOUNT (op->mount)));
-  agents_sandbox_session_add_host_bind (op->session, bind);
-  g_task_return_boolean (task, TRUE);
+  /* s3fs checks the bucket after it has mounted and returned: when the
+   * check fails, what is left is a mount that no longer answers. */
+  cancellable = g_task_get_cancellable (task);
+  host_command_async (argv, op->envp, cancellable, alive_cb,
+                      g_steal_pointer (&task));
 }
 
 static void
@@ -630,12 +670,6 @@ start_probe (GTask *task)
   HostMountOp *op = g_task_get_task_data (task);
   g_autoptr (GPtrArray) probe = g_ptr_array_new_with_free_func (g_free);
   g_auto (GStrv) argv = NULL;
-  const char *remote = NULL;
-
-  for (guint i = 0; op->tool_argv[i] != NULL; i++)
-    if (g_str_equal (op->tool_argv[i], "--") && op->tool_argv[i + 1] != NULL)
-      remote = op->tool_argv[i + 1];
-  g_assert (remote != NULL);
 
   g_ptr_array_add (probe, g_strdup ("rclone"));
   g_ptr_array_add (probe, g_strdup ("lsjson"));
@@ -647,13 +681,39 @@ start_probe (GTask *task)
   g_ptr_array_add (probe, g_strdup ("--contimeout=10s"));
   g_ptr_array_add (probe, g_strdup ("--timeout=30s"));
   g_ptr_array_add (probe, g_strdup ("--"));
-  g_ptr_array_add (probe, g_strdup (remote));
+  g_ptr_array_add (probe, g_strdup (op->probe_remote));
   g_ptr_array_add (probe, NULL);
 
   argv = wrap_with_env (op->env_file, (char **) probe->pdata);
   host_command_async ((const char *const *) argv, op->envp,
                       g_task_get_cancellable (task), probed_cb,
                       g_object_ref (task));
+}
+
+/* @envp with the entries of @more added (@more is consumed). */
+static char **
+merge_environ (char **envp, char **more)
+{
+  for (guint i = 0; more != NULL && more[i] != NULL; i++)
+    {
+      g_autofree char *name = g_strndup (more[i], strcspn (more[i], "="));
+      const char *eq = strchr (more[i], '=');
+
+      if (eq != NULL)
+        envp = g_environ_setenv (envp, name, eq + 1, TRUE);
+    }
+  g_strfreev (more);
+  return envp;
+}
+
+/* The remote of an rclone mount command: the argument after `--`. */
+static char *
+rclone_remote (char **argv)
+{
+  for (guint i = 0; argv[i] != NULL; i++)
+    if (g_str_equal (argv[i], "--") && argv[i + 1] != NULL)
+      return g_strdup (argv[i + 1]);
+  g_assert_not_reached ();
 }
 
 void
@@ -665,9 +725,11 @@ s3mount_host_mount (AgentsS3Mount *mount,
 {
   HostMountOp *op = g_new0 (HostMountOp, 1);
   g_autoptr (AgentsHostBind) existing = NULL;
+  g_autoptr (AgentsMountPattern) tool = NULL;
   g_autofree char *program = NULL;
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) tool_env = NULL;
+  g_auto (GStrv) rclone_argv = NULL;
 
   op->mount = g_object_ref (mount);
   op->session = g_object_ref (session);
@@ -682,15 +744,26 @@ s3mount_host_mount (AgentsS3Mount *mount,
       return;
     }
 
+  if (s3mount_read_only_uses_s3fs (mount, pattern))
+    tool = agents_s3fs_mount_pattern_new ();
+  else
+    tool = g_object_ref (pattern);
+  /* rclone's variables for its probe, and the tool's. */
   tool_env = agents_mount_pattern_build_environ (pattern, mount);
+  if (tool != pattern)
+    tool_env = merge_environ (tool_env,
+                              agents_mount_pattern_build_environ (tool, mount));
   if (!prepare_owned_dir (op, tool_env, &error) ||
-      (op->tool_argv = host_tool_argv (op, pattern, &error)) == NULL)
+      (op->tool_argv = host_tool_argv (op, tool, &error)) == NULL ||
+      (AGENTS_IS_RCLONE_MOUNT_PATTERN (pattern) &&
+       (rclone_argv = host_tool_argv (op, pattern, &error)) == NULL))
     {
       remove_owned_dir (op->owned_dir);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
   op->envp = helper_environ (mount, op->owned_dir);
+  op->check_alive = AGENTS_IS_S3FS_MOUNT_PATTERN (tool);
 
   program = g_find_program_in_path (op->tool_argv[0]);
   if (program == NULL)
@@ -698,8 +771,11 @@ s3mount_host_mount (AgentsS3Mount *mount,
       fail_mount (task, _ ("the mount tool is not installed on the host"));
       return;
     }
-  if (g_str_equal (agents_mount_pattern_get_type_name (pattern), "rclone"))
-    start_probe (task);
+  if (rclone_argv != NULL)
+    {
+      op->probe_remote = rclone_remote (rclone_argv);
+      start_probe (task);
+    }
   else
     start_mount (task);
 }
