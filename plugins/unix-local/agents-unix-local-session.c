@@ -1640,26 +1640,40 @@ build_policy (AgentsUnixLocalSession *self,
   return g_steal_pointer (&policy);
 }
 
+/* The command line to spawn: the command itself, or under sandbox-exec
+ * the command wrapped by it. */
+static char **
+exec_argv (ExecOp *op, GError **error)
+{
+  AgentsUnixLocalPolicy *policy = op->policy;
+
+  if (op->mechanism != AGENTS_UNIX_LOCAL_CONFINEMENT_SANDBOX_EXEC)
+    return g_strdupv (op->argv);
+  return agents_unix_local_confined_exec_command (
+    op->probe->platform, NULL, NULL, (const char *const *) op->argv,
+    policy->workspace_root, policy->grants, "/usr/local/bin:/usr/bin:/bin",
+    policy->network, error);
+}
+
+/* The spawn cache holds for the session's own mechanisms only. */
+static AgentsUnixLocalSpawnCache *
+exec_spawn_cache (ExecOp *op)
+{
+  return op->mechanism != AGENTS_UNIX_LOCAL_CONFINEMENT_SANDBOX_EXEC
+           ? op->session->spawn_cache
+           : NULL;
+}
+
 static GSubprocess *
 exec_spawn (ExecOp *op, GError **error)
 {
-  const AgentsUnixLocalProbe *probe = op->probe;
-  AgentsUnixLocalPolicy *policy = op->policy;
-  g_auto (GStrv) argv = NULL;
+  g_auto (GStrv) argv = exec_argv (op, error);
 
-  if (op->mechanism != AGENTS_UNIX_LOCAL_CONFINEMENT_SANDBOX_EXEC)
-    return agents_unix_local_confine_spawn_cached (
-      probe, op->mechanism, policy, op->session->spawn_cache,
-      (const char *const *) op->argv, error);
-
-  argv = agents_unix_local_confined_exec_command (
-    probe->platform, NULL, NULL, (const char *const *) op->argv,
-    policy->workspace_root, policy->grants, "/usr/local/bin:/usr/bin:/bin",
-    policy->network, error);
   if (argv == NULL)
     return NULL;
-  return agents_unix_local_confine_spawn (probe, op->mechanism, policy,
-                                          (const char *const *) argv, error);
+  return agents_unix_local_confine_spawn_cached (
+    op->probe, op->mechanism, op->policy, exec_spawn_cache (op),
+    (const char *const *) argv, error);
 }
 
 static void
@@ -1688,36 +1702,46 @@ exec_make_cgroup (ExecOp *op)
 }
 
 /* start_process: the command, spawned as any other (on a new PTY when
- * asked), is handed to an AgentsUnixLocalProcess with its cgroup. */
+ * asked) but without GSubprocess, is handed to an AgentsUnixLocalProcess
+ * with its cgroup. */
 static void
 exec_spawn_process (ExecOp *op)
 {
-  g_autoptr (GSubprocess) proc = NULL;
+  AgentsUnixLocalChild child;
+  g_auto (GStrv) argv = NULL;
   int master = -1, slave = -1;
   GError *error = NULL;
+  gboolean spawned;
 
+  if ((argv = exec_argv (op, &error)) == NULL)
+    {
+      exec_fail (op, error);
+      return;
+    }
   if (op->tty && !agents_unix_local_pty_open (&master, &slave, &error))
     {
       exec_fail (op, error);
       return;
     }
   op->policy->tty_fd = slave;
-  proc = exec_spawn (op, &error);
+  spawned = agents_unix_local_confine_spawn_child (
+    op->probe, op->mechanism, op->policy, exec_spawn_cache (op),
+    (const char *const *) argv, &child, &error);
   op->policy->tty_fd = -1;
   op->policy->cgroup = NULL;
   if (slave >= 0)
     close (slave);
-  if (proc == NULL)
+  if (!spawned)
     {
       if (master >= 0)
         close (master);
       exec_fail (op, error);
       return;
     }
-  g_task_return_pointer (
-    op->task,
-    agents_unix_local_process_new (proc, master, g_steal_pointer (&op->cgroup)),
-    g_object_unref);
+  g_task_return_pointer (op->task,
+                         agents_unix_local_process_new (
+                           &child, master, g_steal_pointer (&op->cgroup)),
+                         g_object_unref);
   g_clear_object (&op->task);
 }
 
