@@ -456,6 +456,7 @@ test_identity (gconstpointer data)
   const char *const argv[] = { "sh", "-c",
                                "echo uid=$(id -u); tty -s && echo tty; exit 3",
                                NULL };
+  const char *const pipe_argv[] = { "sh", "-c", "kill -PIPE $$; exit 3", NULL };
   g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
   g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
   g_autoptr (AgentsSandboxSession) session = NULL;
@@ -507,6 +508,22 @@ test_identity (gconstpointer data)
   bytes = g_bytes_get_data (output, &size);
   text = g_strndup (bytes, size);
   g_assert_cmpstr (text, ==, expected);
+
+  /* A caller that ignores SIGPIPE does not pass that on (as GLib's
+   * spawning, which resets it). */
+  g_clear_object (&result);
+  g_clear_object (&process);
+  signal (SIGPIPE, SIG_IGN);
+  agents_sandbox_session_start_process_async (
+    session, pipe_argv, FALSE, TRUE, NULL, NULL, agents_test_async_cb, &result);
+  process = agents_sandbox_session_start_process_finish (
+    session, agents_test_wait_result (&result), &error);
+  signal (SIGPIPE, SIG_DFL);
+  g_assert_no_error (error);
+  wait_until (is_finished, process);
+  g_assert_cmpint (agents_sandbox_process_get_exit_status (process), ==,
+                   128 + SIGPIPE);
+
   g_clear_object (&result);
   agents_sandbox_session_close_async (session, NULL, agents_test_async_cb,
                                       &result);

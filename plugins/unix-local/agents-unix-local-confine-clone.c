@@ -60,16 +60,23 @@ typedef struct
 } CloneSpawn;
 
 /* Handlers of the caller would run on the caller's memory: reset to the
- * default, as exec would. Ignored signals stay ignored. */
+ * default, as exec would. Ignored signals stay ignored, but for those
+ * GLib's spawning resets as well (a caller ignoring SIGPIPE must not
+ * have the command ignore it). */
 static void
 child_reset_handlers (void)
 {
+  const int reset[] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
   for (int sig = 1; sig < NSIG; sig++)
     {
       struct sigaction action;
+      gboolean always = FALSE;
 
-      if (sigaction (sig, NULL, &action) < 0 || action.sa_handler == SIG_IGN ||
-          action.sa_handler == SIG_DFL)
+      for (guint i = 0; i < G_N_ELEMENTS (reset); i++)
+        always = always || reset[i] == sig;
+      if (sigaction (sig, NULL, &action) < 0 || action.sa_handler == SIG_DFL ||
+          (action.sa_handler == SIG_IGN && !always))
         continue;
       memset (&action, 0, sizeof action);
       action.sa_handler = SIG_DFL;
