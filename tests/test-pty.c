@@ -14,7 +14,9 @@
 
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "agents-sandbox-process-private.h"
 #include "agents-sandbox-process-table-private.h"
 #include "agents-shell-tools-private.h"
 #include "test-utils.h"
@@ -24,6 +26,7 @@
 #define BACKEND "docker"
 #else
 #include "agents-unix-local-client.h"
+#include "agents-unix-local-confine.h"
 #define BACKEND "unix-local"
 #endif
 
@@ -435,6 +438,104 @@ test_process_limit (Fixture *f, gconstpointer data)
   agents_sandbox_session_pty_set_test_ids (NULL);
 }
 
+static gboolean
+is_finished (gpointer process)
+{
+  return agents_sandbox_process_is_finished (process);
+}
+
+/* A process on a PTY is spawned without fork (a child sharing the
+ * caller's memory until it exec'd): under each mechanism it still runs
+ * as the sandbox uid when the caller is root and confined, with the
+ * terminal as its controlling one, and the caller keeps its identity. */
+static void
+test_identity (gconstpointer data)
+{
+  const char *mechanism = data;
+  const AgentsUnixLocalProbe *probe = agents_unix_local_confine_probe ();
+  const char *const argv[] = { "sh", "-c",
+                               "echo uid=$(id -u); tty -s && echo tty; exit 3",
+                               NULL };
+  const char *const pipe_argv[] = { "sh", "-c", "kill -PIPE $$; exit 3", NULL };
+  g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
+  g_autoptr (AgentsManifest) manifest = agents_manifest_new ();
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsSandboxProcess) process = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) output = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *expected = NULL;
+  const char *bytes;
+  gsize size;
+  gboolean drop;
+  uid_t before = getuid ();
+
+  if ((g_str_equal (mechanism, "bwrap") && probe->bwrap_path == NULL) ||
+      (g_str_equal (mechanism, "landlock") && probe->landlock_abi <= 0))
+    {
+      g_test_skip ("the mechanism is not available here");
+      return;
+    }
+  drop = geteuid () == 0 && !g_str_equal (mechanism, "none");
+  agents_sandbox_client_create_async (
+    client, manifest, g_variant_new_parsed ("{'confinement': <%s>}", mechanism),
+    NULL, NULL, agents_test_async_cb, &result);
+  session = agents_sandbox_client_create_finish (
+    client, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  agents_sandbox_session_start_async (session, NULL, agents_test_async_cb,
+                                      &result);
+  g_assert_true (agents_sandbox_session_start_finish (
+    session, agents_test_wait_result (&result), &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+
+  agents_sandbox_session_start_process_async (
+    session, argv, FALSE, TRUE, NULL, NULL, agents_test_async_cb, &result);
+  process = agents_sandbox_session_start_process_finish (
+    session, agents_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  wait_until (is_finished, process);
+  g_assert_cmpint (agents_sandbox_process_get_exit_status (process), ==, 3);
+  g_assert_cmpuint (getuid (), ==, before);
+  g_assert_cmpuint (geteuid (), ==, before);
+  output = agents_sandbox_process_steal_output (process, NULL, NULL);
+  expected = g_strdup_printf ("uid=%u\r\ntty\r\n",
+                              drop ? AGENTS_UNIX_LOCAL_DEFAULT_SANDBOX_UID
+                                   : (guint) before);
+  bytes = g_bytes_get_data (output, &size);
+  text = g_strndup (bytes, size);
+  g_assert_cmpstr (text, ==, expected);
+
+  /* A caller that ignores SIGPIPE does not pass that on (as GLib's
+   * spawning, which resets it). */
+  g_clear_object (&result);
+  g_clear_object (&process);
+  signal (SIGPIPE, SIG_IGN);
+  agents_sandbox_session_start_process_async (
+    session, pipe_argv, FALSE, TRUE, NULL, NULL, agents_test_async_cb, &result);
+  process = agents_sandbox_session_start_process_finish (
+    session, agents_test_wait_result (&result), &error);
+  signal (SIGPIPE, SIG_DFL);
+  g_assert_no_error (error);
+  wait_until (is_finished, process);
+  g_assert_cmpint (agents_sandbox_process_get_exit_status (process), ==,
+                   128 + SIGPIPE);
+
+  g_clear_object (&result);
+  agents_sandbox_session_close_async (session, NULL, agents_test_async_cb,
+                                      &result);
+  agents_sandbox_session_close_finish (session,
+                                       agents_test_wait_result (&result), NULL);
+  g_clear_object (&result);
+  agents_sandbox_client_delete_async (client, session, NULL,
+                                      agents_test_async_cb, &result);
+  agents_sandbox_client_delete_finish (client,
+                                       agents_test_wait_result (&result), NULL);
+}
+
 #endif
 
 #ifdef PTY_DOCKER
@@ -606,6 +707,12 @@ main (int argc, char *argv[])
   /* The table is the library's, whatever the backend: once is enough. */
   ADD ("process-limit", test_process_limit);
 #undef ADD
+  g_test_add_data_func ("/sandbox/pty/" BACKEND "/identity/none", "none",
+                        test_identity);
+  g_test_add_data_func ("/sandbox/pty/" BACKEND "/identity/bwrap", "bwrap",
+                        test_identity);
+  g_test_add_data_func ("/sandbox/pty/" BACKEND "/identity/landlock",
+                        "landlock", test_identity);
   return g_test_run ();
 #endif
 }

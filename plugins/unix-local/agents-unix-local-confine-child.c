@@ -139,8 +139,8 @@ agents_unix_local_mount_plan_new (const AgentsUnixLocalPolicy *policy,
   return plan;
 }
 
-static void
-child_report (const ChildSetup *setup, const char *step)
+void
+agents_unix_local_child_report (const ChildSetup *setup, const char *step)
 {
   char digits[16];
   int err = errno;
@@ -198,10 +198,10 @@ child_clone_trees (const ChildSetup *setup)
                                 OPEN_TREE_CLONE | O_CLOEXEC | AT_RECURSIVE |
                                   AT_SYMLINK_NOFOLLOW);
       if (plan->trees[i] < 0)
-        child_report (setup, "open_tree");
+        agents_unix_local_child_report (setup, "open_tree");
       if (syscall (__NR_mount_setattr, plan->trees[i], "",
                    AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof attr) < 0)
-        child_report (setup, "mount_setattr(nosuid)");
+        agents_unix_local_child_report (setup, "mount_setattr(nosuid)");
     }
 }
 
@@ -213,12 +213,12 @@ child_make_mount_point (const ChildSetup *setup, const char *path, int is_dir)
   if (is_dir)
     {
       if (mkdir (path, 0755) < 0 && errno != EEXIST)
-        child_report (setup, "mkdir");
+        agents_unix_local_child_report (setup, "mkdir");
       return;
     }
   fd = open (path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0)
-    child_report (setup, "open(mount point)");
+    agents_unix_local_child_report (setup, "open(mount point)");
   close (fd);
 }
 
@@ -229,57 +229,70 @@ child_mount_plan (const ChildSetup *setup)
   const unsigned long cover_flags = MS_NOSUID | MS_NODEV | MS_NOEXEC;
 
   if (unshare (CLONE_NEWNS) < 0)
-    child_report (setup, "unshare(CLONE_NEWNS)");
+    agents_unix_local_child_report (setup, "unshare(CLONE_NEWNS)");
   if (mount (NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
-    child_report (setup, "mount(MS_SLAVE)");
+    agents_unix_local_child_report (setup, "mount(MS_SLAVE)");
   child_clone_trees (setup);
   for (guint i = 0; plan->covers[i] != NULL; i++)
     if (mount ("tmpfs", plan->covers[i], "tmpfs", cover_flags,
                "mode=0755,size=65536") < 0)
-      child_report (setup, "mount(tmpfs)");
+      agents_unix_local_child_report (setup, "mount(tmpfs)");
   for (guint i = 0; plan->dirs[i] != NULL; i++)
     if (mkdir (plan->dirs[i], 0755) < 0 && errno != EEXIST)
-      child_report (setup, "mkdir");
+      agents_unix_local_child_report (setup, "mkdir");
   for (guint i = 0; plan->paths[i] != NULL; i++)
     {
       child_make_mount_point (setup, plan->paths[i], plan->is_dir[i]);
       if (syscall (__NR_move_mount, plan->trees[i], "", AT_FDCWD,
                    plan->paths[i], MOVE_MOUNT_F_EMPTY_PATH) < 0)
-        child_report (setup, "move_mount");
+        agents_unix_local_child_report (setup, "move_mount");
       close (plan->trees[i]);
     }
   for (guint i = 0; plan->covers[i] != NULL; i++)
     if (mount (NULL, plan->covers[i], NULL,
                MS_REMOUNT | MS_RDONLY | cover_flags, NULL) < 0)
-      child_report (setup, "mount(MS_REMOUNT)");
+      agents_unix_local_child_report (setup, "mount(MS_REMOUNT)");
   /* The old working directory lies beneath the covers. */
   if (chdir (plan->cwd) < 0)
-    child_report (setup, "chdir");
+    agents_unix_local_child_report (setup, "chdir");
 }
 
 static void
 child_set_limits (const ChildSetup *setup)
 {
   if (setup->has_nproc && setrlimit (RLIMIT_NPROC, &setup->nproc) < 0)
-    child_report (setup, "setrlimit(RLIMIT_NPROC)");
+    agents_unix_local_child_report (setup, "setrlimit(RLIMIT_NPROC)");
   if (setup->has_data && setrlimit (RLIMIT_DATA, &setup->data) < 0)
-    child_report (setup, "setrlimit(RLIMIT_DATA)");
+    agents_unix_local_child_report (setup, "setrlimit(RLIMIT_DATA)");
   if (setup->has_cpu && setrlimit (RLIMIT_CPU, &setup->cpu) < 0)
-    child_report (setup, "setrlimit(RLIMIT_CPU)");
+    agents_unix_local_child_report (setup, "setrlimit(RLIMIT_CPU)");
 }
+
+/* Raw system calls: glibc's change the identity of every thread of the
+ * process, which a child sharing its caller's memory
+ * (agents-unix-local-confine-clone.c) would take for its caller's. */
+#ifdef SYS_setresuid32
+#define SYS_SETGROUPS SYS_setgroups32
+#define SYS_SETRESGID SYS_setresgid32
+#define SYS_SETRESUID SYS_setresuid32
+#else
+#define SYS_SETGROUPS SYS_setgroups
+#define SYS_SETRESGID SYS_setresgid
+#define SYS_SETRESUID SYS_setresuid
+#endif
 
 static void
 child_drop (const ChildSetup *setup)
 {
-  if (setgroups (0, NULL) < 0)
-    child_report (setup, "setgroups");
-  if (setresgid (setup->gid, setup->gid, setup->gid) < 0)
-    child_report (setup, "setresgid");
-  if (setresuid (setup->uid, setup->uid, setup->uid) < 0)
-    child_report (setup, "setresuid");
+  if (syscall (SYS_SETGROUPS, 0, NULL) < 0)
+    agents_unix_local_child_report (setup, "setgroups");
+  if (syscall (SYS_SETRESGID, setup->gid, setup->gid, setup->gid) < 0)
+    agents_unix_local_child_report (setup, "setresgid");
+  if (syscall (SYS_SETRESUID, setup->uid, setup->uid, setup->uid) < 0)
+    agents_unix_local_child_report (setup, "setresuid");
   /* A change of identity clears the parent-death signal. */
   if (prctl (PR_SET_PDEATHSIG, SIGKILL) < 0)
-    child_report (setup, "prctl(PR_SET_PDEATHSIG)");
+    agents_unix_local_child_report (setup, "prctl(PR_SET_PDEATHSIG)");
   if (getppid () != setup->parent_pid)
     _exit (127);
 }
@@ -290,24 +303,24 @@ agents_unix_local_child_setup (gpointer data)
   const ChildSetup *setup = data;
 
   if (setsid () < 0)
-    child_report (setup, "setsid");
+    agents_unix_local_child_report (setup, "setsid");
   if (setup->tty)
     {
       if (!setup->ctty_inside && ioctl (0, TIOCSCTTY, 0) < 0)
-        child_report (setup, "ioctl(TIOCSCTTY)");
+        agents_unix_local_child_report (setup, "ioctl(TIOCSCTTY)");
       /* Ctrl-C on the terminal must reach the command. */
       signal (SIGINT, SIG_DFL);
       signal (SIGQUIT, SIG_DFL);
     }
   if (prctl (PR_SET_PDEATHSIG, SIGKILL) < 0)
-    child_report (setup, "prctl(PR_SET_PDEATHSIG)");
+    agents_unix_local_child_report (setup, "prctl(PR_SET_PDEATHSIG)");
   if (getppid () != setup->parent_pid)
     _exit (127);
   /* "0" is the writing process; what it starts follows it. */
   for (guint i = 0; setup->cgroup_procs != NULL && setup->cgroup_procs[i] >= 0;
        i++)
     if (write (setup->cgroup_procs[i], "0", 1) != 1)
-      child_report (setup, "cgroup.procs");
+      agents_unix_local_child_report (setup, "cgroup.procs");
   if (setup->plan != NULL)
     child_mount_plan (setup);
   child_set_limits (setup);
@@ -316,13 +329,13 @@ agents_unix_local_child_setup (gpointer data)
   if (!setup->restrict_self)
     return;
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-    child_report (setup, "prctl(PR_SET_NO_NEW_PRIVS)");
+    agents_unix_local_child_report (setup, "prctl(PR_SET_NO_NEW_PRIVS)");
   if (setup->ruleset_fd >= 0 &&
       syscall (__NR_landlock_restrict_self, setup->ruleset_fd, 0) < 0)
-    child_report (setup, "landlock_restrict_self");
+    agents_unix_local_child_report (setup, "landlock_restrict_self");
   if (setup->has_program &&
       prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &setup->program) < 0)
-    child_report (setup, "prctl(PR_SET_SECCOMP)");
+    agents_unix_local_child_report (setup, "prctl(PR_SET_SECCOMP)");
 }
 
 #endif /* __linux__ */

@@ -141,6 +141,21 @@ typedef struct
 /* The GSpawnChildSetupFunc of a confined command; @data: a ChildSetup. */
 void agents_unix_local_child_setup (gpointer data);
 
+/* Writes "@step:errno" to the report pipe of @setup and exits. */
+G_NORETURN void agents_unix_local_child_report (const ChildSetup *setup,
+                                                const char *step);
+
+/* Spawns @argv (its program a path) as GSubprocess would, on the fds of
+ * @policy (tty_fd, or /dev/null and two pipes), in the workspace, with
+ * @setup run in the child, but without copying the caller
+ * (agents-unix-local-confine-clone.c). */
+gboolean agents_unix_local_clone_spawn (const char *const *argv,
+                                        char **envp,
+                                        const AgentsUnixLocalPolicy *policy,
+                                        ChildSetup *setup,
+                                        AgentsUnixLocalChild *child,
+                                        GError **error);
+
 /* The Landlock ruleset of @policy; *@reusable stays TRUE when the rules
  * will hold for later commands of the session. */
 int agents_unix_local_landlock_ruleset_reusable (

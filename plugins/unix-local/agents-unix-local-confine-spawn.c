@@ -60,19 +60,31 @@ resolve_program (const char *program, const char *path)
   return found ? found : g_strdup (program);
 }
 
-static GSubprocess *
+/* Where a spawn goes: a GSubprocess (one-shot commands, the probe), or a
+ * bare child when @child is set (processes that run on). */
+typedef struct
+{
+  GSubprocess *proc;
+  AgentsUnixLocalChild *child;
+} SpawnTarget;
+
+static gboolean
 spawn_with_setup (const char *const *argv,
                   char **envp,
                   const AgentsUnixLocalPolicy *policy,
                   ChildSetup *setup,
+                  SpawnTarget *target,
                   GError **error)
 {
   g_autoptr (GSubprocessLauncher) launcher = NULL;
   g_autoptr (GSubprocess) proc = NULL;
   int report[2];
 
+  if (target->child != NULL)
+    return agents_unix_local_clone_spawn (argv, envp, policy, setup,
+                                          target->child, error);
   if (!g_unix_open_pipe (report, FD_CLOEXEC, error))
-    return NULL;
+    return FALSE;
   setup->parent_pid = getpid ();
   setup->report_fd = report[1];
 
@@ -99,7 +111,8 @@ spawn_with_setup (const char *const *argv,
   if (proc != NULL && !check_child_report (report[0], proc, error))
     g_clear_object (&proc);
   close (report[0]);
-  return g_steal_pointer (&proc);
+  target->proc = g_steal_pointer (&proc);
+  return target->proc != NULL;
 }
 
 static void
@@ -148,13 +161,14 @@ prepare_child (ChildSetup *setup,
   return plan;
 }
 
-static GSubprocess *
+static gboolean
 spawn_landlock (const AgentsUnixLocalProbe *probe,
                 const AgentsUnixLocalPolicy *policy,
                 AgentsUnixLocalSpawnCache *cache,
                 const char *const *argv,
                 char **envp,
                 ChildSetup *base,
+                SpawnTarget *target,
                 GError **error)
 {
   g_autoptr (GBytes) program = NULL;
@@ -162,11 +176,11 @@ spawn_landlock (const AgentsUnixLocalProbe *probe,
   g_autofree char **args = NULL;
   ChildSetup setup = *base;
   gboolean reusable = FALSE;
-  GSubprocess *proc;
+  gboolean ok;
 
   if (!policy->network &&
       (program = agents_unix_local_seccomp_no_network_program (error)) == NULL)
-    return NULL;
+    return FALSE;
   setup.restrict_self = TRUE;
   /* A ruleset may be enforced any number of times. */
   if (cache != NULL && cache->landlock_ruleset >= 0)
@@ -175,7 +189,7 @@ spawn_landlock (const AgentsUnixLocalProbe *probe,
     setup.ruleset_fd = agents_unix_local_landlock_ruleset_reusable (
       policy, probe->landlock_abi, &reusable, error);
   if (setup.ruleset_fd < 0)
-    return NULL;
+    return FALSE;
   if (cache != NULL && reusable)
     cache->landlock_ruleset = setup.ruleset_fd;
   if (program != NULL)
@@ -193,11 +207,11 @@ spawn_landlock (const AgentsUnixLocalProbe *probe,
     g_memdup2 (argv, (g_strv_length ((char **) argv) + 1) * sizeof (char *));
   program_path = resolve_program (argv[0], g_environ_getenv (envp, "PATH"));
   args[0] = program_path;
-  proc =
-    spawn_with_setup ((const char *const *) args, envp, policy, &setup, error);
+  ok = spawn_with_setup ((const char *const *) args, envp, policy, &setup,
+                         target, error);
   if (cache == NULL || cache->landlock_ruleset != setup.ruleset_fd)
     close (setup.ruleset_fd);
-  return proc;
+  return ok;
 }
 
 #endif /* __linux__ */
@@ -239,13 +253,14 @@ cached_bwrap_argv (const AgentsUnixLocalProbe *probe,
 
 #endif
 
-GSubprocess *
-agents_unix_local_confine_spawn_raw (const AgentsUnixLocalProbe *probe,
-                                     AgentsUnixLocalConfinement mechanism,
-                                     const AgentsUnixLocalPolicy *policy,
-                                     AgentsUnixLocalSpawnCache *cache,
-                                     const char *const *argv,
-                                     GError **error)
+static gboolean
+confine_spawn_into (const AgentsUnixLocalProbe *probe,
+                    AgentsUnixLocalConfinement mechanism,
+                    const AgentsUnixLocalPolicy *policy,
+                    AgentsUnixLocalSpawnCache *cache,
+                    const char *const *argv,
+                    SpawnTarget *target,
+                    GError **error)
 {
 #ifdef __linux__
   g_auto (GStrv) envp = NULL;
@@ -253,7 +268,7 @@ agents_unix_local_confine_spawn_raw (const AgentsUnixLocalProbe *probe,
   ChildSetup setup = { 0 };
   g_autoptr (MountPlan) plan = NULL;
 
-  g_return_val_if_fail (argv != NULL && argv[0] != NULL, NULL);
+  g_return_val_if_fail (argv != NULL && argv[0] != NULL, FALSE);
 
   plan = prepare_child (&setup, policy, mechanism);
 
@@ -268,13 +283,14 @@ agents_unix_local_confine_spawn_raw (const AgentsUnixLocalProbe *probe,
       /* setsid -c makes the PTY the command's terminal in the sandbox. */
       setup.ctty_inside = probe->setsid_path != NULL;
       return spawn_with_setup ((const char *const *) bwrap_argv, envp, policy,
-                               &setup, error);
+                               &setup, target, error);
 
     case AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK:
       if (!ensure_host_tmp_dir (policy, error))
-        return NULL;
+        return FALSE;
       envp = agents_unix_local_confine_environ (policy, policy->host_tmp_dir);
-      return spawn_landlock (probe, policy, cache, argv, envp, &setup, error);
+      return spawn_landlock (probe, policy, cache, argv, envp, &setup, target,
+                             error);
 
     case AGENTS_UNIX_LOCAL_CONFINEMENT_NONE:
     case AGENTS_UNIX_LOCAL_CONFINEMENT_SANDBOX_EXEC:
@@ -284,20 +300,34 @@ agents_unix_local_confine_spawn_raw (const AgentsUnixLocalProbe *probe,
       bwrap_argv[0] =
         resolve_program (argv[0], g_environ_getenv (envp, "PATH"));
       return spawn_with_setup ((const char *const *) bwrap_argv, envp, policy,
-                               &setup, error);
+                               &setup, target, error);
 
     case AGENTS_UNIX_LOCAL_CONFINEMENT_AUTO:
     default:
       break;
     }
-  g_return_val_if_reached (NULL);
+  g_return_val_if_reached (FALSE);
 #else
   agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_NOT_SUPPORTED, NULL,
                             "%s",
                             _ ("confined spawning is only implemented "
                                "on Linux"));
-  return NULL;
+  return FALSE;
 #endif
+}
+
+GSubprocess *
+agents_unix_local_confine_spawn_raw (const AgentsUnixLocalProbe *probe,
+                                     AgentsUnixLocalConfinement mechanism,
+                                     const AgentsUnixLocalPolicy *policy,
+                                     AgentsUnixLocalSpawnCache *cache,
+                                     const char *const *argv,
+                                     GError **error)
+{
+  SpawnTarget target = { NULL, NULL };
+
+  confine_spawn_into (probe, mechanism, policy, cache, argv, &target, error);
+  return target.proc;
 }
 
 /* ---- the spawn cache ------------------------------------------------ */
@@ -406,6 +436,25 @@ agents_unix_local_confine_spawn (const AgentsUnixLocalProbe *probe,
                                                  argv, error);
 }
 
+/* Confinement failures are the mechanism being unavailable; others are
+ * a failure of the transport. */
+static void
+set_spawn_error (GError **error,
+                 AgentsUnixLocalConfinement mechanism,
+                 const char *const *argv,
+                 GError *local_error)
+{
+  const char *name = agents_unix_local_confinement_to_string (mechanism);
+  g_autofree char *detail =
+    g_strdup_printf ("%s: %s", name, local_error->message);
+
+  if (local_error->domain == AGENTS_SANDBOX_ERROR)
+    agents_unix_local_set_unavailable (error, argv, name, detail);
+  else
+    agents_unix_local_set_transport_error (error, argv, "spawn_failed", name,
+                                           detail);
+}
+
 GSubprocess *
 agents_unix_local_confine_spawn_cached (const AgentsUnixLocalProbe *probe,
                                         AgentsUnixLocalConfinement mechanism,
@@ -415,22 +464,34 @@ agents_unix_local_confine_spawn_cached (const AgentsUnixLocalProbe *probe,
                                         GError **error)
 {
   g_autoptr (GError) local_error = NULL;
-  g_autofree char *detail = NULL;
-  const char *name = agents_unix_local_confinement_to_string (mechanism);
   GSubprocess *proc;
 
   if (cache != NULL)
     spawn_cache_update (cache, probe, mechanism, policy);
   proc = agents_unix_local_confine_spawn_raw (probe, mechanism, policy, cache,
                                               argv, &local_error);
-  if (proc != NULL)
-    return proc;
+  if (proc == NULL)
+    set_spawn_error (error, mechanism, argv, local_error);
+  return proc;
+}
 
-  detail = g_strdup_printf ("%s: %s", name, local_error->message);
-  if (local_error->domain == AGENTS_SANDBOX_ERROR)
-    agents_unix_local_set_unavailable (error, argv, name, detail);
-  else
-    agents_unix_local_set_transport_error (error, argv, "spawn_failed", name,
-                                           detail);
-  return NULL;
+gboolean
+agents_unix_local_confine_spawn_child (const AgentsUnixLocalProbe *probe,
+                                       AgentsUnixLocalConfinement mechanism,
+                                       const AgentsUnixLocalPolicy *policy,
+                                       AgentsUnixLocalSpawnCache *cache,
+                                       const char *const *argv,
+                                       AgentsUnixLocalChild *child,
+                                       GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  SpawnTarget target = { NULL, child };
+
+  if (cache != NULL)
+    spawn_cache_update (cache, probe, mechanism, policy);
+  if (confine_spawn_into (probe, mechanism, policy, cache, argv, &target,
+                          &local_error))
+    return TRUE;
+  set_spawn_error (error, mechanism, argv, local_error);
+  return FALSE;
 }

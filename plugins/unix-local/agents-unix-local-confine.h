@@ -291,6 +291,17 @@ agents_unix_local_confine_spawn (const AgentsUnixLocalProbe *probe,
                                  const char *const *argv,
                                  GError **error);
 
+/* A process spawned by agents_unix_local_confine_spawn_child(), not
+ * reaped yet: the caller waits for it (through @pidfd when the kernel
+ * gave one). */
+typedef struct
+{
+  GPid pid;
+  int pidfd;     /* -1 without pidfd_open() */
+  int stdout_fd; /* the read ends of its pipes; -1 on a PTY */
+  int stderr_fd;
+} AgentsUnixLocalChild;
+
 /* What one session keeps between its commands: the bwrap arguments and
  * the Landlock ruleset of its policy (a ruleset only when it holds for
  * later commands too). They are rebuilt whenever the mechanism, the
@@ -312,6 +323,18 @@ agents_unix_local_confine_spawn_cached (const AgentsUnixLocalProbe *probe,
                                         AgentsUnixLocalSpawnCache *cache,
                                         const char *const *argv,
                                         GError **error);
+
+/* agents_unix_local_confine_spawn_cached() without GSubprocess: the
+ * command is spawned without copying the caller (no fork) and @child
+ * says how to watch it. Linux only. */
+gboolean
+agents_unix_local_confine_spawn_child (const AgentsUnixLocalProbe *probe,
+                                       AgentsUnixLocalConfinement mechanism,
+                                       const AgentsUnixLocalPolicy *policy,
+                                       AgentsUnixLocalSpawnCache *cache,
+                                       const char *const *argv,
+                                       AgentsUnixLocalChild *child,
+                                       GError **error);
 
 /* ---- macOS ---------------------------------------------------------- */
 

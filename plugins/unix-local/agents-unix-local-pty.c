@@ -5,9 +5,11 @@
  *
  * The session spawns the command exactly as it spawns any command (same
  * confinement, identity, limits and cgroup), on the slave of a PTY made
- * here when it asked for one; this object then pumps the PTY master (or
- * the stdout and stderr pipes) into the process base class, writes to
- * the master, and kills the process group.
+ * here when it asked for one, but without forking
+ * (agents_unix_local_confine_spawn_child()); this object then pumps the
+ * PTY master (or the stdout and stderr pipes) into the process base
+ * class, writes to the master, waits for the process on its pidfd in the
+ * caller's main context, and kills the process group.
  */
 
 #include "config.h"
@@ -18,10 +20,10 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
-#include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
 #include <glib-unix.h>
 #include <glib/gi18n-lib.h>
@@ -39,8 +41,9 @@ struct _AgentsUnixLocalProcess
 {
   AgentsSandboxProcess parent_instance;
 
-  GSubprocess *proc;
   pid_t pid;
+  int pidfd; /* -1 where the kernel has none: a GLib child watch then */
+  GSource *watch;
   int master; /* -1 without a PTY */
   GOutputStream *input;
   AgentsUnixLocalCgroup *cgroup;
@@ -176,6 +179,20 @@ reader_ready (int fd, GIOCondition condition, gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* GLib 2.74 blocks a source that cannot recurse for its dispatch: it
+ * takes its descriptor out of the poll set and puts it back, waking the
+ * context each time, which costs an empty iteration of the main loop and
+ * four system calls per chunk read. These sources are never blocked. An
+ * ::output handler that iterates the context may then see a later chunk
+ * before the handlers after it see the current one; the output kept for
+ * collecting stays in order. */
+static void
+attach_recursive (GSource *source)
+{
+  g_source_set_can_recurse (source, TRUE);
+  g_source_attach (source, g_main_context_get_thread_default ());
+}
+
 static void
 start_reader (AgentsUnixLocalProcess *self, guint i, int fd)
 {
@@ -188,13 +205,7 @@ start_reader (AgentsUnixLocalProcess *self, guint i, int fd)
   self->n_open++;
   g_source_set_callback (source, G_SOURCE_FUNC (reader_ready),
                          g_object_ref (self), g_object_unref);
-  g_source_attach (source, g_main_context_get_thread_default ());
-}
-
-static int
-pipe_fd (GInputStream *stream)
-{
-  return g_unix_input_stream_get_fd (G_UNIX_INPUT_STREAM (stream));
+  attach_recursive (source);
 }
 
 static gboolean
@@ -209,17 +220,15 @@ grace_over (gpointer user_data)
 }
 
 static void
-waited (GObject *source, GAsyncResult *result, gpointer user_data)
+exited (AgentsUnixLocalProcess *self, int wait_status)
 {
-  g_autoptr (AgentsUnixLocalProcess) self = user_data;
-  GSubprocess *proc = G_SUBPROCESS (source);
   int status;
 
-  g_subprocess_wait_finish (proc, result, NULL);
-  if (g_subprocess_get_if_signaled (proc))
-    status = 128 + g_subprocess_get_term_sig (proc);
+  if (WIFSIGNALED (wait_status))
+    status = 128 + WTERMSIG (wait_status);
   else
-    status = g_subprocess_get_exit_status (proc);
+    status = WEXITSTATUS (wait_status);
+  g_clear_pointer (&self->watch, g_source_unref);
   /* Nothing the command started may outlive it. */
   kill_group (self);
   release_cgroup (self);
@@ -234,17 +243,61 @@ waited (GObject *source, GAsyncResult *result, gpointer user_data)
                                           status);
 }
 
+/* The pidfd is readable once the process exited: reaped right here, in
+ * the caller's context, without GLib's worker thread. */
+static gboolean
+pidfd_ready (int fd, GIOCondition condition, gpointer user_data)
+{
+  AgentsUnixLocalProcess *self = user_data;
+  int wait_status = 0;
+  pid_t pid;
+
+  if (self->watch == NULL)
+    return G_SOURCE_REMOVE; /* reaped already, in a nested iteration */
+  do
+    pid = waitpid (self->pid, &wait_status, WNOHANG);
+  while (pid < 0 && errno == EINTR);
+  if (pid == 0)
+    return G_SOURCE_CONTINUE;
+  if (pid < 0)
+    wait_status = 0; /* reaped by someone else: its status is lost */
+  exited (self, wait_status);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+child_watched (GPid pid, int wait_status, gpointer user_data)
+{
+  exited (user_data, wait_status);
+}
+
+static void
+watch_child (AgentsUnixLocalProcess *self)
+{
+  if (self->pidfd >= 0)
+    {
+      self->watch = g_unix_fd_source_new (self->pidfd, G_IO_IN);
+      g_source_set_callback (self->watch, G_SOURCE_FUNC (pidfd_ready),
+                             g_object_ref (self), g_object_unref);
+      attach_recursive (self->watch);
+      return;
+    }
+  self->watch = g_child_watch_source_new (self->pid);
+  g_source_set_callback (self->watch, G_SOURCE_FUNC (child_watched),
+                         g_object_ref (self), g_object_unref);
+  g_source_attach (self->watch, g_main_context_get_thread_default ());
+}
+
 AgentsSandboxProcess *
-agents_unix_local_process_new (GSubprocess *proc,
+agents_unix_local_process_new (const AgentsUnixLocalChild *child,
                                int master,
                                AgentsUnixLocalCgroup *cgroup)
 {
   AgentsUnixLocalProcess *self =
     g_object_new (AGENTS_TYPE_UNIX_LOCAL_PROCESS, "tty", master >= 0, NULL);
-  const char *ident = g_subprocess_get_identifier (proc);
 
-  self->proc = g_object_ref (proc);
-  self->pid = ident ? atoi (ident) : 0;
+  self->pid = child->pid;
+  self->pidfd = child->pidfd;
   self->master = master;
   self->cgroup = cgroup;
   if (master >= 0)
@@ -254,10 +307,10 @@ agents_unix_local_process_new (GSubprocess *proc,
     }
   else
     {
-      start_reader (self, 0, pipe_fd (g_subprocess_get_stdout_pipe (proc)));
-      start_reader (self, 1, pipe_fd (g_subprocess_get_stderr_pipe (proc)));
+      start_reader (self, 0, child->stdout_fd);
+      start_reader (self, 1, child->stderr_fd);
     }
-  g_subprocess_wait_async (proc, NULL, waited, g_object_ref (self));
+  watch_child (self);
   return AGENTS_SANDBOX_PROCESS (self);
 }
 
@@ -338,8 +391,14 @@ agents_unix_local_process_finalize (GObject *object)
   g_clear_object (&self->input);
   if (self->master >= 0)
     close (self->master);
+  /* Without a master, the readers' descriptors are the pipes'. */
+  for (guint i = 0; self->master < 0 && i < G_N_ELEMENTS (self->reader_fds);
+       i++)
+    if (self->reader_fds[i] >= 0)
+      close (self->reader_fds[i]);
+  if (self->pidfd >= 0)
+    close (self->pidfd);
   release_cgroup (self);
-  g_clear_object (&self->proc);
   G_OBJECT_CLASS (agents_unix_local_process_parent_class)->finalize (object);
 }
 
@@ -359,4 +418,6 @@ static void
 agents_unix_local_process_init (AgentsUnixLocalProcess *self)
 {
   self->master = -1;
+  self->pidfd = -1;
+  self->reader_fds[0] = self->reader_fds[1] = -1;
 }

@@ -23,10 +23,10 @@ G_DECLARE_FINAL_TYPE (AgentsUnixLocalProcess,
  * EXEC_TRANSPORT error when the system has none to give. */
 gboolean agents_unix_local_pty_open (int *master, int *slave, GError **error);
 
-/* Watches @proc, spawned on the slave of @master (then owned; -1 when
- * it runs with piped stdout and stderr instead), in @cgroup (owned; may
- * be NULL). */
+/* Watches @child (its pidfd and pipes then owned), spawned on the slave
+ * of @master (then owned; -1 when it runs with piped stdout and stderr
+ * instead), in @cgroup (owned; may be NULL). */
 AgentsSandboxProcess *agents_unix_local_process_new (
-  GSubprocess *proc, int master, AgentsUnixLocalCgroup *cgroup);
+  const AgentsUnixLocalChild *child, int master, AgentsUnixLocalCgroup *cgroup);
 
 G_END_DECLS
