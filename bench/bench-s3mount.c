@@ -25,9 +25,10 @@
  *
  *   unix_local           in_container strategy: rclone on the host, bound
  *                        into bubblewrap (the default)
- *   docker-in-container  in_container strategy on docker: rclone inside
+ *   docker-in-container  in_container strategy on docker: the tool inside
  *                        the container (image libagents-test:fuse, the
- *                        host's network)
+ *                        host's network); with --tool default a read-only
+ *                        mount is s3fs's when the image has s3fs
  *   docker-volume        docker_volume strategy: rclone on the host, a
  *                        local volume of the container (libagents-test:busybox)
  */

@@ -711,14 +711,29 @@ test_s3fs_missing_bucket (void)
   assert_entry_mount_fails (entry, "no-such-bucket", endpoint);
 }
 
-/* A read-only rclone mount read by s3fs gives the object's bytes: one
- * large enough for s3fs's parallel ranged GETs (two parts or more). */
+/* Puts large.txt, 25 MB, in @bucket: large enough for s3fs's parallel
+ * ranged GETs (two parts or more). Returns its SHA-256. */
+static char *
+put_large_object (const char *bucket)
+{
+  g_autofree char *object = g_strdup_printf ("/%s/large.txt", bucket);
+  GString *data = g_string_sized_new (25 * 1000 * 1000);
+  char *sum;
+
+  for (guint i = 0; data->len < 25 * 1000 * 1000; i++)
+    g_string_append_printf (data, "line %08u of the large object\n", i);
+  g_assert_cmpint (curl ("PUT", object, data->str, NULL), ==, 0);
+  sum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, data->str, data->len);
+  g_string_free (data, TRUE);
+  return sum;
+}
+
+/* A read-only rclone mount read by s3fs gives the object's bytes. */
 static void
 test_read_only_large_object (void)
 {
   g_autoptr (AgentsSandboxClient) client = agents_unix_local_client_new ();
   g_autofree char *bucket = NULL;
-  g_autofree char *object = NULL;
   g_autofree char *expected = NULL;
   g_autofree char *out = NULL;
   g_autoptr (AgentsManifestEntry) entry = NULL;
@@ -726,21 +741,11 @@ test_read_only_large_object (void)
   g_autoptr (AgentsSandboxSession) session = NULL;
   g_autoptr (AgentsExecResult) sum = NULL;
   g_autoptr (GError) error = NULL;
-  GString *data = g_string_sized_new (25 * 1000 * 1000);
 
   if (skip_if_unavailable ())
-    {
-      g_string_free (data, TRUE);
-      return;
-    }
-  for (guint i = 0; data->len < 25 * 1000 * 1000; i++)
-    g_string_append_printf (data, "line %08u of the large object\n", i);
+    return;
   bucket = new_bucket ();
-  object = g_strdup_printf ("/%s/large.txt", bucket);
-  g_assert_cmpint (curl ("PUT", object, data->str, NULL), ==, 0);
-  expected =
-    g_compute_checksum_for_string (G_CHECKSUM_SHA256, data->str, data->len);
-  g_string_free (data, TRUE);
+  expected = put_large_object (bucket);
 
   entry = new_mount (bucket, endpoint, TRUE);
   manifest = manifest_with_mount (entry);
@@ -1278,7 +1283,7 @@ test_docker_mount_fails (void)
 
 static char *fuse_skip_reason;
 
-/* The image with rclone and fusermount3 (tests/docker/build-image.sh
+/* The image with rclone, s3fs and fusermount3 (tests/docker/build-image.sh
  * --fuse), built when missing. */
 static char *
 find_fuse_skip_reason (void)
@@ -1442,6 +1447,122 @@ test_docker_in_container (void)
   g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 0);
   g_assert_cmpuint (count_test_mounts (), ==, host_mounts_before);
   g_assert_false (any_cmdline_contains (secret));
+}
+
+/* The FUSE type of the mount at data/ in @session's container:
+ * `fuse.s3fs` or `fuse.rclone`. */
+static char *
+container_mount_type (AgentsSandboxSession *session)
+{
+  g_autofree char *line =
+    run_stdout (session, "grep \" $PWD/data \" /proc/mounts", NULL);
+  g_auto (GStrv) fields = g_strsplit (g_strstrip (line), " ", -1);
+
+  g_assert_cmpuint (g_strv_length (fields), >=, 3);
+  return g_strdup (fields[2]);
+}
+
+/* A read-only mount whose strategy names rclone is made by s3fs in a
+ * container that has it (the FUSE image does), as on the host, and
+ * reads a large object's bytes; the keys went through a file that is
+ * gone and are on no command line. An image built before it had s3fs
+ * gets rclone: that is checked, and the test says to rebuild it. */
+static void
+test_docker_in_container_read_only_large_object (void)
+{
+  g_autoptr (AgentsSandboxClient) client = NULL;
+  g_autofree char *bucket = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *type = NULL;
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean has_s3fs;
+  int status;
+
+  if (fuse_skip_if_unavailable ())
+    return;
+  client = agents_docker_client_new ();
+  bucket = new_bucket ();
+  expected = put_large_object (bucket);
+  entry = new_mount (bucket, endpoint, TRUE);
+  manifest = manifest_with_mount (entry);
+  agents_manifest_acknowledge_mount_credential_exposure (
+    manifest, (const char *const[]){ "data", NULL });
+  session = create_fuse_session (client, manifest);
+  start_session (session, &error);
+  g_assert_no_error (error);
+
+  out = run_stdout (session, "command -v s3fs", &status);
+  has_s3fs = status == 0;
+  type = container_mount_type (session);
+  g_assert_cmpstr (type, ==, has_s3fs ? "fuse.s3fs" : "fuse.rclone");
+  g_clear_pointer (&out, g_free);
+  out = run_stdout (session, "sha256sum < data/large.txt", NULL);
+  g_assert_true (g_str_has_prefix (out, expected));
+  g_clear_pointer (&out, g_free);
+  out = run_stdout (session, "cat data/dir/a.txt", NULL);
+  g_assert_cmpstr (out, ==, "hello from s3\n");
+  /* Read-only: s3fs was given `-o ro`. */
+  g_clear_pointer (&out, g_free);
+  out = run_stdout (session, "echo x > data/new.txt", &status);
+  g_assert_cmpint (status, !=, 0);
+
+  g_clear_pointer (&out, g_free);
+  out = run_stdout (session, "test -e .sandbox-s3mount", &status);
+  g_assert_cmpint (status, !=, 0);
+  g_assert_false (any_cmdline_contains (secret));
+
+  g_assert_true (delete_session (client, session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 0);
+  if (!has_s3fs)
+    g_test_skip ("the FUSE image has no s3fs: rclone's mount was checked "
+                 "(tests/docker/build-image.sh --fuse --force)");
+}
+
+/* rclone's own settings on a read-only in-container mount keep rclone,
+ * s3fs or not. */
+static void
+test_docker_in_container_rclone_kept (void)
+{
+  g_autoptr (AgentsSandboxClient) client = NULL;
+  g_autoptr (AgentsMountPattern) pattern = agents_rclone_mount_pattern_new ();
+  g_autoptr (AgentsMountStrategy) strategy =
+    agents_in_container_mount_strategy_new (pattern);
+  g_autofree char *bucket = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *type = NULL;
+  g_autoptr (AgentsManifestEntry) entry = NULL;
+  g_autoptr (AgentsManifest) manifest = NULL;
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (fuse_skip_if_unavailable ())
+    return;
+  client = agents_docker_client_new ();
+  agents_rclone_mount_pattern_set_vfs_cache_mode (
+    AGENTS_RCLONE_MOUNT_PATTERN (pattern), "off");
+  bucket = new_bucket ();
+  entry = new_mount (bucket, endpoint, TRUE);
+  agents_s3_mount_set_mount_strategy (AGENTS_S3_MOUNT (entry), strategy);
+  manifest = manifest_with_mount (entry);
+  agents_manifest_acknowledge_mount_credential_exposure (
+    manifest, (const char *const[]){ "data", NULL });
+  session = create_fuse_session (client, manifest);
+  start_session (session, &error);
+  g_assert_no_error (error);
+
+  type = container_mount_type (session);
+  g_assert_cmpstr (type, ==, "fuse.rclone");
+  out = run_stdout (session, "cat data/dir/a.txt", NULL);
+  g_assert_cmpstr (out, ==, "hello from s3\n");
+
+  g_assert_true (delete_session (client, session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (agents_docker_test_count_own_containers (), ==, 0);
 }
 
 /* A bucket that does not exist: the error names it and the endpoint but
@@ -1639,6 +1760,10 @@ main (int argc, char *argv[])
   g_test_add_func ("/s3/docker/in-container", test_docker_in_container);
   g_test_add_func ("/s3/docker/in-container-fails",
                    test_docker_in_container_fails);
+  g_test_add_func ("/s3/docker/in-container-read-only-large-object",
+                   test_docker_in_container_read_only_large_object);
+  g_test_add_func ("/s3/docker/in-container-rclone-kept",
+                   test_docker_in_container_rclone_kept);
   g_test_add_func ("/s3/zz-leaks/no-mounts-left", test_no_mounts_left);
 
   return agents_docker_test_run_and_reap ();

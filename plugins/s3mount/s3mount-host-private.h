@@ -40,6 +40,17 @@ char **s3mount_tool_argv (AgentsS3Mount *mount,
                           gboolean allow_other,
                           GError **error);
 
+/* @envp with the entries of @more added or replaced (@more is
+ * consumed). */
+char **s3mount_merge_environ (char **envp, char **more);
+
+/* Whether a mount of @mount, whose strategy names @pattern, may be made
+ * by s3fs rather than rclone where s3fs is installed: read-only,
+ * rclone's pattern without settings of rclone's own and keys in the
+ * entry (see s3mount-read-tool.c). */
+gboolean s3mount_read_only_may_use_s3fs (AgentsS3Mount *mount,
+                                         AgentsMountPattern *pattern);
+
 /* Whether the host mount of @mount, whose strategy names @pattern, is
  * made by s3fs rather than rclone: read-only, rclone's pattern without
  * settings of rclone's own, keys in the entry and s3fs installed (see
@@ -47,8 +58,10 @@ char **s3mount_tool_argv (AgentsS3Mount *mount,
 gboolean s3mount_read_only_uses_s3fs (AgentsS3Mount *mount,
                                       AgentsMountPattern *pattern);
 
-/* Mounts @mount with @pattern's tool run inside @session's sandbox (a
- * docker container with /dev/fuse and SYS_ADMIN) at @dest. The
+/* Mounts @mount with @pattern's tool (s3fs in rclone's place where
+ * s3mount_read_only_may_use_s3fs() and the container has s3fs) run
+ * inside @session's sandbox (a docker container with /dev/fuse and
+ * SYS_ADMIN) at @dest. The
  * credentials travel in a 0600 file of a 0700 directory, sourced by sh
  * and removed before the tool starts; on failure nothing is left
  * behind and the error names bucket and endpoint, never a secret. */

@@ -690,9 +690,8 @@ start_probe (GTask *task)
                       g_object_ref (task));
 }
 
-/* @envp with the entries of @more added (@more is consumed). */
-static char **
-merge_environ (char **envp, char **more)
+char **
+s3mount_merge_environ (char **envp, char **more)
 {
   for (guint i = 0; more != NULL && more[i] != NULL; i++)
     {
@@ -751,8 +750,8 @@ s3mount_host_mount (AgentsS3Mount *mount,
   /* rclone's variables for its probe, and the tool's. */
   tool_env = agents_mount_pattern_build_environ (pattern, mount);
   if (tool != pattern)
-    tool_env = merge_environ (tool_env,
-                              agents_mount_pattern_build_environ (tool, mount));
+    tool_env = s3mount_merge_environ (
+      tool_env, agents_mount_pattern_build_environ (tool, mount));
   if (!prepare_owned_dir (op, tool_env, &error) ||
       (op->tool_argv = host_tool_argv (op, tool, &error)) == NULL ||
       (AGENTS_IS_RCLONE_MOUNT_PATTERN (pattern) &&

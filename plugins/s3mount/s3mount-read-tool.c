@@ -15,6 +15,10 @@
  * first (its probe gives the error a message). Writable mounts, and any
  * rclone pattern with `vfs_cache_mode`, `cache_dir` or `extra_args` set,
  * stay with rclone.
+ *
+ * The docker in_container strategy chooses the same way inside the
+ * container: s3fs when the container has it (`command -v s3fs`, asked
+ * while preparing the mount), rclone otherwise (s3mount-sandbox.c).
  */
 
 #include "config.h"
@@ -28,10 +32,10 @@ has_comma (const char *value)
 }
 
 gboolean
-s3mount_read_only_uses_s3fs (AgentsS3Mount *mount, AgentsMountPattern *pattern)
+s3mount_read_only_may_use_s3fs (AgentsS3Mount *mount,
+                                AgentsMountPattern *pattern)
 {
   const char *const *extra_args;
-  g_autofree char *s3fs = NULL;
 
   if (!agents_mount_get_read_only (AGENTS_MOUNT (mount)) ||
       !AGENTS_IS_RCLONE_MOUNT_PATTERN (pattern))
@@ -47,11 +51,18 @@ s3mount_read_only_uses_s3fs (AgentsS3Mount *mount, AgentsMountPattern *pattern)
 
   /* Without keys rclone finds ambient credentials (env_auth) where s3fs
    * would look elsewhere; s3fs reads its `-o` values comma-separated. */
-  if (agents_s3_mount_get_access_key_id (mount) == NULL ||
-      has_comma (agents_s3_mount_get_endpoint_url (mount)) ||
-      has_comma (agents_s3_mount_get_region (mount)))
-    return FALSE;
+  return agents_s3_mount_get_access_key_id (mount) != NULL &&
+         !has_comma (agents_s3_mount_get_endpoint_url (mount)) &&
+         !has_comma (agents_s3_mount_get_region (mount));
+}
 
+gboolean
+s3mount_read_only_uses_s3fs (AgentsS3Mount *mount, AgentsMountPattern *pattern)
+{
+  g_autofree char *s3fs = NULL;
+
+  if (!s3mount_read_only_may_use_s3fs (mount, pattern))
+    return FALSE;
   s3fs = g_find_program_in_path ("s3fs");
   return s3fs != NULL;
 }

@@ -9,11 +9,19 @@
  * root, in three steps:
  *
  *   1. `prepare`: the mount point, and an empty 0700 directory
- *      <workspace>/.sandbox-s3mount/<id>/ for the credentials;
+ *      <workspace>/.sandbox-s3mount/<id>/ for the credentials; for a
+ *      read-only mount s3fs may make, whether the container has s3fs;
  *   2. the session writes the credentials there (`env`, `export` lines);
  *   3. `mount`: sh makes the file 0600, sources it and removes the
  *      directory, then runs the tool (after an `rclone lsjson --stat`
- *      probe that turns a bad endpoint, bucket or key into an error now).
+ *      probe that turns a bad endpoint, bucket or key into an error now)
+ *      and checks that the mount is there and answers.
+ *
+ * The tool is the pattern's, except that a read-only mount whose pattern
+ * is rclone's without settings of rclone's own is made by s3fs when the
+ * container has it, as on the host (s3mount-read-tool.c): rclone's FUSE
+ * mount reads a large object at about 1.8 times `rclone cat`, s3fs at
+ * about the same cost.
  *
  * Secrets are never on a command line and never in a file once the tool
  * runs; what the tool says on failure is redacted. The tool's cache is
@@ -52,31 +60,38 @@
   " END { exit !f }' /proc/self/mountinfo\n"                              \
   "}\n"
 
-/* sh -c PREPARE sh DEST ENV_DIR: prints `mounted` when DEST is mounted
- * already (a container that kept running), `created` when it made DEST. */
+/* sh -c PREPARE sh DEST ENV_DIR [ASK_S3FS]: prints `mounted` when DEST
+ * is mounted already (a container that kept running), `created` when it
+ * made DEST, and `s3fs` when asked and s3fs is there. */
 static const char prepare_script[] =
   MOUNTED_FUNCTION "if mounted \"$1\"; then echo mounted; exit 0; fi\n"
                    "[ -e \"$1\" ] || echo created\n"
+                   "if [ -n \"${3-}\" ] && command -v s3fs >/dev/null 2>&1;"
+                   " then\n"
+                   "  echo s3fs\n"
+                   "fi\n"
                    "mkdir -p \"$1\" || exit\n"
                    "umask 077\n"
                    "rm -rf \"$2\" && mkdir -p \"$2\"\n";
 
 /* sh -c MOUNT ENV_FILE TOOL ARGS…: the credentials reach the tool through
- * its environment only. */
+ * its environment only. The mount must answer once made (a stat waits
+ * for the tool's start): s3fs checks the bucket after it has returned,
+ * and unmounts itself when the check fails. */
 static const char mount_script[] = MOUNTED_FUNCTION
   "d=${0%/*}\n"
   "chmod 600 \"$0\" && . \"$0\"; s=$?\n"
   "rm -rf \"$d\"; rmdir \"${d%/*}\" 2>/dev/null\n"
   "[ \"$s\" -eq 0 ] || exit \"$s\"\n"
   "if [ -n \"${AGENTS_S3MOUNT_PROBE-}\" ]; then\n"
-  "  \"$1\" lsjson --stat --config=/dev/null --low-level-retries=1"
+  "  rclone lsjson --stat --config=/dev/null --low-level-retries=1"
   " --retries=1 --contimeout=10s --timeout=30s -- \"$AGENTS_S3MOUNT_PROBE\""
   " >/dev/null || exit\n"
   "fi\n"
   "p=$AGENTS_S3MOUNT_POINT\n"
   "unset AGENTS_S3MOUNT_PROBE AGENTS_S3MOUNT_POINT\n"
   "\"$@\" </dev/null >/dev/null || exit\n"
-  "mounted \"$p\" && exit 0\n"
+  "test -d \"$p\" && mounted \"$p\" && exit 0\n"
   "echo 'the mount command exited but nothing is mounted' >&2\n"
   "exit 1\n";
 
@@ -144,6 +159,7 @@ typedef struct
 {
   AgentsS3Mount *mount;
   AgentsMountPattern *pattern;
+  AgentsMountPattern *tool; /* the pattern, or s3fs's in its place */
   AgentsSandboxSession *session;
   char *dest;
   char *env_dir;
@@ -156,6 +172,7 @@ sandbox_mount_op_free (SandboxMountOp *op)
 {
   g_clear_object (&op->mount);
   g_clear_object (&op->pattern);
+  g_clear_object (&op->tool);
   g_clear_object (&op->session);
   g_free (op->dest);
   g_free (op->env_dir);
@@ -276,19 +293,42 @@ mounted_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   g_task_return_boolean (task, TRUE);
 }
 
-/* The tool's environment: the pattern's (credentials, endpoint) and
- * the probe's remote and mount point for the script. */
+/* The pattern's mount command, at @op's mount point, or its tool's. */
 static char **
-tool_environ (SandboxMountOp *op, char **argv)
+op_tool_argv (SandboxMountOp *op, AgentsMountPattern *pattern, GError **error)
+{
+  g_autofree char *cache = g_build_filename (op->cache_dir, "cache", NULL);
+
+  return s3mount_tool_argv (op->mount, pattern, op->dest, "/dev/null", cache,
+                            TRUE, error);
+}
+
+/* The tool's environment: the pattern's (credentials, endpoint; for
+ * rclone's probe when s3fs mounts), the tool's, and the probe's remote
+ * (the remote of rclone's mount command) and the mount point for the
+ * script. */
+static char **
+tool_environ (SandboxMountOp *op, GError **error)
 {
   char **envp = agents_mount_pattern_build_environ (op->pattern, op->mount);
+  g_auto (GStrv) rclone = NULL;
 
+  if (op->tool != op->pattern)
+    envp = s3mount_merge_environ (
+      envp, agents_mount_pattern_build_environ (op->tool, op->mount));
   envp = g_environ_setenv (envp, "AGENTS_S3MOUNT_POINT", op->dest, TRUE);
-  if (g_str_equal (agents_mount_pattern_get_type_name (op->pattern), "rclone"))
-    for (guint i = 0; argv[i] != NULL; i++)
-      if (g_str_equal (argv[i], "--") && argv[i + 1] != NULL)
-        envp =
-          g_environ_setenv (envp, "AGENTS_S3MOUNT_PROBE", argv[i + 1], TRUE);
+  if (!AGENTS_IS_RCLONE_MOUNT_PATTERN (op->pattern))
+    return envp;
+  rclone = op_tool_argv (op, op->pattern, error);
+  if (rclone == NULL)
+    {
+      g_strfreev (envp);
+      return NULL;
+    }
+  for (guint i = 0; rclone[i] != NULL; i++)
+    if (g_str_equal (rclone[i], "--") && rclone[i + 1] != NULL)
+      envp =
+        g_environ_setenv (envp, "AGENTS_S3MOUNT_PROBE", rclone[i + 1], TRUE);
   return envp;
 }
 
@@ -297,13 +337,11 @@ start_tool (GTask *task)
 {
   SandboxMountOp *op = g_task_get_task_data (task);
   g_autofree char *env_file = g_build_filename (op->env_dir, "env", NULL);
-  g_autofree char *cache = g_build_filename (op->cache_dir, "cache", NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) args = g_ptr_array_new ();
   g_auto (GStrv) tool = NULL;
 
-  tool = s3mount_tool_argv (op->mount, op->pattern, op->dest, "/dev/null",
-                            cache, TRUE, &error);
+  tool = op_tool_argv (op, op->tool, &error);
   if (tool == NULL)
     {
       fail_mount (task, g_strdup (error->message));
@@ -337,21 +375,17 @@ write_env (GTask *task)
 {
   SandboxMountOp *op = g_task_get_task_data (task);
   g_autofree char *env_file = g_build_filename (op->env_dir, "env", NULL);
-  g_autofree char *cache = g_build_filename (op->cache_dir, "cache", NULL);
-  g_auto (GStrv) tool = NULL;
   g_auto (GStrv) envp = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GBytes) bytes = NULL;
   char *text;
 
-  tool = s3mount_tool_argv (op->mount, op->pattern, op->dest, "/dev/null",
-                            cache, TRUE, &error);
-  if (tool == NULL)
+  envp = tool_environ (op, &error);
+  if (envp == NULL)
     {
       fail_mount (task, g_strdup (error->message));
       return;
     }
-  envp = tool_environ (op, tool);
   text = s3mount_env_file_text (envp);
   bytes = g_bytes_new_take (text, strlen (text));
   agents_sandbox_session_write_bytes_async (
@@ -380,6 +414,10 @@ prepared_cb (GObject *source, GAsyncResult *result, gpointer user_data)
       return;
     }
   op->created = strstr (out, "created") != NULL;
+  if (strstr (out, "s3fs") != NULL)
+    op->tool = agents_s3fs_mount_pattern_new ();
+  else
+    op->tool = g_object_ref (op->pattern);
   write_env (task);
 }
 
@@ -393,7 +431,7 @@ s3mount_sandbox_mount (AgentsS3Mount *mount,
   SandboxMountOp *op = g_new0 (SandboxMountOp, 1);
   AgentsManifest *manifest = agents_sandbox_session_get_manifest (session);
   g_autofree char *id = helper_id (dest);
-  const char *args[] = { "sh", NULL, NULL, NULL };
+  const char *args[] = { "sh", NULL, NULL, NULL, NULL };
 
   op->mount = g_object_ref (mount);
   op->pattern = g_object_ref (pattern);
@@ -406,6 +444,9 @@ s3mount_sandbox_mount (AgentsS3Mount *mount,
 
   args[1] = op->dest;
   args[2] = op->env_dir;
+  /* A read-only mount s3fs may make: ask whether the container has it. */
+  if (s3mount_read_only_may_use_s3fs (mount, pattern))
+    args[3] = "ask-s3fs";
   run_script (op, task, prepare_script, args, prepared_cb);
 }
 

@@ -7,9 +7,11 @@
 #
 #   build-image.sh [--force]          libagents-test:busybox
 #   build-image.sh --fuse [--force]   libagents-test:fuse, the same plus
-#                                     the host's rclone and fusermount3
-#                                     with the libraries they load, for
-#                                     s3_mount's in-container strategy
+#                                     the host's rclone, s3fs and
+#                                     fusermount3 with the libraries they
+#                                     load, for s3_mount's in-container
+#                                     strategy (s3fs reads its read-only
+#                                     mounts)
 #
 # Environment: DOCKER_SOCKET (default /var/run/docker.sock).
 set -eu
@@ -33,7 +35,7 @@ api() {
 # ldd names, at the same paths.
 copy_program() {
   program=$(command -v "$1") || {
-    echo "build-image.sh: $1 is not installed (apt install rclone fuse3)" >&2
+    echo "build-image.sh: $1 is not installed (apt install rclone s3fs fuse3)" >&2
     exit 1
   }
   mkdir -p "$root/usr/bin"
@@ -97,6 +99,7 @@ GROUP
 chown 1000:1000 "$root/home/agent"
 if $FUSE; then
   copy_program rclone
+  copy_program s3fs
   copy_program fusermount3
   ln -s fusermount3 "$root/usr/bin/fusermount"
   # Read by fusermount3 when a non-root user asks for allow_other.
