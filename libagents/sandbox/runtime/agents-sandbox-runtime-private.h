@@ -35,6 +35,27 @@ void agents_sandbox_span_finish (AgentsSpan **span, const GError *error);
 void agents_sandbox_session_manager_set_trace (
   AgentsSandboxSessionManager *self, AgentsTrace *trace, AgentsSpan *parent);
 
+/* The runner's preparation seam (agents-sandbox-runtime.c) reads it. */
+struct _AgentsSandboxPreparedAgent
+{
+  GObject parent_instance;
+
+  AgentsAgent *agent;
+  AgentsAgent *execution_agent;
+  JsonNode *input;
+  AgentsSandboxSession *session;
+};
+
+/* What agents_sandbox_runtime_prepare_agent_async() gives
+ * (agents-sandbox-prepared-agent.c): @agent, the @execution_agent that
+ * runs the turn, the model @input (nullable) and the @session
+ * (nullable). */
+AgentsSandboxPreparedAgent *
+agents_sandbox_prepared_agent_new (AgentsAgent *agent,
+                                   AgentsAgent *execution_agent,
+                                   JsonNode *input,
+                                   AgentsSandboxSession *session);
+
 /* Execution agents (agents-sandbox-agent.c). A prepared clone of @public
  * whose capabilities are @capabilities (bound to @session), whose tools
  * are the public agent's then the capabilities', whose model settings
