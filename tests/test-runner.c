@@ -2275,6 +2275,73 @@ test_tracing_tree (void)
     "generation");
 }
 
+/* The generation span's data, as agents_span_get_data() gives it after a
+ * two-turn run, with or without a processor receiving the spans. */
+static char *
+last_generation_data (gboolean with_processor)
+{
+  g_autoptr (AgentsTestTracingProcessor) processor =
+    agents_test_tracing_processor_new ();
+  g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
+  g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
+  g_autoptr (AgentsTool) tool = agents_testing_function_tool ("foo", "result");
+  g_autoptr (AgentsRunResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) node = NULL;
+  AgentsModelRequest *request;
+  AgentsSpan *span;
+
+  if (with_processor)
+    agents_tracing_add_processor (AGENTS_TRACING_PROCESSOR (processor));
+  agents_agent_add_tool (agent, tool);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("foo", "{}", "c1"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
+  result = run_simple (agent, "hello", &error);
+  g_assert_no_error (error);
+  if (with_processor)
+    agents_tracing_remove_processor (AGENTS_TRACING_PROCESSOR (processor));
+
+  request = agents_scripted_model_get_last_turn_args (model);
+  span = agents_model_request_get_span (request);
+  g_assert_true (agents_span_is_recording (span));
+  g_assert_cmpint (agents_span_get_kind (span), ==,
+                   AGENTS_SPAN_KIND_GENERATION);
+  node =
+    json_node_init_object (json_node_alloc (), agents_span_get_data (span));
+  return json_to_string (node, FALSE);
+}
+
+/* Without a processor the runner's spans build their data only when asked:
+ * what agents_span_get_data() gives is what it gives with one. */
+static void
+test_tracing_data_without_processor (void)
+{
+  g_autofree char *without = last_generation_data (FALSE);
+  g_autofree char *with = last_generation_data (TRUE);
+  g_autoptr (JsonNode) parsed = json_from_string (without, NULL);
+  JsonObject *data = json_node_get_object (parsed);
+  g_autoptr (GList) members = NULL;
+  const char *expected[] = { "type",         "input", "output", "model",
+                             "model_config", "usage", NULL };
+  guint i = 0;
+
+  g_assert_cmpstr (without, ==, with);
+  members = json_object_get_members (data);
+  for (GList *l = members; l != NULL; l = l->next)
+    g_assert_cmpstr (l->data, ==, expected[i++]);
+  g_assert_null (expected[i]);
+  g_assert_cmpstr (json_object_get_string_member (data, "type"), ==,
+                   "generation");
+  g_assert_cmpuint (
+    json_array_get_length (json_object_get_array_member (data, "input")), ==,
+    3);
+  g_assert_cmpuint (
+    json_array_get_length (json_object_get_array_member (data, "output")), ==,
+    1);
+}
+
 static void
 test_tracing_handoff (void)
 {
@@ -2417,6 +2484,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/run/runner/sandbox-must-prepare",
                    test_sandbox_must_prepare);
   g_test_add_func ("/run/runner/tracing-tree", test_tracing_tree);
+  g_test_add_func ("/run/runner/tracing-data-without-processor",
+                   test_tracing_data_without_processor);
   g_test_add_func ("/run/runner/tracing-handoff", test_tracing_handoff);
   g_test_add_func ("/run/runner/tracing-disabled", test_tracing_disabled);
 

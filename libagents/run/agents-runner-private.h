@@ -163,7 +163,9 @@ gboolean span_records (Run *run, AgentsSpan *parent);
 AgentsSpan *span_start (Run *run,
                         AgentsSpan *parent,
                         AgentsSpanKind kind,
-                        JsonObject *data);
+                        JsonNode **members,
+                        guint n_members);
+JsonNode *string_or_null_node (const char *text);
 void span_set (AgentsSpan *span, const char *member, JsonNode *value);
 void span_finish (AgentsSpan **span, const GError *error);
 JsonNode *take_array (JsonArray *array);

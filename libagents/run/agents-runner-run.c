@@ -171,15 +171,33 @@ span_records (Run *run, AgentsSpan *parent)
          (parent == NULL || agents_span_is_recording (parent));
 }
 
+/* Starts a span whose data is built only if somebody looks at it (see
+ * agents_tracing_private_start_span_lazy()): @members (transfer full) are
+ * the values of the reference's members of @kind, in its order. */
 AgentsSpan *
-span_start (Run *run, AgentsSpan *parent, AgentsSpanKind kind, JsonObject *data)
+span_start (Run *run,
+            AgentsSpan *parent,
+            AgentsSpanKind kind,
+            JsonNode **members,
+            guint n_members)
 {
-  g_autoptr (JsonObject) owned = data;
-
   if (run->trace == NULL)
-    return NULL;
-  return agents_tracing_private_start_span_take (run->trace, parent, kind,
-                                                 g_steal_pointer (&owned));
+    {
+      for (guint i = 0; i < n_members; i++)
+        g_clear_pointer (&members[i], json_node_unref);
+      return NULL;
+    }
+  return agents_tracing_private_start_span_lazy (run->trace, parent, kind,
+                                                 members, n_members);
+}
+
+/* A string node, or a null one for %NULL. */
+JsonNode *
+string_or_null_node (const char *text)
+{
+  if (text == NULL)
+    return json_node_new (JSON_NODE_NULL);
+  return json_node_init_string (json_node_alloc (), text);
 }
 
 void
@@ -574,21 +592,27 @@ output_type_name (AgentsAgent *agent)
   return title != NULL ? title : "json_schema";
 }
 
-static JsonObject *
-agent_span_data (AgentsAgent *agent)
+/* The agent span: name, handoffs, tools (null until the first turn sets
+ * them), output_type. */
+static AgentsSpan *
+agent_span_start (Run *run, AgentsAgent *agent)
 {
-  JsonObject *data = json_object_new ();
-  g_autoptr (GPtrArray) handoffs = agents_agent_get_handoff_objects (agent);
+  g_autoptr (GPtrArray) handoffs = NULL;
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  JsonNode *members[4] = { NULL };
 
-  for (guint i = 0; i < handoffs->len; i++)
-    g_ptr_array_add (
-      names, (gpointer) agents_handoff_get_agent_name (handoffs->pdata[i]));
-  json_object_set_string_member (data, "name", name_of (agent));
-  json_object_set_member (data, "handoffs", strv_node (names));
-  json_object_set_null_member (data, "tools");
-  json_object_set_string_member (data, "output_type", output_type_name (agent));
-  return data;
+  if (span_records (run, run->parent_span))
+    {
+      handoffs = agents_agent_get_handoff_objects (agent);
+      for (guint i = 0; i < handoffs->len; i++)
+        g_ptr_array_add (
+          names, (gpointer) agents_handoff_get_agent_name (handoffs->pdata[i]));
+      members[0] = string_or_null_node (name_of (agent));
+      members[1] = strv_node (names);
+      members[3] = string_or_null_node (output_type_name (agent));
+    }
+  return span_start (run, run->parent_span, AGENTS_SPAN_KIND_AGENT, members,
+                     G_N_ELEMENTS (members));
 }
 
 /* The current agent begins: its span (the parent of the first turn's
@@ -599,8 +623,7 @@ ensure_agent_span (Run *run)
   if (run->agent_span_open)
     return;
   run->agent_span_open = TRUE;
-  run->agent_span = span_start (run, run->parent_span, AGENTS_SPAN_KIND_AGENT,
-                                agent_span_data (run->current_agent));
+  run->agent_span = agent_span_start (run, run->current_agent);
   if (run->streaming != NULL)
     agents_run_private_streaming_set_current_agent (run->streaming,
                                                     run->current_agent);
@@ -726,14 +749,15 @@ guardrail_done (GObject *source, GAsyncResult *res, gpointer user_data)
     guardrails_finish (gr);
 }
 
-static JsonObject *
-guardrail_span_data (GObject *guardrail)
+static AgentsSpan *
+guardrail_span_start (Run *run, GObject *guardrail)
 {
-  JsonObject *data = json_object_new ();
+  /* name, triggered (false by default) */
+  JsonNode *members[2] = { string_or_null_node (guardrail_name (guardrail)),
+                           NULL };
 
-  json_object_set_string_member (data, "name", guardrail_name (guardrail));
-  json_object_set_boolean_member (data, "triggered", FALSE);
-  return data;
+  return span_start (run, run->agent_span, AGENTS_SPAN_KIND_GUARDRAIL, members,
+                     G_N_ELEMENTS (members));
 }
 
 /* Runs @guardrails concurrently on @input, then calls @done with the
@@ -767,11 +791,8 @@ run_guardrails (Run *run,
 
   for (guint i = 0; i < guardrails->len; i++)
     {
-      AgentsSpan *span =
-        span_start (run, run->agent_span, AGENTS_SPAN_KIND_GUARDRAIL,
-                    guardrail_span_data (guardrails->pdata[i]));
-
-      g_ptr_array_add (gr->spans, span);
+      g_ptr_array_add (gr->spans,
+                       guardrail_span_start (run, guardrails->pdata[i]));
     }
   for (guint i = 0; i < guardrails->len; i++)
     {

@@ -165,19 +165,19 @@ refuse_invalid_arguments (Run *run, ToolRun *tool_run)
     AGENTS_FUNCTION_TOOL (tool_run->tool), run->ctx, error);
 }
 
-static JsonObject *
-function_span_data (ToolRun *tool_run)
+/* The function span: name, input, output (null until the tool ends). */
+static AgentsSpan *
+function_span_start (Run *run, ToolRun *tool_run)
 {
-  JsonObject *data = json_object_new ();
+  JsonNode *members[3] = { NULL };
 
-  /* In the final shape of span data, which the span then keeps. */
-  json_object_set_string_member (
-    data, "type", agents_span_kind_to_string (AGENTS_SPAN_KIND_FUNCTION));
-  json_object_set_string_member (data, "name",
-                                 agents_tool_get_name (tool_run->tool));
-  json_object_set_string_member (data, "input", tool_run->arguments);
-  json_object_set_null_member (data, "output");
-  return data;
+  if (span_records (run, run->agent_span))
+    {
+      members[0] = string_or_null_node (agents_tool_get_name (tool_run->tool));
+      members[1] = string_or_null_node (tool_run->arguments);
+    }
+  return span_start (run, run->agent_span, AGENTS_SPAN_KIND_FUNCTION, members,
+                     G_N_ELEMENTS (members));
 }
 
 static void
@@ -187,9 +187,7 @@ start_tool (Turn *turn, ToolRun *tool_run)
   g_autofree char *refusal = NULL;
 
   turn->tools_running++;
-  tool_run->span = span_start (
-    run, run->agent_span, AGENTS_SPAN_KIND_FUNCTION,
-    span_records (run, run->agent_span) ? function_span_data (tool_run) : NULL);
+  tool_run->span = function_span_start (run, tool_run);
   if (g_cancellable_is_cancelled (run->cancellable))
     {
       GError *error = NULL;

@@ -15,6 +15,7 @@
 #include "agents-run-private.h"
 #include "agents-runner-private.h"
 #include "agents-runner.h"
+#include "agents-tracing-private.h"
 
 /* ---- Turns ------------------------------------------------------------- */
 
@@ -201,14 +202,15 @@ apply_handoff_filter (Run *run, Turn *turn, AgentsHandoff *handoff)
   agents_run_private_result_set_input (run->result, run->input);
 }
 
-static JsonObject *
-handoff_span_data (AgentsAgent *from, AgentsAgent *to)
+static AgentsSpan *
+handoff_span_start (Run *run, AgentsAgent *from, AgentsAgent *to)
 {
-  JsonObject *data = json_object_new ();
+  /* from_agent, to_agent */
+  JsonNode *members[2] = { string_or_null_node (name_of (from)),
+                           string_or_null_node (name_of (to)) };
 
-  json_object_set_string_member (data, "from_agent", name_of (from));
-  json_object_set_string_member (data, "to_agent", name_of (to));
-  return data;
+  return span_start (run, run->agent_span, AGENTS_SPAN_KIND_HANDOFF, members,
+                     G_N_ELEMENTS (members));
 }
 
 /* The first handoff call wins; later ones are told they were ignored. */
@@ -235,8 +237,7 @@ execute_handoff (Run *run, Turn *turn)
                                       agents_handoff_get_tool_name (handoff)));
       return;
     }
-  span = span_start (run, run->agent_span, AGENTS_SPAN_KIND_HANDOFF,
-                     handoff_span_data (source, target));
+  span = handoff_span_start (run, source, target);
   for (guint i = 1; i < turn->handoff_calls->len; i++)
     {
       JsonObject *extra = turn->handoff_calls->pdata[i];
@@ -725,27 +726,28 @@ span_model_name (AgentsAgent *agent, AgentsModel *model)
   return own ? own : g_strdup (G_OBJECT_TYPE_NAME (model));
 }
 
-static JsonObject *
-generation_span_data (Turn *turn, AgentsModel *model)
+/* The generation span: input, output and usage (null until the model
+ * answers), model, model_config. */
+static AgentsSpan *
+generation_span_start (Run *run, Turn *turn, AgentsModel *model)
 {
-  JsonObject *data = json_object_new ();
-  g_autofree char *model_name = span_model_name (turn->execution_agent, model);
+  JsonNode *members[5] = { NULL };
 
-  /* In the final shape of span data, which the span then keeps. */
-  json_object_set_string_member (
-    data, "type", agents_span_kind_to_string (AGENTS_SPAN_KIND_GENERATION));
-  /* The input grows in place turn after turn: processors, which may keep
-   * the span, get a snapshot; without any, nobody sees it. */
-  json_object_set_array_member (data, "input",
-                                agents_tracing_private_has_processors ()
-                                  ? copy_input (turn->input)
-                                  : json_array_ref (turn->input));
-  json_object_set_null_member (data, "output");
-  json_object_set_string_member (data, "model", model_name);
-  json_object_set_object_member (
-    data, "model_config", agents_model_settings_to_json (turn->settings));
-  json_object_set_null_member (data, "usage");
-  return data;
+  if (span_records (run, run->agent_span))
+    {
+      g_autofree char *model_name =
+        span_model_name (turn->execution_agent, model);
+
+      /* The input grows in place turn after turn: processors, which may
+       * keep the span, get a snapshot; without any, nobody sees it. */
+      members[0] = take_array (agents_tracing_private_has_processors ()
+                                 ? copy_input (turn->input)
+                                 : json_array_ref (turn->input));
+      members[2] = string_or_null_node (model_name);
+      members[3] = take_object (agents_model_settings_to_json (turn->settings));
+    }
+  return span_start (run, run->agent_span, AGENTS_SPAN_KIND_GENERATION, members,
+                     G_N_ELEMENTS (members));
 }
 
 /* Applies the run config's call-model input filter, which sees the public
@@ -801,10 +803,7 @@ call_model (Run *run, Turn *turn)
                ? input_guardrails (run, TRUE)
                : g_ptr_array_new ();
   turn->pending = 1 + (parallel->len > 0 ? 1 : 0);
-  turn->generation_span = span_start (
-    run, run->agent_span, AGENTS_SPAN_KIND_GENERATION,
-    span_records (run, run->agent_span) ? generation_span_data (turn, model)
-                                        : NULL);
+  turn->generation_span = generation_span_start (run, turn, model);
   agents_model_request_set_span (request, turn->generation_span);
   if (run->prompt_cache_key == NULL)
     run->prompt_cache_key = g_uuid_string_random ();
@@ -884,7 +883,10 @@ turn_prepared (Run *run, Turn *turn)
       for (guint i = 0; i < turn->tools->len; i++)
         g_ptr_array_add (
           names, (gpointer) agents_tool_get_name (turn->tools->pdata[i]));
-      span_set (run->agent_span, "tools", strv_node (names));
+      g_ptr_array_add (names, NULL);
+      /* Usually the same tools as the last turn's: nothing to set. */
+      agents_tracing_private_span_set_strv (run->agent_span, "tools",
+                                            (const char *const *) names->pdata);
     }
 
   if (run->pending_interruptions != NULL)

@@ -86,32 +86,6 @@ is_template_member (AgentsSpanKind kind, const char *member)
   return FALSE;
 }
 
-/* Whether @data already is span data of @kind: "type", then exactly the
- * reference's members in its order. */
-static gboolean
-is_span_data (AgentsSpanKind kind, JsonObject *data)
-{
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *node;
-  guint i = 0;
-
-  json_object_iter_init_ordered (&iter, data);
-  while (json_object_iter_next_ordered (&iter, &name, &node))
-    {
-      const char *expected = i == 0 ? "type" : kind_info[kind].members[i - 1];
-
-      if (expected == NULL || !g_str_equal (name, expected))
-        return FALSE;
-      if (i == 0 &&
-          (json_node_get_value_type (node) != G_TYPE_STRING ||
-           g_strcmp0 (json_node_get_string (node), kind_info[kind].type) != 0))
-        return FALSE;
-      i++;
-    }
-  return i > 0 && kind_info[kind].members[i - 1] == NULL;
-}
-
 /* The span data: "type", the reference's members in its order (null when
  * @data lacks them), then the other members of @data. */
 static JsonObject *
@@ -143,6 +117,8 @@ build_span_data (AgentsSpanKind kind, JsonObject *data)
   return result;
 }
 
+static JsonNode *strv_node (const char *const *strv);
+
 /* ---- AgentsSpan ---------------------------------------------------------- */
 
 enum
@@ -166,6 +142,8 @@ agents_span_finalize (GObject *object)
   g_free (self->trace_id);
   g_free (self->parent_id);
   g_clear_pointer (&self->data, json_object_unref);
+  for (guint i = 0; i < G_N_ELEMENTS (self->pending); i++)
+    g_clear_pointer (&self->pending[i], json_node_unref);
   g_clear_pointer (&self->error, json_object_unref);
 
   G_OBJECT_CLASS (agents_span_parent_class)->finalize (object);
@@ -263,26 +241,31 @@ noop_span (void)
   return g_object_ref (noop);
 }
 
+/* A recording span without data yet. */
 static AgentsSpan *
-span_new_in (const char *trace_id,
-             AgentsSpan *parent,
-             AgentsSpanKind kind,
-             JsonObject *data,
-             gboolean adopt)
+span_new_bare (const char *trace_id, AgentsSpan *parent, AgentsSpanKind kind)
 {
   AgentsSpan *self = g_object_new (AGENTS_TYPE_SPAN, NULL);
 
   self->kind = kind;
+  self->recording = TRUE;
   self->span_id = agents_tracing_private_new_id ("span_", 24);
   self->trace_id = g_strdup (trace_id);
   self->parent_id = parent != NULL ? g_strdup (parent->span_id) : NULL;
-  /* Data given away in the final shape is kept as it is: building the
-   * same object again would cost a copy of every member. */
-  self->data = adopt && data != NULL && is_span_data (kind, data)
-                 ? json_object_ref (data)
-                 : build_span_data (kind, data);
   self->sequence = agents_tracing_private_next_span_sequence ();
   self->started_us = g_get_real_time ();
+  return self;
+}
+
+static AgentsSpan *
+span_new_in (const char *trace_id,
+             AgentsSpan *parent,
+             AgentsSpanKind kind,
+             JsonObject *data)
+{
+  AgentsSpan *self = span_new_bare (trace_id, parent, kind);
+
+  self->data = build_span_data (kind, data);
   return self;
 }
 
@@ -290,16 +273,136 @@ static AgentsSpan *
 span_new (AgentsTrace *trace,
           AgentsSpan *parent,
           AgentsSpanKind kind,
-          JsonObject *data,
-          gboolean adopt)
+          JsonObject *data)
 {
-  return span_new_in (trace->trace_id, parent, kind, data, adopt);
+  return span_new_in (trace->trace_id, parent, kind, data);
 }
 
 static gboolean
 span_recording (AgentsSpan *span)
 {
-  return span->data != NULL;
+  return span->recording;
+}
+
+/* Guards the building of lazy spans' data and their pending members. */
+static GMutex lazy_lock;
+
+/* The data of a lazy span, as build_span_data() makes it from the
+ * pending members; they are given to it. Called with lazy_lock held. */
+static JsonObject *
+build_lazy_data (AgentsSpan *self)
+{
+  const KindInfo *info = &kind_info[self->kind];
+  JsonObject *data = json_object_new ();
+
+  json_object_set_string_member (data, "type", info->type);
+  for (guint i = 0; info->members[i] != NULL; i++)
+    {
+      JsonNode *value = g_steal_pointer (&self->pending[i]);
+
+      json_object_set_member (
+        data, info->members[i],
+        value != NULL ? value : default_member (self->kind, info->members[i]));
+    }
+  return data;
+}
+
+JsonObject *
+agents_tracing_private_span_data (AgentsSpan *span)
+{
+  JsonObject *data = g_atomic_pointer_get (&span->data);
+
+  if (data != NULL || !span->lazy)
+    return data;
+  g_mutex_lock (&lazy_lock);
+  data = g_atomic_pointer_get (&span->data);
+  if (data == NULL)
+    {
+      data = build_lazy_data (span);
+      g_atomic_pointer_set (&span->data, data);
+    }
+  g_mutex_unlock (&lazy_lock);
+  return data;
+}
+
+static int
+member_index (AgentsSpanKind kind, const char *member)
+{
+  for (guint i = 0; kind_info[kind].members[i] != NULL; i++)
+    if (g_str_equal (kind_info[kind].members[i], member))
+      return (int) i;
+  return -1;
+}
+
+/* Sets @member of a lazy span whose data is not built yet, taking @value;
+ * FALSE (@value untouched) when the data is built or @member is not one
+ * of the reference's. */
+static gboolean
+set_pending (AgentsSpan *self, const char *member, JsonNode *value)
+{
+  int index = member_index (self->kind, member);
+  gboolean done = FALSE;
+
+  if (!self->lazy || index < 0)
+    return FALSE;
+  g_mutex_lock (&lazy_lock);
+  if (g_atomic_pointer_get (&self->data) == NULL)
+    {
+      g_clear_pointer (&self->pending[index], json_node_unref);
+      self->pending[index] = value;
+      done = TRUE;
+    }
+  g_mutex_unlock (&lazy_lock);
+  return done;
+}
+
+/* The current value of @member of a lazy span's pending members or of its
+ * data (a value that is not the member's default). */
+static JsonNode *
+peek_member (AgentsSpan *self, const char *member)
+{
+  int index = member_index (self->kind, member);
+  JsonNode *value = NULL;
+
+  if (self->lazy && index >= 0)
+    {
+      gboolean built;
+
+      g_mutex_lock (&lazy_lock);
+      built = g_atomic_pointer_get (&self->data) != NULL;
+      if (!built && self->pending[index] != NULL)
+        value = json_node_ref (self->pending[index]);
+      g_mutex_unlock (&lazy_lock);
+      if (!built)
+        return value;
+    }
+  value =
+    json_object_get_member (agents_tracing_private_span_data (self), member);
+  return value != NULL ? json_node_ref (value) : NULL;
+}
+
+static gboolean
+node_is_strv (JsonNode *node, const char *const *names)
+{
+  JsonArray *array;
+  guint n = names != NULL ? g_strv_length ((char **) names) : 0;
+
+  if (node == NULL || names == NULL)
+    return FALSE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return FALSE;
+  array = json_node_get_array (node);
+  if (json_array_get_length (array) != n)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (json_node_get_value_type (element) != G_TYPE_STRING ||
+          g_strcmp0 (json_node_get_string (element), names[i]) != 0)
+        return FALSE;
+    }
+  return TRUE;
 }
 
 /**
@@ -328,24 +431,29 @@ agents_span_start_child (AgentsSpan *parent,
 
   if (agents_tracing_get_disabled () || !span_recording (parent))
     return noop_span ();
-  span = span_new_in (parent->trace_id, parent, kind, data, FALSE);
+  span = span_new_in (parent->trace_id, parent, kind, data);
   agents_tracing_private_dispatch (AGENTS_TRACING_EVENT_SPAN_START, span);
   return span;
+}
+
+static gboolean
+would_start (AgentsTrace *trace, AgentsSpan *parent)
+{
+  return !trace->noop && !agents_tracing_get_disabled () &&
+         (parent == NULL || span_recording (parent));
 }
 
 static AgentsSpan *
 start_span (AgentsTrace *trace,
             AgentsSpan *parent,
             AgentsSpanKind kind,
-            JsonObject *data,
-            gboolean adopt)
+            JsonObject *data)
 {
   AgentsSpan *span;
 
-  if (trace->noop || agents_tracing_get_disabled () ||
-      (parent != NULL && !span_recording (parent)))
+  if (!would_start (trace, parent))
     return noop_span ();
-  span = span_new (trace, parent, kind, data, adopt);
+  span = span_new (trace, parent, kind, data);
   agents_tracing_private_dispatch (AGENTS_TRACING_EVENT_SPAN_START, span);
   return span;
 }
@@ -374,25 +482,59 @@ agents_trace_start_span (AgentsTrace *self,
   g_return_val_if_fail (parent == NULL || AGENTS_IS_SPAN (parent), NULL);
   g_return_val_if_fail (kind < G_N_ELEMENTS (kind_info), NULL);
 
-  return start_span (self, parent, kind, data, FALSE);
+  return start_span (self, parent, kind, data);
 }
 
-/* As agents_trace_start_span(), taking @data, which becomes the span's
- * data as it is when it already has the shape of span data (see
- * agents_tracing_private_start_span_take()). */
+/* See agents-tracing-private.h. */
 AgentsSpan *
-agents_tracing_private_start_span_take (AgentsTrace *trace,
+agents_tracing_private_start_span_lazy (AgentsTrace *trace,
                                         AgentsSpan *parent,
                                         AgentsSpanKind kind,
-                                        JsonObject *data)
+                                        JsonNode **members,
+                                        guint n_members)
 {
-  g_autoptr (JsonObject) owned = data;
+  AgentsSpan *span = NULL;
 
   g_return_val_if_fail (AGENTS_IS_TRACE (trace), NULL);
   g_return_val_if_fail (parent == NULL || AGENTS_IS_SPAN (parent), NULL);
   g_return_val_if_fail (kind < G_N_ELEMENTS (kind_info), NULL);
+  g_return_val_if_fail (n_members <= G_N_ELEMENTS (span->pending), NULL);
 
-  return start_span (trace, parent, kind, owned, TRUE);
+  if (!would_start (trace, parent))
+    {
+      for (guint i = 0; i < n_members; i++)
+        g_clear_pointer (&members[i], json_node_unref);
+      return noop_span ();
+    }
+  span = span_new_bare (trace->trace_id, parent, kind);
+  span->lazy = TRUE;
+  for (guint i = 0; i < n_members; i++)
+    {
+      if (kind_info[kind].members[i] == NULL)
+        g_clear_pointer (&members[i], json_node_unref);
+      else
+        span->pending[i] = g_steal_pointer (&members[i]);
+    }
+  agents_tracing_private_dispatch (AGENTS_TRACING_EVENT_SPAN_START, span);
+  return span;
+}
+
+/* See agents-tracing-private.h. */
+void
+agents_tracing_private_span_set_strv (AgentsSpan *span,
+                                      const char *member,
+                                      const char *const *names)
+{
+  g_autoptr (JsonNode) current = NULL;
+  g_autoptr (JsonNode) value = NULL;
+
+  if (!span_recording (span))
+    return;
+  current = peek_member (span, member);
+  if (node_is_strv (current, names))
+    return;
+  value = strv_node (names);
+  agents_span_set_data_member (span, member, value);
 }
 
 /**
@@ -427,7 +569,7 @@ agents_span_begin (AgentsSpanKind kind, JsonObject *data)
   agents_tracing_private_find_current (&trace, &parent);
   if (trace == NULL || trace->noop)
     return noop_span ();
-  span = span_new (trace, parent, kind, data, FALSE);
+  span = span_new (trace, parent, kind, data);
   agents_tracing_private_push_current (span);
   agents_tracing_private_dispatch (AGENTS_TRACING_EVENT_SPAN_START, span);
   return span;
@@ -780,7 +922,7 @@ agents_span_get_data (AgentsSpan *self)
 {
   g_return_val_if_fail (AGENTS_IS_SPAN (self), NULL);
 
-  return self->data;
+  return agents_tracing_private_span_data (self);
 }
 
 /**
@@ -797,14 +939,18 @@ agents_span_set_data_member (AgentsSpan *self,
                              const char *member,
                              JsonNode *value)
 {
+  JsonNode *copy;
+
   g_return_if_fail (AGENTS_IS_SPAN (self));
   g_return_if_fail (member != NULL);
 
   if (!span_recording (self))
     return;
-  json_object_set_member (self->data, member,
-                          value != NULL ? json_node_copy (value)
-                                        : json_node_new (JSON_NODE_NULL));
+  copy =
+    value != NULL ? json_node_copy (value) : json_node_new (JSON_NODE_NULL);
+  if (!set_pending (self, member, copy))
+    json_object_set_member (agents_tracing_private_span_data (self), member,
+                            copy);
 }
 
 /**
@@ -917,8 +1063,9 @@ agents_span_export (AgentsSpan *self)
   agents_tracing_set_time_member (object, "started_at", self->started_us);
   agents_tracing_set_time_member (
     object, "ended_at", g_atomic_int_get (&self->ended) ? self->ended_us : 0);
-  json_object_set_object_member (object, "span_data",
-                                 json_object_ref (self->data));
+  json_object_set_object_member (
+    object, "span_data",
+    json_object_ref (agents_tracing_private_span_data (self)));
   if (self->error != NULL)
     json_object_set_object_member (object, "error",
                                    json_object_ref (self->error));

@@ -173,7 +173,8 @@ normalize_span (AgentsSpan *span)
 {
   JsonObject *object = json_object_new ();
   JsonObject *data = json_object_new ();
-  g_autoptr (GList) members = json_object_get_members (span->data);
+  JsonObject *span_data = agents_tracing_private_span_data (span);
+  g_autoptr (GList) members = json_object_get_members (span_data);
 
   json_object_set_string_member (object, "type",
                                  agents_span_kind_to_string (span->kind));
@@ -182,7 +183,7 @@ normalize_span (AgentsSpan *span)
                                    json_object_ref (span->error));
   for (GList *l = members; l != NULL; l = l->next)
     {
-      JsonNode *value = json_object_get_member (span->data, l->data);
+      JsonNode *value = json_object_get_member (span_data, l->data);
 
       if (g_str_equal (l->data, "type") || JSON_NODE_HOLDS_NULL (value))
         continue;

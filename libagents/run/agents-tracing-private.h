@@ -41,7 +41,14 @@ struct _AgentsSpan
   char *span_id;
   char *trace_id;
   char *parent_id;
-  JsonObject *data; /* NULL when not recording */
+  gboolean recording;
+  /* The span data. A lazy span (the runner's) builds it on first use,
+   * from @pending: until then nobody can see it, and a span that no
+   * processor receives and nobody asks for never builds it. */
+  JsonObject *data; /* atomic; built under a lock when lazy */
+  gboolean lazy;
+  JsonNode *pending[6]; /* the reference's members, in its order; NULL for
+                         * the default */
   JsonObject *error;
   guint64 sequence; /* start order, for processors */
   gint64 started_us;
@@ -88,12 +95,25 @@ void agents_tracing_private_set_string_or_null (JsonObject *object,
                                                 const char *member,
                                                 const char *value);
 
-/* As agents_trace_start_span() with @data (transfer full) given away: when
- * it already is span data of @kind ("type", then the reference's members
- * in its order), the span keeps it instead of building a copy. */
-AgentsSpan *agents_tracing_private_start_span_take (AgentsTrace *trace,
+/* As agents_trace_start_span() with the values of the reference's members
+ * of @kind, in its order (@members, transfer full: @n_members nodes, each
+ * %NULL for the member's default), without building the span data: it is
+ * built when first needed (agents_span_get_data(), a processor), with the
+ * same content as agents_trace_start_span() would have given it. */
+AgentsSpan *agents_tracing_private_start_span_lazy (AgentsTrace *trace,
                                                     AgentsSpan *parent,
                                                     AgentsSpanKind kind,
-                                                    JsonObject *data);
+                                                    JsonNode **members,
+                                                    guint n_members);
+
+/* The span data of @span, built if it is lazy; %NULL if it does not
+ * record. */
+JsonObject *agents_tracing_private_span_data (AgentsSpan *span);
+
+/* Sets @member of @span's data to an array of @names (%NULL-terminated),
+ * unless it already is an array of exactly those strings. */
+void agents_tracing_private_span_set_strv (AgentsSpan *span,
+                                           const char *member,
+                                           const char *const *names);
 
 G_END_DECLS
