@@ -17,8 +17,12 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-cli-XXXXXX")
 trap 'umount "$tmp/fullcache" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 # Sandboxes (g_dir_make_tmp) and snapshots (the user cache) stay in $tmp,
 # so that the test can see that nothing is left behind.
-mkdir -p "$tmp/tmpdir" "$tmp/cache"
-export TMPDIR="$tmp/tmpdir" XDG_CACHE_HOME="$tmp/cache"
+# `agents reap --all` below removes every host mount (s3_mount) in the
+# runtime directory, live or not: the test gets its own, so that it never
+# unmounts another test's bucket running at the same time.
+mkdir -p "$tmp/tmpdir" "$tmp/cache" "$tmp/run"
+chmod 0700 "$tmp/run"
+export TMPDIR="$tmp/tmpdir" XDG_CACHE_HOME="$tmp/cache" XDG_RUNTIME_DIR="$tmp/run"
 
 n=0
 failed=0
