@@ -40,7 +40,7 @@ gboolean agents_archive_extract_user (GInputStream *archive,
                                       GCancellable *cancellable,
                                       GError **error);
 
-/* ---- the reader's libarchive side (agents-archive-stream.c) ----------- */
+/* ---- the reader's libarchive side (agents-archive-reader.c) ----------- */
 
 /* Errors about reading name @name (the caller's name for the archive)
  * instead of the member or ".". */
