@@ -198,6 +198,11 @@ void turn_free (Turn *turn);
 Turn *turn_new (Run *run);
 void run_schedule (Run *run, GSourceFunc func, const char *name);
 void turn_decide (Run *run, Turn *turn);
+AgentsTool *find_tool (Turn *turn, const char *name, gboolean local_shell);
+void process_response (Run *run, Turn *turn);
+
+/* ---- agents-runner-model-call.c ---- */
+
 JsonArray *model_input (Run *run);
 void prepare_agent (Run *run, Turn *turn);
 void turn_begin (Run *run);
