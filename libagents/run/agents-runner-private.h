@@ -3,12 +3,12 @@
  * Copyright 2026 The libagents authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The runner is four files: agents-runner.c (the type, its API, starting
+ * The runner is five files: agents-runner.c (the type, its API, starting
  * and resuming runs), agents-runner-run.c (the state of one run: items,
  * tracing, the preparation seam, events, completion, hooks and
- * guardrails), agents-runner-turn.c (the turn loop: the model call, its
- * response, handoffs and final outputs) and agents-runner-tools.c (tool
- * execution).
+ * guardrails), agents-runner-turn.c (the turn loop: the model's response,
+ * handoffs and final outputs), agents-runner-model-call.c (preparing a
+ * turn and calling the model) and agents-runner-tools.c (tool execution).
  */
 
 #pragma once

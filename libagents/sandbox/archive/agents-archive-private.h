@@ -72,7 +72,7 @@ gboolean agents_archive_write_all_at (int fd,
                                       off_t offset);
 
 /* The normalized paths of @exclude; *@exclude_all when one is the root.
- * (agents-archive-validate.c) */
+ * (agents-archive-strip.c) */
 GHashTable *agents_archive_normalize_excludes (const char *const *exclude,
                                                gboolean *exclude_all);
 
