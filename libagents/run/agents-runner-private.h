@@ -3,12 +3,12 @@
  * Copyright 2026 The libagents authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The runner is four files: agents-runner.c (the type, its API, starting
+ * The runner is five files: agents-runner.c (the type, its API, starting
  * and resuming runs), agents-runner-run.c (the state of one run: items,
  * tracing, the preparation seam, events, completion, hooks and
- * guardrails), agents-runner-turn.c (the turn loop: the model call, its
- * response, handoffs and final outputs) and agents-runner-tools.c (tool
- * execution).
+ * guardrails), agents-runner-turn.c (the turn loop: the model's response,
+ * handoffs and final outputs), agents-runner-model-call.c (preparing a
+ * turn and calling the model) and agents-runner-tools.c (tool execution).
  */
 
 #pragma once
@@ -200,6 +200,11 @@ void turn_free (Turn *turn);
 Turn *turn_new (Run *run);
 void run_schedule (Run *run, GSourceFunc func, const char *name);
 void turn_decide (Run *run, Turn *turn);
+AgentsTool *find_tool (Turn *turn, const char *name, gboolean local_shell);
+void process_response (Run *run, Turn *turn);
+
+/* ---- agents-runner-model-call.c ---- */
+
 JsonArray *model_input (Run *run);
 void prepare_agent (Run *run, Turn *turn);
 void turn_begin (Run *run);

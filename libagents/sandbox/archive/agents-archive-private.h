@@ -40,7 +40,7 @@ gboolean agents_archive_extract_user (GInputStream *archive,
                                       GCancellable *cancellable,
                                       GError **error);
 
-/* ---- the reader's libarchive side (agents-archive-stream.c) ----------- */
+/* ---- the reader's libarchive side (agents-archive-reader.c) ----------- */
 
 /* Errors about reading name @name (the caller's name for the archive)
  * instead of the member or ".". */
@@ -72,7 +72,7 @@ gboolean agents_archive_write_all_at (int fd,
                                       off_t offset);
 
 /* The normalized paths of @exclude; *@exclude_all when one is the root.
- * (agents-archive-validate.c) */
+ * (agents-archive-strip.c) */
 GHashTable *agents_archive_normalize_excludes (const char *const *exclude,
                                                gboolean *exclude_all);
 

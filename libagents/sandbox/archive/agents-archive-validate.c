@@ -1,6 +1,6 @@
 /* agents-archive-validate.c - the tar policy over a stream: validating
- * an archive that someone else will extract, renaming members beneath a
- * prefix, listing symlinks
+ * an archive that someone else will extract; renaming members beneath a
+ * prefix and listing symlinks are in agents-archive-strip.c
  *
  * Copyright 2026 The libagents authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -12,9 +12,8 @@
 #include <limits.h>
 #include <string.h>
 
-#include <glib/gi18n-lib.h>
-
 #include "agents-archive-private.h"
+#include "agents-archive-validate-private.h"
 #include "agents-sandbox-error-private.h"
 
 /* ======================================================================
@@ -122,8 +121,8 @@ agents_archive_policy_set_keep_links (AgentsArchivePolicy *self,
 }
 
 /* The normalized form of a root-relative @path, or NULL for the root. */
-static char *
-normalize (const char *path)
+char *
+agents_archive_normalize_path (const char *path)
 {
   g_autoptr (GPtrArray) components = agents_archive_split_components (path);
 
@@ -150,7 +149,7 @@ agents_archive_policy_add_existing_link (AgentsArchivePolicy *self,
 
   g_return_if_fail (self != NULL && path != NULL && target != NULL);
 
-  rel = normalize (path);
+  rel = agents_archive_normalize_path (path);
   if (rel != NULL)
     g_hash_table_replace (self->existing_links, rel, g_strdup (target));
 }
@@ -172,7 +171,7 @@ agents_archive_policy_reject_symlink_at (AgentsArchivePolicy *self,
 
   g_return_if_fail (self != NULL && path != NULL);
 
-  rel = normalize (path);
+  rel = agents_archive_normalize_path (path);
   if (rel != NULL)
     g_hash_table_add (self->rejected_symlinks, rel);
 }
@@ -192,14 +191,14 @@ agents_archive_policy_skip_path (AgentsArchivePolicy *self, const char *path)
 
   g_return_if_fail (self != NULL && path != NULL);
 
-  rel = normalize (path);
+  rel = agents_archive_normalize_path (path);
   if (rel != NULL)
     g_hash_table_add (self->skipped, rel);
 }
 
 /* Whether @components, or one of its parents, is in @set. */
-static gboolean
-in_subtree (GHashTable *set, GPtrArray *components)
+gboolean
+agents_archive_in_subtree (GHashTable *set, GPtrArray *components)
 {
   g_autoptr (GString) rel = g_string_new (NULL);
 
@@ -219,14 +218,6 @@ in_subtree (GHashTable *set, GPtrArray *components)
 /* ======================================================================
  * Passing members on
  * ====================================================================== */
-
-typedef struct
-{
-  AgentsArchiveReader *reader;
-  AgentsArchiveWriter *writer; /* NULL: nothing is passed on */
-  GCancellable *cancellable;
-  guint8 *scratch;
-} Copy;
 
 /* Reads (and passes on) the data of a regular member. */
 static gboolean
@@ -249,13 +240,13 @@ copy_data (Copy *c, GError **error)
 
 /* Passes on @from named @rel, with its type and permission bits masked
  * with @perm_mask; a hard link links to @hardlink. */
-static gboolean
-copy_member (Copy *c,
-             const AgentsArchiveMember *from,
-             const char *rel,
-             guint perm_mask,
-             const char *hardlink,
-             GError **error)
+gboolean
+agents_archive_copy_member (Copy *c,
+                            const AgentsArchiveMember *from,
+                            const char *rel,
+                            guint perm_mask,
+                            const char *hardlink,
+                            GError **error)
 {
   g_autoptr (AgentsArchiveMember) to = agents_archive_member_copy (from);
 
@@ -274,15 +265,15 @@ copy_member (Copy *c,
   return TRUE;
 }
 
-static gboolean
-copy_finish (Copy *c, GError **error)
+gboolean
+agents_archive_copy_finish (Copy *c, GError **error)
 {
   return c->writer == NULL ||
          agents_archive_writer_close (c->writer, c->cancellable, error);
 }
 
-static void
-copy_clear (Copy *c)
+void
+agents_archive_copy_clear (Copy *c)
 {
   g_clear_object (&c->reader);
   g_clear_object (&c->writer);
@@ -462,7 +453,7 @@ validate_directory (Validate *v,
   if (slot == NULL)
     return FALSE;
   set_node (v, slot, NODE_DIR, NULL);
-  return copy_member (&v->copy, m, rel, 0777, NULL, error);
+  return agents_archive_copy_member (&v->copy, m, rel, 0777, NULL, error);
 }
 
 static gboolean
@@ -481,7 +472,7 @@ validate_regular (Validate *v,
   if (slot == NULL)
     return FALSE;
   set_node (v, slot, NODE_FILE, NULL);
-  return copy_member (&v->copy, m, rel, 0777, NULL, error);
+  return agents_archive_copy_member (&v->copy, m, rel, 0777, NULL, error);
 }
 
 /* The rule of an extractor that refuses links leading out lexically (the
@@ -542,7 +533,7 @@ validate_symlink (Validate *v,
   if (slot == NULL)
     return FALSE;
   set_node (v, slot, NODE_LINK, target);
-  return copy_member (&v->copy, m, rel, 0777, NULL, error);
+  return agents_archive_copy_member (&v->copy, m, rel, 0777, NULL, error);
 }
 
 /* A hard link to an earlier member (a file, or a symlink, which is linked
@@ -585,7 +576,7 @@ validate_hardlink (Validate *v,
   if (strcmp (slot, source_slot) == 0)
     return set_write_error (error, rel, ENOENT);
   set_node (v, slot, kind, source_target);
-  return copy_member (&v->copy, m, rel, 0777, source_rel, error);
+  return agents_archive_copy_member (&v->copy, m, rel, 0777, source_rel, error);
 }
 
 static AgentsArchiveSeenKind
@@ -623,7 +614,7 @@ validate_member (Validate *v, const AgentsArchiveMember *m, GError **error)
       return agents_archive_set_unsafe_error (error, m->name,
                                               "invalid_root_member");
     }
-  if (in_subtree (v->policy->skipped, components))
+  if (agents_archive_in_subtree (v->policy->skipped, components))
     return TRUE;
 
   rel = agents_archive_join_components (components, components->len);
@@ -669,7 +660,7 @@ validate_members (Validate *v, GError **error)
                                        error))
         return FALSE;
       if (m == NULL)
-        return copy_finish (&v->copy, error);
+        return agents_archive_copy_finish (&v->copy, error);
       if (g_cancellable_set_error_if_cancelled (v->copy.cancellable, error) ||
           !validate_member (v, m, error))
         return FALSE;
@@ -758,299 +749,8 @@ agents_archive_validate_copy (GInputStream *input,
   v.seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   ok = validate_members (&v, error);
-  copy_clear (&v.copy);
+  agents_archive_copy_clear (&v.copy);
   g_hash_table_unref (v.nodes);
   g_hash_table_unref (v.seen);
   return ok;
-}
-
-/* ======================================================================
- * Renaming beneath a prefix: "<prefix>/…" to "…"
- * ====================================================================== */
-
-typedef struct
-{
-  Copy copy;
-  GPtrArray *prefix; /* NULL: no prefix */
-  char *prefix_rel;
-  GHashTable *exclude;
-  gboolean exclude_all;
-  gboolean keep_root;
-} Strip;
-
-/* The components of @member below the prefix; an empty array for the
- * prefix itself. */
-static GPtrArray *
-strip_components (Strip *s, const char *member, GError **error)
-{
-  const char *reason = NULL;
-  g_autoptr (GPtrArray) components =
-    agents_archive_member_components (member, &reason);
-
-  if (components == NULL)
-    {
-      agents_archive_set_unsafe_error (error, member ? member : "", reason);
-      return NULL;
-    }
-  if (s->prefix == NULL)
-    return g_steal_pointer (&components);
-  for (guint i = 0; i < s->prefix->len; i++)
-    if (i >= components->len || strcmp (g_ptr_array_index (components, i),
-                                        g_ptr_array_index (s->prefix, i)) != 0)
-      {
-        agents_archive_set_unsafe_error_full (error, member, "outside_root",
-                                              s->prefix_rel);
-        return NULL;
-      }
-  g_ptr_array_remove_range (components, 0, s->prefix->len);
-  return g_steal_pointer (&components);
-}
-
-static gboolean
-is_excluded (Strip *s, GPtrArray *components)
-{
-  return s->exclude_all || in_subtree (s->exclude, components);
-}
-
-static gboolean
-strip_member (Strip *s, const AgentsArchiveMember *m, GError **error)
-{
-  g_autoptr (GPtrArray) components = NULL;
-  g_autoptr (GPtrArray) source = NULL;
-  g_autofree char *source_rel = NULL;
-  g_autofree char *rel = NULL;
-
-  components = strip_components (s, m->name, error);
-  if (components == NULL)
-    return FALSE;
-  if (components->len == 0)
-    {
-      if (s->keep_root && !s->exclude_all &&
-          m->type == AGENTS_ARCHIVE_MEMBER_DIRECTORY)
-        return copy_member (&s->copy, m, ".", 07777, NULL, error);
-      return TRUE;
-    }
-  if (is_excluded (s, components))
-    return TRUE;
-  rel = agents_archive_join_components (components, components->len);
-
-  if (m->type == AGENTS_ARCHIVE_MEMBER_HARDLINK)
-    {
-      source = strip_components (s, m->link_target, error);
-      if (source == NULL)
-        return FALSE;
-      /* The data went with the excluded member: nothing to link to. */
-      if (source->len == 0 || is_excluded (s, source))
-        return TRUE;
-      source_rel = agents_archive_join_components (source, source->len);
-      return copy_member (&s->copy, m, rel, 07777, source_rel, error);
-    }
-  if (m->type == AGENTS_ARCHIVE_MEMBER_OTHER)
-    return TRUE; /* sockets, fifos and devices are not archived */
-  return copy_member (&s->copy, m, rel, 07777, NULL, error);
-}
-
-GHashTable *
-agents_archive_normalize_excludes (const char *const *exclude,
-                                   gboolean *exclude_all)
-{
-  GHashTable *set =
-    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-
-  *exclude_all = FALSE;
-  for (guint i = 0; exclude != NULL && exclude[i] != NULL; i++)
-    {
-      char *rel = normalize (exclude[i]);
-
-      if (rel == NULL)
-        *exclude_all = TRUE;
-      else
-        g_hash_table_add (set, rel);
-    }
-  return set;
-}
-
-static gboolean
-check_prefix (const char *prefix, GPtrArray **components, GError **error)
-{
-  if (prefix == NULL)
-    return TRUE;
-  *components = agents_archive_split_components (prefix);
-  if ((*components)->len > 0)
-    return TRUE;
-  agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT, NULL,
-                            _ ("tar member prefix must not be empty"));
-  return FALSE;
-}
-
-/**
- * agents_archive_strip_prefix:
- * @input: a tar whose members are all named `<prefix>/…` (and `<prefix>`
- *   itself), as the Docker engine's archive endpoint answers
- * @prefix: (nullable): the prefix, a relative path; %NULL to keep the
- *   names
- * @exclude: (array zero-terminated=1) (nullable): paths relative to the
- *   prefix left out together with everything below them
- * @flags: how to rename
- * @output: where the renamed tar goes
- * @cancellable: (nullable): a #GCancellable
- * @error: return location for a #GError
- *
- * Copies @input to @output with the members renamed relative to @prefix,
- * hard link targets too, streaming (long names get PAX path headers).
- * The member of the prefix itself is left out, or named `.` with
- * %AGENTS_ARCHIVE_STRIP_KEEP_ROOT. A hard link whose target is excluded
- * is left out too; sockets, fifos and devices are left out, as
- * agents_archive_tar_directory() leaves them out. Permission bits and
- * owners are kept.
- *
- * A @prefix naming no directory (empty, `.`) is an
- * %AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT error; a member outside it an
- * %AGENTS_SANDBOX_ERROR_UNSAFE_ARCHIVE_MEMBER error with the reason
- * `outside_root` and the detail @prefix.
- *
- * Returns: %TRUE on success
- */
-gboolean
-agents_archive_strip_prefix (GInputStream *input,
-                             const char *prefix,
-                             const char *const *exclude,
-                             AgentsArchiveStripFlags flags,
-                             GOutputStream *output,
-                             GCancellable *cancellable,
-                             GError **error)
-{
-  g_autoptr (GHashTable) excluded = NULL;
-  g_autoptr (GPtrArray) prefix_components = NULL;
-  Strip s = { { 0 } };
-  gboolean ok;
-
-  g_return_val_if_fail (G_IS_INPUT_STREAM (input), FALSE);
-  g_return_val_if_fail (G_IS_OUTPUT_STREAM (output), FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  if (!check_prefix (prefix, &prefix_components, error))
-    return FALSE;
-  excluded = agents_archive_normalize_excludes (exclude, &s.exclude_all);
-  s.exclude = excluded;
-  s.prefix = prefix_components;
-  s.prefix_rel = prefix ? normalize (prefix) : NULL;
-  s.keep_root = (flags & AGENTS_ARCHIVE_STRIP_KEEP_ROOT) != 0;
-  s.copy.reader =
-    agents_archive_reader_new (input, AGENTS_COMPRESSION_SCHEME_TAR, NULL);
-  s.copy.writer = agents_archive_writer_new (output);
-  s.copy.cancellable = cancellable;
-
-  for (ok = TRUE; ok;)
-    {
-      g_autoptr (AgentsArchiveMember) m = NULL;
-
-      ok = agents_archive_reader_next (s.copy.reader, &m, cancellable, error);
-      if (!ok || m == NULL)
-        break;
-      ok = !g_cancellable_set_error_if_cancelled (cancellable, error) &&
-           strip_member (&s, m, error);
-    }
-  ok = ok && copy_finish (&s.copy, error);
-  copy_clear (&s.copy);
-  g_free (s.prefix_rel);
-  return ok;
-}
-
-/* ======================================================================
- * Listing symlinks
- * ====================================================================== */
-
-/* Records @m (renamed @rel) in @links if it is a symlink, or a hard link
- * to one; forgets what an earlier member left at @rel otherwise. */
-static gboolean
-note_symlink (Strip *s,
-              GHashTable *links,
-              const AgentsArchiveMember *m,
-              char *rel,
-              GError **error)
-{
-  const char *target = NULL;
-
-  if (m->type == AGENTS_ARCHIVE_MEMBER_HARDLINK)
-    {
-      g_autoptr (GPtrArray) source =
-        strip_components (s, m->link_target, error);
-      g_autofree char *source_rel = NULL;
-
-      if (source == NULL)
-        {
-          g_free (rel);
-          return FALSE;
-        }
-      source_rel = agents_archive_join_components (source, source->len);
-      target = g_hash_table_lookup (links, source_rel);
-    }
-  else if (m->type == AGENTS_ARCHIVE_MEMBER_SYMLINK)
-    target = m->link_target;
-
-  if (target != NULL)
-    g_hash_table_replace (links, rel, g_strdup (target));
-  else
-    {
-      g_hash_table_remove (links, rel);
-      g_free (rel);
-    }
-  return TRUE;
-}
-
-/**
- * agents_archive_list_symlinks:
- * @input: a tar
- * @prefix: (nullable): a prefix to strip from the member names, as
- *   agents_archive_strip_prefix() does
- * @cancellable: (nullable): a #GCancellable
- * @error: return location for a #GError
- *
- * Reads the headers of @input (the data is skipped, not kept) and returns
- * the symlinks it holds; a hard link to a symlink is one too.
- *
- * Returns: (transfer full) (element-type utf8 utf8): relative path to
- *   target, or %NULL with @error set
- */
-GHashTable *
-agents_archive_list_symlinks (GInputStream *input,
-                              const char *prefix,
-                              GCancellable *cancellable,
-                              GError **error)
-{
-  g_autoptr (GHashTable) links =
-    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr (GPtrArray) prefix_components = NULL;
-  g_autoptr (AgentsArchiveReader) reader = NULL;
-  Strip s = { { 0 } };
-
-  g_return_val_if_fail (G_IS_INPUT_STREAM (input), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (!check_prefix (prefix, &prefix_components, error))
-    return NULL;
-  s.prefix = prefix_components;
-  reader =
-    agents_archive_reader_new (input, AGENTS_COMPRESSION_SCHEME_TAR, NULL);
-  for (;;)
-    {
-      g_autoptr (AgentsArchiveMember) m = NULL;
-      g_autoptr (GPtrArray) components = NULL;
-
-      if (!agents_archive_reader_next (reader, &m, cancellable, error))
-        return NULL;
-      if (m == NULL)
-        return g_steal_pointer (&links);
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
-      components = strip_components (&s, m->name, error);
-      if (components == NULL)
-        return NULL;
-      if (components->len > 0 && !note_symlink (&s, links, m,
-                                                agents_archive_join_components (
-                                                  components, components->len),
-                                                error))
-        return NULL;
-    }
 }
