@@ -36,6 +36,25 @@ run_simple (AgentsAgent *agent, const char *input, GError **error)
   return run_agent (runner, agent, input, NULL, NULL, error);
 }
 
+/* Runs @agent of @model with the tool "foo" (returning "result"): the
+ * first turn calls foo, the second answers "done". */
+static AgentsRunResult *
+run_foo_then_done (AgentsScriptedModel *model, AgentsAgent *agent)
+{
+  g_autoptr (AgentsTool) tool = agents_testing_function_tool ("foo", "result");
+  g_autoptr (AgentsRunResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+
+  agents_agent_add_tool (agent, tool);
+  agents_test_add_turn (
+    model, agents_testing_function_tool_call ("foo", "{}", "call_1"), NULL);
+  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
+                        NULL);
+  result = run_simple (agent, "hello", &error);
+  g_assert_no_error (error);
+  return g_steal_pointer (&result);
+}
+
 static AgentsRunResult *
 resume (AgentsRunner *runner,
         AgentsAgent *agent,
@@ -687,19 +706,11 @@ test_to_input_list (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
   g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
-  g_autoptr (AgentsTool) tool = agents_testing_function_tool ("foo", "result");
   g_autoptr (AgentsRunResult) result = NULL;
-  g_autoptr (GError) error = NULL;
   g_autoptr (JsonArray) list = NULL;
   g_autofree char *output = NULL;
 
-  agents_agent_add_tool (agent, tool);
-  agents_test_add_turn (
-    model, agents_testing_function_tool_call ("foo", "{}", "call_1"), NULL);
-  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
-                        NULL);
-  result = run_simple (agent, "hello", &error);
-  g_assert_no_error (error);
+  result = run_foo_then_done (model, agent);
 
   list = agents_run_result_to_input_list (result);
   g_assert_cmpuint (json_array_get_length (list), ==, 4);
@@ -721,20 +732,12 @@ test_tool_call_then_output (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
   g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
-  g_autoptr (AgentsTool) tool = agents_testing_function_tool ("foo", "result");
   g_autoptr (AgentsRunResult) result = NULL;
-  g_autoptr (GError) error = NULL;
   GListModel *items;
   AgentsRunItem *output;
   JsonArray *input;
 
-  agents_agent_add_tool (agent, tool);
-  agents_test_add_turn (
-    model, agents_testing_function_tool_call ("foo", "{}", "call_1"), NULL);
-  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
-                        NULL);
-  result = run_simple (agent, "hello", &error);
-  g_assert_no_error (error);
+  result = run_foo_then_done (model, agent);
 
   assert_final_text (result, "done");
   items = agents_run_result_get_new_items (result);
@@ -837,19 +840,11 @@ test_items_shared_with_model_input (void)
 {
   g_autoptr (AgentsScriptedModel) model = agents_scripted_model_new ();
   g_autoptr (AgentsAgent) agent = agents_test_new_agent ("test", model);
-  g_autoptr (AgentsTool) tool = agents_testing_function_tool ("foo", "result");
   g_autoptr (AgentsRunResult) result = NULL;
-  g_autoptr (GError) error = NULL;
   GListModel *items;
   JsonArray *input;
 
-  agents_agent_add_tool (agent, tool);
-  agents_test_add_turn (
-    model, agents_testing_function_tool_call ("foo", "{}", "call_1"), NULL);
-  agents_test_add_turn (model, agents_testing_final_output_message ("done"),
-                        NULL);
-  result = run_simple (agent, "hello", &error);
-  g_assert_no_error (error);
+  result = run_foo_then_done (model, agent);
   assert_final_text (result, "done");
 
   items = agents_run_result_get_new_items (result);
