@@ -10,11 +10,14 @@
 #include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/openat2.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -2673,6 +2676,78 @@ test_fork_bomb_contained (Fixture *fixture, gconstpointer data)
 }
 
 static void
+become_uid (gpointer data)
+{
+  uid_t uid = GPOINTER_TO_UINT (data);
+
+  if (setgroups (0, NULL) < 0 || setresgid (uid, uid, uid) < 0 ||
+      setresuid (uid, uid, uid) < 0)
+    _exit (127);
+}
+
+/* pids_limit counts the command's own processes: other processes of the
+ * sandbox uid on the machine (another sandbox's, a zombie nobody reaps)
+ * do not stop a command from starting, where a cgroup holds it. */
+static void
+test_pids_limit_counts_own_processes (Fixture *fixture, gconstpointer data)
+{
+  guint32 uid = 320000 + (guint32) getpid () % 100000;
+  GVariantDict dict;
+  g_autoptr (GVariant) options = NULL;
+  g_autoptr (AgentsManifest) manifest = manifest_with_root (fixture->root);
+  g_autoptr (AgentsSandboxSession) session = NULL;
+  g_autoptr (AgentsExecResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  GPid others[12];
+
+  if (skip_unless_root (fixture->mechanism))
+    return;
+  if (!g_file_test ("/sys/fs/cgroup/pids", G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("no cgroup v1 pids hierarchy: pids_limit is RLIMIT_NPROC, "
+                   "which counts every process of the uid");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    {
+      g_assert_true (
+        g_spawn_async (NULL, (char *[]){ "sleep", "60", NULL }, NULL,
+                       G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
+                       become_uid, GUINT_TO_POINTER (uid), &others[i], &error));
+      g_assert_no_error (error);
+    }
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert (&dict, "confinement", "s", fixture->mechanism);
+  g_variant_dict_insert (&dict, "pids_limit", "x", (gint64) 8);
+  g_variant_dict_insert (&dict, "sandbox_uid", "x", (gint64) uid);
+  g_variant_dict_insert (&dict, "sandbox_gid", "x", (gint64) uid);
+  options = g_variant_ref_sink (g_variant_dict_end (&dict));
+  session = create_session (fixture->client, manifest, options);
+  g_assert_true (start_session (session, &error));
+  g_assert_no_error (error);
+
+  result = exec_shell_full (session, "echo started", 30.0, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (agents_exec_result_ok (result));
+  g_clear_object (&result);
+  /* The limit still holds the command itself. */
+  result = exec_shell_full (
+    session, "for i in 1 2 3 4 5 6 7 8 9 10; do sleep 5 & done; wait", 30.0,
+    NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (agents_exec_result_ok (result));
+
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    {
+      kill (others[i], SIGKILL);
+      waitpid (others[i], NULL, 0);
+      g_spawn_close_pid (others[i]);
+    }
+  close_session (session);
+  delete_session (fixture->client, session);
+}
+
+static void
 test_memory_hog_stopped (Fixture *fixture, gconstpointer data)
 {
   g_autoptr (GVariant) options =
@@ -2796,6 +2871,8 @@ main (int argc, char *argv[])
                            test_fork_bomb_contained);
       add_mechanism_tests ("memory-hog-stopped", confined[i],
                            test_memory_hog_stopped);
+      add_mechanism_tests ("pids-limit-counts-own-processes", confined[i],
+                           test_pids_limit_counts_own_processes);
     }
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     {

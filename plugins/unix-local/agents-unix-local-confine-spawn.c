@@ -132,7 +132,10 @@ prepare_child (ChildSetup *setup,
 {
   MountPlan *plan = NULL;
 
-  set_limit (&setup->nproc, &setup->has_nproc, policy->limits.processes);
+  /* RLIMIT_NPROC counts every process of the uid on the machine, other
+   * sandboxes' included: only where no pids cgroup holds the command. */
+  set_limit (&setup->nproc, &setup->has_nproc,
+             policy->cgroup == NULL ? policy->limits.processes : 0);
   set_limit (&setup->data, &setup->has_data, policy->limits.memory);
   set_limit (&setup->cpu, &setup->has_cpu, policy->limits.cpu_seconds);
   if (policy->cgroup != NULL)
