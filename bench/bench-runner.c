@@ -22,7 +22,8 @@
  * one turn and memory reflects what the run keeps.
  *
  * With --lean-model, both sides use instead a minimal model defined here,
- * which answers the queued items and records nothing: the scripted model
+ * which answers the queued items, sealed as the in-tree OpenAI models
+ * seal theirs, and records nothing: the scripted model
  * deep-copies every request (for get_last_turn_args()), a cost that grows
  * with the history and hides the runner's own.
  *
@@ -271,6 +272,8 @@ lean_get_response (AgentsModel *model, AgentsModelRequest *request, GTask *task)
 
   if (items == NULL)
     items = json_array_new ();
+  for (guint i = 0; i < json_array_get_length (items); i++)
+    json_object_seal (json_array_get_object_element (items, i));
   response = agents_model_response_new (items, NULL, "resp");
   agents_model_return_response (task, response);
 }

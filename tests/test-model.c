@@ -615,6 +615,16 @@ test_scripted_hardcoded_usage (void)
                       "\"input_tokens_details\":{\"cached_tokens\":0},"
                       "\"output_tokens\":0,\"output_tokens_details\":{"
                       "\"reasoning_tokens\":0},\"total_tokens\":0}");
+  {
+    g_autoptr (AgentsModelResponse) other =
+      agents_model_response_new (NULL, NULL, NULL);
+
+    /* Responses without a usage share one sealed zero usage. */
+    g_assert_true (agents_model_response_get_usage (other) ==
+                   agents_model_response_get_usage (response));
+    g_assert_true (
+      json_object_is_immutable (agents_model_response_get_usage (other)));
+  }
   g_clear_object (&response);
 
   agents_scripted_model_set_hardcoded_usage (model, usage);

@@ -148,6 +148,19 @@ output_item (AgentsModelResponse *response, guint i)
     agents_model_response_get_output (response), i);
 }
 
+/* The models seal the items they answer, so that a run shares them
+ * instead of copying them. */
+static void
+assert_output_sealed (AgentsModelResponse *response)
+{
+  JsonArray *output = agents_model_response_get_output (response);
+
+  g_assert_cmpuint (json_array_get_length (output), >, 0);
+  for (guint i = 0; i < json_array_get_length (output); i++)
+    g_assert_true (
+      json_object_is_immutable (json_array_get_object_element (output, i)));
+}
+
 static gint64
 usage_int (AgentsModelResponse *response, const char *member)
 {
@@ -275,6 +288,7 @@ test_responses_tools (Fixture *fx, gconstpointer data)
   g_assert_cmpstr (json_object_get_string_member (output_item (response, 0),
                                                   "encrypted_content"),
                    ==, "gAAAA==");
+  assert_output_sealed (response);
   g_assert_cmpstr (
     json_object_get_string_member (output_item (response, 1), "call_id"), ==,
     "call_a");
@@ -331,6 +345,7 @@ test_responses_not_streamed (Fixture *fx, gconstpointer data)
   g_assert_cmpstr (
     json_object_get_string_member (output_item (response, 0), "id"), ==,
     "msg_1");
+  assert_output_sealed (response);
 }
 
 /* A custom (freeform) tool as the plumbing gives it: passed through. */
@@ -1168,6 +1183,7 @@ test_chat_tools (Fixture *fx, gconstpointer data)
                    "*** Begin Patch\n*** Add File: hello.txt\n+hello\n"
                    "*** End Patch\n");
   g_assert_cmpint (usage_int (response, "total_tokens"), ==, 39);
+  assert_output_sealed (response);
 }
 
 static void
@@ -1190,6 +1206,7 @@ test_chat_not_streamed (Fixture *fx, gconstpointer data)
     json_object_get_string_member (output_item (response, 1), "type"), ==,
     "function_call");
   g_assert_cmpint (usage_int (response, "total_tokens"), ==, 10);
+  assert_output_sealed (response);
 }
 
 static JsonObject *

@@ -106,7 +106,7 @@ agents_model_response_set_property (GObject *object,
 
 /* The reference's Usage(): zeros. */
 static JsonObject *
-zero_usage (void)
+new_zero_usage (void)
 {
   JsonObject *usage = json_object_new ();
   JsonObject *input_details = json_object_new ();
@@ -122,6 +122,23 @@ zero_usage (void)
                                  output_details);
   json_object_set_int_member (usage, "total_tokens", 0);
   return usage;
+}
+
+/* Responses without a usage share one sealed zero usage: a run keeps
+ * every response, and three JSON objects per response add up. */
+static JsonObject *
+zero_usage (void)
+{
+  static JsonObject *zero;
+
+  if (g_once_init_enter (&zero))
+    {
+      JsonObject *usage = new_zero_usage ();
+
+      json_object_seal (usage);
+      g_once_init_leave (&zero, usage);
+    }
+  return json_object_ref (zero);
 }
 
 static void
@@ -185,7 +202,8 @@ agents_model_response_init (AgentsModelResponse *self)
 /**
  * agents_model_response_new:
  * @output: (nullable): the output items (referenced), %NULL for none
- * @usage: (nullable): the usage (referenced), %NULL for zeros
+ * @usage: (nullable): the usage (referenced), %NULL for zeros (a
+ *   sealed object that responses share)
  * @response_id: (nullable): the provider's id of the response
  *
  * Creates a response.

@@ -522,7 +522,7 @@ response_from_completion (JsonObject *completion,
     }
   items = agents_openai_chat_items_from_message (
     agents_openai_json_object (choice, "message"), custom);
-  return agents_model_response_new (items, usage, NULL);
+  return agents_openai_response_new (items, usage, NULL);
 }
 
 typedef struct

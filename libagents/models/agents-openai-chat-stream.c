@@ -624,5 +624,5 @@ agents_openai_chat_stream_finish (AgentsOpenAIChatStream *stream,
                                  agents_openai_usage_responses_shape (usage));
   json_object_set_object_member (event, "response", response);
   push (stream, event);
-  return agents_model_response_new (output, usage, NULL);
+  return agents_openai_response_new (output, usage, NULL);
 }

@@ -39,6 +39,24 @@ agents_openai_json_array (JsonObject *object, const char *member)
            : NULL;
 }
 
+AgentsModelResponse *
+agents_openai_response_new (JsonArray *output,
+                            JsonObject *usage,
+                            const char *response_id)
+{
+  /* Nothing edits an answer's items after this point: sealed, they are
+   * shared by the run's items and every later request instead of being
+   * copied. */
+  for (guint i = 0; output != NULL && i < json_array_get_length (output); i++)
+    {
+      JsonNode *node = json_array_get_element (output, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (node))
+        json_object_seal (json_node_get_object (node));
+    }
+  return agents_model_response_new (output, usage, response_id);
+}
+
 char *
 agents_openai_json_to_string (JsonNode *node)
 {

@@ -92,6 +92,10 @@ const char *agents_openai_json_string (JsonObject *object, const char *member);
 JsonObject *agents_openai_json_object (JsonObject *object, const char *member);
 JsonArray *agents_openai_json_array (JsonObject *object, const char *member);
 char *agents_openai_json_to_string (JsonNode *node);
+/* A response whose output items are sealed. */
+AgentsModelResponse *agents_openai_response_new (JsonArray *output,
+                                                 JsonObject *usage,
+                                                 const char *response_id);
 
 /* Chat Completions conversion (agents-openai-chat-convert.c) */
 

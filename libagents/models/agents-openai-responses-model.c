@@ -484,8 +484,8 @@ response_from_json (JsonObject *response, JsonArray *fallback_output)
   if ((output == NULL || json_array_get_length (output) == 0) &&
       fallback_output != NULL)
     output = fallback_output;
-  return agents_model_response_new (output, usage,
-                                    agents_openai_json_string (response, "id"));
+  return agents_openai_response_new (
+    output, usage, agents_openai_json_string (response, "id"));
 }
 
 static void
