@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "agents-object-list-private.h"
 #include "agents-run-private.h"
 #include "test-utils.h"
 
@@ -858,6 +859,49 @@ test_items_shared_with_model_input (void)
       g_assert_true (json_object_is_immutable (raw));
       g_assert_true (json_array_get_object_element (input, i + 1) == raw);
     }
+}
+
+static void
+record_change (
+  GListModel *list, guint position, guint removed, guint added, GString *log)
+{
+  g_string_append_printf (log, "%u-%u+%u;", position, removed, added);
+}
+
+/* The result's lists: items in order, each change announced. */
+static void
+test_object_list (void)
+{
+  g_autoptr (AgentsObjectList) list =
+    agents_object_list_new (AGENTS_TYPE_MODEL_RESPONSE);
+  g_autoptr (GPtrArray) responses =
+    g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GString) log = g_string_new (NULL);
+  GListModel *model = G_LIST_MODEL (list);
+
+  for (guint i = 0; i < 3; i++)
+    g_ptr_array_add (responses, agents_model_response_new (NULL, NULL, NULL));
+  g_signal_connect (list, "items-changed", G_CALLBACK (record_change), log);
+  g_assert_true (g_list_model_get_item_type (model) ==
+                 AGENTS_TYPE_MODEL_RESPONSE);
+  agents_object_list_append (list, responses->pdata[0]);
+  agents_object_list_append (list, responses->pdata[1]);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  {
+    g_autoptr (GObject) second = g_list_model_get_object (model, 1);
+
+    g_assert_true (second == responses->pdata[1]);
+  }
+  g_assert_null (g_list_model_get_item (model, 2));
+  /* Replacing keeps the objects both lists share alive. */
+  g_ptr_array_remove_index (responses, 0);
+  agents_object_list_set (list, responses);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  g_assert_true (G_IS_OBJECT (responses->pdata[0]));
+  agents_object_list_set (list, NULL);
+  agents_object_list_set (list, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
+  g_assert_cmpstr (log->str, ==, "0-0+1;1-0+1;0-2+2;0-2+0;");
 }
 
 static void
@@ -2419,6 +2463,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/run/runner/to-input-list", test_to_input_list);
   g_test_add_func ("/run/runner/tool-call-then-output",
                    test_tool_call_then_output);
+  g_test_add_func ("/run/runner/object-list", test_object_list);
   g_test_add_func ("/run/runner/items-shared-with-model-input",
                    test_items_shared_with_model_input);
   g_test_add_func ("/run/runner/model-input-across-turns",

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "agents-object-list-private.h"
 #include "agents-run-private.h"
 #include "agents-run-result.h"
 
@@ -29,9 +30,9 @@ struct _AgentsRunResult
   AgentsAgent *last_agent;
   JsonNode *input;
   JsonNode *final_output;
-  GListStore *new_items;
-  GListStore *raw_responses;
-  GListStore *interruptions;
+  AgentsObjectList *new_items;
+  AgentsObjectList *raw_responses;
+  AgentsObjectList *interruptions;
   guint current_turn;
   guint max_turns;
   AgentsToolUseTracker *tracker;
@@ -196,9 +197,9 @@ agents_run_result_class_init (AgentsRunResultClass *klass)
 static void
 agents_run_result_init (AgentsRunResult *self)
 {
-  self->new_items = g_list_store_new (AGENTS_TYPE_RUN_ITEM);
-  self->raw_responses = g_list_store_new (AGENTS_TYPE_MODEL_RESPONSE);
-  self->interruptions = g_list_store_new (AGENTS_TYPE_RUN_ITEM);
+  self->new_items = agents_object_list_new (AGENTS_TYPE_RUN_ITEM);
+  self->raw_responses = agents_object_list_new (AGENTS_TYPE_MODEL_RESPONSE);
+  self->interruptions = agents_object_list_new (AGENTS_TYPE_RUN_ITEM);
   self->tracker = agents_tool_use_tracker_new ();
   self->max_turns = 10;
 }
@@ -250,16 +251,13 @@ void
 agents_run_private_result_append_item (AgentsRunResult *self,
                                        AgentsRunItem *item)
 {
-  g_list_store_append (self->new_items, item);
+  agents_object_list_append (self->new_items, item);
 }
 
 void
 agents_run_private_result_set_items (AgentsRunResult *self, GPtrArray *items)
 {
-  g_list_store_splice (
-    self->new_items, 0,
-    g_list_model_get_n_items (G_LIST_MODEL (self->new_items)), items->pdata,
-    items->len);
+  agents_object_list_set (self->new_items, items);
 }
 
 static GPtrArray *
@@ -277,16 +275,14 @@ void
 agents_run_private_result_append_response (AgentsRunResult *self,
                                            AgentsModelResponse *response)
 {
-  g_list_store_append (self->raw_responses, response);
+  agents_object_list_append (self->raw_responses, response);
 }
 
 void
 agents_run_private_result_set_interruptions (AgentsRunResult *self,
                                              GPtrArray *interruptions)
 {
-  g_list_store_remove_all (self->interruptions);
-  for (guint i = 0; interruptions != NULL && i < interruptions->len; i++)
-    g_list_store_append (self->interruptions, interruptions->pdata[i]);
+  agents_object_list_set (self->interruptions, interruptions);
 }
 
 void
