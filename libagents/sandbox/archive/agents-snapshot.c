@@ -148,12 +148,12 @@ agents_snapshot_get_id (AgentsSnapshot *self)
 /* The task of a call, with the caller's @dependencies (nullable) for
  * agents_snapshot_task_get_dependencies(). */
 static GTask *
-new_task (AgentsSnapshot *self,
-          AgentsDependencies *dependencies,
-          GCancellable *cancellable,
-          GAsyncReadyCallback callback,
-          gpointer user_data,
-          gpointer source_tag)
+snapshot_task_new (AgentsSnapshot *self,
+                   AgentsDependencies *dependencies,
+                   GCancellable *cancellable,
+                   GAsyncReadyCallback callback,
+                   gpointer user_data,
+                   gpointer source_tag)
 {
   GTask *task = g_task_new (self, cancellable, callback, user_data);
 
@@ -235,8 +235,8 @@ agents_snapshot_persist_with_dependencies_async (
                     AGENTS_IS_DEPENDENCIES (dependencies));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  task = new_task (self, dependencies, cancellable, callback, user_data,
-                   agents_snapshot_persist_async);
+  task = snapshot_task_new (self, dependencies, cancellable, callback,
+                            user_data, agents_snapshot_persist_async);
   AGENTS_SNAPSHOT_GET_IFACE (self)->persist (self, data, task);
 }
 
@@ -305,8 +305,8 @@ agents_snapshot_restore_with_dependencies_async (
                     AGENTS_IS_DEPENDENCIES (dependencies));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  task = new_task (self, dependencies, cancellable, callback, user_data,
-                   agents_snapshot_restore_async);
+  task = snapshot_task_new (self, dependencies, cancellable, callback,
+                            user_data, agents_snapshot_restore_async);
   AGENTS_SNAPSHOT_GET_IFACE (self)->restore (self, task);
 }
 
@@ -375,8 +375,8 @@ agents_snapshot_restorable_with_dependencies_async (
                     AGENTS_IS_DEPENDENCIES (dependencies));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  task = new_task (self, dependencies, cancellable, callback, user_data,
-                   agents_snapshot_restorable_async);
+  task = snapshot_task_new (self, dependencies, cancellable, callback,
+                            user_data, agents_snapshot_restorable_async);
   AGENTS_SNAPSHOT_GET_IFACE (self)->restorable (self, task);
 }
 
