@@ -951,9 +951,11 @@ test_confined_setuid (Confined *fixture, gconstpointer data)
 }
 
 /* Processes of @uid whose environment holds @mark: those of one test,
- * whatever else runs as that uid on the host. */
+ * whatever else runs as that uid on the host. Only those running
+ * @program, when it is given. A process in the middle of an execve()
+ * may show no environment for a moment. */
 static guint
-count_marked (guint32 uid, const char *mark)
+count_marked_running (guint32 uid, const char *mark, const char *program)
 {
   g_autoptr (GDir) dir = g_dir_open ("/proc", 0, NULL);
   const char *name;
@@ -971,6 +973,15 @@ count_marked (guint32 uid, const char *mark)
           st.st_uid != uid ||
           !g_file_get_contents (environ_path, &env, &len, NULL))
         continue;
+      if (program != NULL)
+        {
+          g_autofree char *comm_path = g_build_filename (path, "comm", NULL);
+          g_autofree char *comm = NULL;
+
+          if (!g_file_get_contents (comm_path, &comm, NULL, NULL) ||
+              !g_str_equal (g_strchomp (comm), program))
+            continue;
+        }
       for (gsize i = 0; i < len; i += strlen (env + i) + 1)
         if (g_str_equal (env + i, mark))
           {
@@ -979,6 +990,12 @@ count_marked (guint32 uid, const char *mark)
           }
     }
   return n;
+}
+
+static guint
+count_marked (guint32 uid, const char *mark)
+{
+  return count_marked_running (uid, mark, NULL);
 }
 
 /* Every process of @uid, zombies included: they count against
@@ -1185,13 +1202,18 @@ test_confined_cgroup (Confined *fixture, gconstpointer data)
     "setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 30 >/dev/null 2>&1 &",
     &pid);
   g_subprocess_wait (proc, NULL, NULL);
-  /* A loaded machine may take seconds to fork and exec both. */
+  /* A loaded machine may take seconds to fork and exec both; until the
+   * two run sleep, a count may catch one of them inside an execve(). */
   deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while (count_marked (policy->sandbox_uid, mark) < 2 &&
+  while (count_marked_running (policy->sandbox_uid, mark, "sleep") < 2 &&
          g_get_monotonic_time () < deadline)
     g_usleep (10 * 1000);
   if (fixture->mechanism == AGENTS_UNIX_LOCAL_CONFINEMENT_LANDLOCK)
-    g_assert_cmpuint (count_marked (policy->sandbox_uid, mark), ==, 2);
+    {
+      g_assert_cmpuint (
+        count_marked_running (policy->sandbox_uid, mark, "sleep"), ==, 2);
+      g_assert_cmpuint (count_marked (policy->sandbox_uid, mark), ==, 2);
+    }
 
   agents_unix_local_cgroup_free (cgroup);
   deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
