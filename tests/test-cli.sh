@@ -376,9 +376,12 @@ fi
 
 # ---- Ctrl-C -----------------------------------------------------------------------
 
-cat >"$tmp/slow-turns.json" <<'EOF'
+# A command line of this test's own, for pgrep: others may run this test
+# at the same time.
+slow_sleep="sleep 37.$$"
+cat >"$tmp/slow-turns.json" <<EOF
 [[{"type": "function_call", "call_id": "call_s", "name": "exec_command",
-   "arguments": "{\"cmd\": \"sleep 37.25\", \"yield_time_ms\": 120000}"}]]
+   "arguments": "{\"cmd\": \"$slow_sleep\", \"yield_time_ms\": 120000}"}]]
 EOF
 write_agent "$tmp/slow.json" '["shell"]' slow-turns.json
 "$agents" run "$tmp/slow.json" "go" >"$tmp/out" 2>"$tmp/err" &
@@ -393,7 +396,7 @@ kill -INT $pid
 wait $pid
 status=$?
 if [ $status -eq 1 ] && has "interrupted" "$tmp/err" && no_sandbox_left &&
-  ! pgrep -f "sleep 37.25" >/dev/null; then
+  ! pgrep -f "$slow_sleep" >/dev/null; then
   pass "Ctrl-C stops the run and cleans its sandbox up"
 else
   echo "exit status $status" >>"$tmp/err"
