@@ -1126,6 +1126,25 @@ mangle_garbage (GBytes *archive)
   return g_bytes_new (garbage, sizeof garbage);
 }
 
+/* A zip whose member "d/\xcfb.txt" is flagged UTF-8 (bit 11) but is
+ * not: libarchive reads its header with a warning and no name. */
+static GBytes *
+mangle_unreadable_zip_name (GBytes *archive)
+{
+  static const char hex[] =
+    "504b0304140000080000487b825d7a7a6fed030000000300000008000000642fcf62"
+    "2e74787468690a504b01021403140000080000487b825d7a7a6fed03000000030000"
+    "00080000000000000000000000800100000000642fcf622e747874504b0506000000"
+    "000100010036000000290000000000";
+  gsize len = strlen (hex) / 2;
+  guint8 *bytes = g_malloc (len);
+
+  for (gsize i = 0; i < len; i++)
+    bytes[i] = (g_ascii_xdigit_value (hex[2 * i]) << 4) |
+               g_ascii_xdigit_value (hex[2 * i + 1]);
+  return g_bytes_new_take (bytes, len);
+}
+
 static void
 setup_preexisting_symlinks (const char *root, const char *outside)
 {
@@ -1303,6 +1322,8 @@ static const CorpusCase corpus[] = {
     .code = READ, .key = "reason" },
   { "garbage-zip", FORMAT_ZIP, build_small_file, .mangle = mangle_garbage,
     .code = READ, .key = "reason" },
+  { "zip-unreadable-name", FORMAT_ZIP, build_small_file,
+    .mangle = mangle_unreadable_zip_name, .code = READ, .key = "reason" },
   { "write-through-preexisting-symlink", FORMAT_TAR,
     build_through_preexisting_symlink, setup_preexisting_symlinks,
     .code = UNSAFE, .key = "reason", .value = "symlink_escape" },

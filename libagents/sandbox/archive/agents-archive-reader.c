@@ -443,7 +443,7 @@ agents_archive_reader_next_entry (AgentsArchiveReader *self,
                                   GCancellable *cancellable,
                                   GError **error)
 {
-  const char *raw;
+  const char *name, *raw;
   gboolean ok = TRUE;
   int r;
 
@@ -463,7 +463,12 @@ agents_archive_reader_next_entry (AgentsArchiveReader *self,
           *entry = NULL;
           self->done = TRUE;
         }
-      else if (r < ARCHIVE_WARN)
+      /* A warning may come with a member name that libarchive could not
+       * convert (a zip's bytes flagged UTF-8 that are not): no name. An
+       * empty name, read without a warning, is the rules' to refuse. */
+      else if (r < ARCHIVE_WARN ||
+               (r == ARCHIVE_WARN &&
+                agents_archive_entry_pathname (*entry) == NULL))
         {
           *entry = NULL;
           ok = agents_archive_reader_fail (self, error);
@@ -473,9 +478,9 @@ agents_archive_reader_next_entry (AgentsArchiveReader *self,
   if (!ok || *entry == NULL)
     return ok;
 
-  if (self->zip_names != NULL &&
-      (raw = g_hash_table_lookup (self->zip_names,
-                                  agents_archive_entry_pathname (*entry))))
+  name = agents_archive_entry_pathname (*entry);
+  if (self->zip_names != NULL && name != NULL &&
+      (raw = g_hash_table_lookup (self->zip_names, name)))
     archive_entry_copy_pathname (*entry, raw);
   self->entry = *entry;
   self->member = g_strdup (agents_archive_entry_pathname (*entry));
