@@ -527,6 +527,25 @@ test_diff_large_file (void)
   g_assert_cmpuint (strlen (result), ==, strlen (input) - 2);
 }
 
+/* Context that almost matches everywhere costs the file's lines times the
+ * context's to look for (here 10^8 comparisons): the search stops at its
+ * budget (fuzz-apply-patch). */
+static void
+test_diff_comparison_budget (void)
+{
+  g_autoptr (GString) input = g_string_new (NULL);
+  g_autoptr (GString) diff = g_string_new ("@@\n");
+
+  for (guint i = 0; i < 20000; i++)
+    g_string_append (input, "a\n");
+  for (guint i = 0; i < 10000; i++)
+    g_string_append (diff, " a\n");
+  g_string_append (diff, " b\n");
+  assert_diff_error (input->str, diff->str, UPDATE,
+                     "Invalid Context 0: too many lines to compare; use "
+                     "fewer sections with fewer, more distinctive lines");
+}
+
 /* ---- apply_patch input (§2.1) ------------------------------------------ */
 
 static GPtrArray *
@@ -735,6 +754,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/sandbox/apply-diff/fuzz", test_diff_fuzz);
   g_test_add_func ("/sandbox/apply-diff/end-of-file", test_diff_end_of_file);
   g_test_add_func ("/sandbox/apply-diff/errors", test_diff_errors);
+  g_test_add_func ("/sandbox/apply-diff/comparison-budget",
+                   test_diff_comparison_budget);
   g_test_add_func ("/sandbox/apply-diff/large-file", test_diff_large_file);
   g_test_add_func ("/sandbox/apply-patch/envelope", test_parse_envelope);
   g_test_add_func ("/sandbox/apply-patch/envelope-errors",

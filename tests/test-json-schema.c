@@ -64,6 +64,10 @@ test_types (void)
   assert_validates ("{\"type\": [\"string\", \"null\"]}", "null", NULL);
   assert_validates ("{\"type\": [\"string\", \"null\"]}", "1",
                     "$: unexpected type");
+  /* Whole numbers beyond gint64 are integers, too (no undefined cast). */
+  assert_validates ("{\"type\": \"integer\"}", "1e300", NULL);
+  assert_validates ("{\"type\": \"integer\"}", "-1e19", NULL);
+  assert_validates ("{\"type\": \"integer\"}", "-9223372036854775808.0", NULL);
   /* Unknown types and schemas without a type accept anything. */
   assert_validates ("{\"type\": \"decimal\"}", "1", NULL);
   assert_validates ("{}", "[1, {\"a\": null}]", NULL);
@@ -170,6 +174,51 @@ test_deep_value (void)
                     value->str, reason->str);
 }
 
+/* anyOf over self-references branches at every level: 2^32 paths within
+ * the depth limit. The work is bounded instead (fuzz-json-schema). */
+static void
+test_branching_reference (void)
+{
+  assert_validates (
+    "{\"$defs\": {\"A\": {\"anyOf\": [{\"$ref\": \"#/$defs/A\"},"
+    " {\"$ref\": \"#/$defs/A\"}]}}, \"$ref\": \"#/$defs/A\"}",
+    "1", "$: the schema takes too long to check");
+  assert_validates ("{\"anyOf\": [{\"$ref\": \"#/\"}, {\"$ref\": \"#/\"}]}",
+                    "1", "$: the schema takes too long to check");
+}
+
+/* The budget leaves room for large values that conform. */
+static void
+test_large_value (void)
+{
+  g_autoptr (GString) value = g_string_new ("[");
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_printf (value, "%s{\"n\": %u}", i ? ", " : "", i);
+  g_string_append (value, "]");
+  assert_validates ("{\"type\": \"array\", \"items\": {\"type\": \"object\","
+                    " \"required\": [\"n\"], \"additionalProperties\": false,"
+                    " \"properties\": {\"n\": {\"type\": \"integer\"}}}}",
+                    value->str, NULL);
+}
+
+/* A reason's path is cut at 256 bytes, on a character boundary. */
+static void
+test_long_path (void)
+{
+  g_autoptr (GString) name = g_string_new (NULL);
+  g_autoptr (GString) reason = g_string_new ("$.");
+  g_autofree char *value = NULL;
+
+  for (guint i = 0; i < 300; i++)
+    g_string_append (name, "é");
+  for (guint i = 0; i < 127; i++)
+    g_string_append (reason, "é");
+  g_string_append (reason, "…: unexpected member");
+  value = g_strdup_printf ("{\"%s\": 1}", name->str);
+  assert_validates ("{\"additionalProperties\": false}", value, reason->str);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -182,5 +231,9 @@ main (int argc, char **argv)
   g_test_add_func ("/json-schema/refs", test_refs);
   g_test_add_func ("/json-schema/self-reference", test_self_reference);
   g_test_add_func ("/json-schema/deep-value", test_deep_value);
+  g_test_add_func ("/json-schema/branching-reference",
+                   test_branching_reference);
+  g_test_add_func ("/json-schema/large-value", test_large_value);
+  g_test_add_func ("/json-schema/long-path", test_long_path);
   return g_test_run ();
 }

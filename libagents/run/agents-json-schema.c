@@ -6,17 +6,88 @@
 
 #include "config.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "agents-json-schema-private.h"
 #include "agents-run-private.h"
 
 /* The reasons end up in errors that models read: not translated. */
 
+/* Both documents may be hostile (a tool's schema can come from an MCP
+ * server): a check is bounded in work, not only in depth, since anyOf
+ * over self-references branches at every level. Each step (a schema
+ * applied, a member, an enum value, a list entry) costs one, and one
+ * more for every CHARS_PER_STEP bytes of the names it reads. */
+#define MAX_STEPS (1024u * 1024)
+#define CHARS_PER_STEP 64
+/* Where a reason's path is cut. */
+#define MAX_PATH 256
+
+typedef struct
+{
+  JsonObject *root;
+  GString *reason;
+  guint steps;
+} Check;
+
 static gboolean validate (JsonNode *node,
                           JsonObject *schema,
-                          JsonObject *root,
+                          Check *check,
                           const char *path,
-                          guint depth,
-                          GString *reason);
+                          guint depth);
+
+/* Charges a step that reads @text (or nothing); FALSE once the budget is
+ * spent, which fails the whole check. */
+static gboolean
+spend (Check *check, const char *text)
+{
+  gsize cost = 1 + (text ? strlen (text) / CHARS_PER_STEP : 0);
+
+  if (check->steps > MAX_STEPS || cost > MAX_STEPS - check->steps)
+    {
+      check->steps = MAX_STEPS + 1;
+      return FALSE;
+    }
+  check->steps += cost;
+  return TRUE;
+}
+
+/* @path, then @separator and @name, cut at MAX_PATH bytes (on a
+ * character boundary, marked by an ellipsis) so that long names in deep
+ * values cost no more than their size. */
+static char *
+child_path (const char *path, const char *separator, const char *name)
+{
+  GString *child = g_string_new (path);
+  gsize room;
+
+  if (child->len > MAX_PATH)
+    return g_string_free (child, FALSE);
+  g_string_append (child, separator);
+  room = child->len < MAX_PATH ? MAX_PATH - child->len : 0;
+  g_string_append_len (child, name, strnlen (name, room + 1));
+  if (child->len > MAX_PATH)
+    {
+      const char *cut =
+        g_utf8_find_prev_char (child->str, child->str + MAX_PATH + 1);
+
+      g_string_truncate (child, cut - child->str);
+      g_string_append (child, "…");
+    }
+  return g_string_free (child, FALSE);
+}
+
+/* JSON schema's integer: a number without a fractional part. Casting a
+ * double outside gint64's range is undefined, but every double that
+ * large is whole. */
+static gboolean
+double_is_integer (double value)
+{
+  if (value > -0x1p63 && value < 0x1p63)
+    return value == (double) (gint64) value;
+  return isfinite (value);
+}
 
 static gboolean
 node_has_type (JsonNode *node, const char *type)
@@ -38,22 +109,23 @@ node_has_type (JsonNode *node, const char *type)
   if (g_str_equal (type, "integer"))
     return value_type == G_TYPE_INT64 ||
            (value_type == G_TYPE_DOUBLE &&
-            json_node_get_double (node) ==
-              (gint64) json_node_get_double (node));
+            double_is_integer (json_node_get_double (node)));
   if (g_str_equal (type, "number"))
     return value_type == G_TYPE_INT64 || value_type == G_TYPE_DOUBLE;
   return TRUE; /* unknown types are not checked */
 }
 
 static gboolean
-check_type (JsonNode *node, JsonNode *type, const char *path, GString *reason)
+check_type (JsonNode *node, JsonNode *type, Check *check, const char *path)
 {
   if (JSON_NODE_HOLDS_VALUE (type) &&
       json_node_get_value_type (type) == G_TYPE_STRING)
     {
+      if (!spend (check, json_node_get_string (type)))
+        return FALSE;
       if (node_has_type (node, json_node_get_string (type)))
         return TRUE;
-      g_string_printf (reason, "%s: expected %s", path,
+      g_string_printf (check->reason, "%s: expected %s", path,
                        json_node_get_string (type));
       return FALSE;
     }
@@ -65,39 +137,42 @@ check_type (JsonNode *node, JsonNode *type, const char *path, GString *reason)
         {
           JsonNode *t = json_array_get_element (types, i);
 
+          if (!spend (check, NULL))
+            return FALSE;
           if (JSON_NODE_HOLDS_VALUE (t) &&
               json_node_get_value_type (t) == G_TYPE_STRING &&
               node_has_type (node, json_node_get_string (t)))
             return TRUE;
         }
-      g_string_printf (reason, "%s: unexpected type", path);
+      g_string_printf (check->reason, "%s: unexpected type", path);
       return FALSE;
     }
   return TRUE;
 }
 
 static gboolean
-check_enum (JsonNode *node,
-            JsonObject *schema,
-            const char *path,
-            GString *reason)
+check_enum (JsonNode *node, JsonObject *schema, Check *check, const char *path)
 {
   JsonNode *values = json_object_get_member (schema, "enum");
   JsonNode *constant = json_object_get_member (schema, "const");
 
   if (constant != NULL && !json_node_equal (node, constant))
     {
-      g_string_printf (reason, "%s: not the constant value", path);
+      g_string_printf (check->reason, "%s: not the constant value", path);
       return FALSE;
     }
   if (values == NULL || !JSON_NODE_HOLDS_ARRAY (values))
     return TRUE;
   for (guint i = 0; i < json_array_get_length (json_node_get_array (values));
        i++)
-    if (json_node_equal (
-          node, json_array_get_element (json_node_get_array (values), i)))
-      return TRUE;
-  g_string_printf (reason, "%s: not one of the allowed values", path);
+    {
+      if (!spend (check, NULL))
+        return FALSE;
+      if (json_node_equal (
+            node, json_array_get_element (json_node_get_array (values), i)))
+        return TRUE;
+    }
+  g_string_printf (check->reason, "%s: not one of the allowed values", path);
   return FALSE;
 }
 
@@ -111,56 +186,76 @@ schema_member (JsonObject *schema, const char *name)
 }
 
 static gboolean
+check_required (JsonObject *object,
+                JsonObject *schema,
+                Check *check,
+                const char *path)
+{
+  JsonNode *required = json_object_get_member (schema, "required");
+
+  if (required == NULL || !JSON_NODE_HOLDS_ARRAY (required))
+    return TRUE;
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (required));
+       i++)
+    {
+      JsonNode *r = json_array_get_element (json_node_get_array (required), i);
+      const char *name;
+
+      if (!JSON_NODE_HOLDS_VALUE (r) ||
+          json_node_get_value_type (r) != G_TYPE_STRING)
+        continue;
+      name = json_node_get_string (r);
+      if (!spend (check, name))
+        return FALSE;
+      if (!json_object_has_member (object, name))
+        {
+          g_string_printf (check->reason, "%s: missing member “%s”", path,
+                           name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
 check_object (JsonNode *node,
               JsonObject *schema,
-              JsonObject *root,
+              Check *check,
               const char *path,
-              guint depth,
-              GString *reason)
+              guint depth)
 {
   JsonObject *object = json_node_get_object (node);
   JsonObject *props = schema_member (schema, "properties");
-  JsonNode *required = json_object_get_member (schema, "required");
   JsonNode *additional =
     json_object_get_member (schema, "additionalProperties");
   JsonObjectIter iter;
   const char *name;
   JsonNode *value;
 
-  if (required != NULL && JSON_NODE_HOLDS_ARRAY (required))
-    for (guint i = 0;
-         i < json_array_get_length (json_node_get_array (required)); i++)
-      {
-        JsonNode *r =
-          json_array_get_element (json_node_get_array (required), i);
-
-        if (JSON_NODE_HOLDS_VALUE (r) &&
-            json_node_get_value_type (r) == G_TYPE_STRING &&
-            !json_object_has_member (object, json_node_get_string (r)))
-          {
-            g_string_printf (reason, "%s: missing member “%s”", path,
-                             json_node_get_string (r));
-            return FALSE;
-          }
-      }
+  if (!check_required (object, schema, check, path))
+    return FALSE;
   json_object_iter_init (&iter, object);
   while (json_object_iter_next (&iter, &name, &value))
     {
-      g_autofree char *child = g_strdup_printf ("%s.%s", path, name);
-      JsonObject *sub = props ? schema_member (props, name) : NULL;
+      g_autofree char *child = NULL;
+      JsonObject *sub;
 
+      if (!spend (check, name))
+        return FALSE;
+      child = child_path (path, ".", name);
+      sub = props ? schema_member (props, name) : NULL;
       if (sub == NULL && additional != NULL &&
           JSON_NODE_HOLDS_VALUE (additional) &&
           json_node_get_value_type (additional) == G_TYPE_BOOLEAN &&
           !json_node_get_boolean (additional))
         {
-          g_string_printf (reason, "%s: unexpected member", child);
+          g_string_printf (check->reason, "%s: unexpected member", child);
           return FALSE;
         }
       if (sub == NULL && additional != NULL &&
           JSON_NODE_HOLDS_OBJECT (additional))
         sub = json_node_get_object (additional);
-      if (sub != NULL && !validate (value, sub, root, child, depth + 1, reason))
+      if (sub != NULL && !validate (value, sub, check, child, depth + 1))
         return FALSE;
     }
   return TRUE;
@@ -169,20 +264,22 @@ check_object (JsonNode *node,
 static gboolean
 check_array (JsonNode *node,
              JsonObject *schema,
-             JsonObject *root,
+             Check *check,
              const char *path,
-             guint depth,
-             GString *reason)
+             guint depth)
 {
   JsonArray *array = json_node_get_array (node);
   JsonObject *items = schema_member (schema, "items");
 
   for (guint i = 0; items != NULL && i < json_array_get_length (array); i++)
     {
-      g_autofree char *child = g_strdup_printf ("%s[%u]", path, i);
+      char index[32];
+      g_autofree char *child = NULL;
 
-      if (!validate (json_array_get_element (array, i), items, root, child,
-                     depth + 1, reason))
+      g_snprintf (index, sizeof index, "[%u]", i);
+      child = child_path (path, index, "");
+      if (!validate (json_array_get_element (array, i), items, check, child,
+                     depth + 1))
         return FALSE;
     }
   return TRUE;
@@ -206,10 +303,9 @@ resolve_ref (JsonObject *root, const char *ref)
 static gboolean
 check_combinators (JsonNode *node,
                    JsonObject *schema,
-                   JsonObject *root,
+                   Check *check,
                    const char *path,
-                   guint depth,
-                   GString *reason)
+                   guint depth)
 {
   const char *any[] = { "anyOf", "oneOf" };
   JsonNode *all = json_object_get_member (schema, "allOf");
@@ -228,13 +324,16 @@ check_combinators (JsonNode *node,
           JsonNode *option =
             json_array_get_element (json_node_get_array (options), i);
 
+          if (!spend (check, NULL))
+            return FALSE;
           matched = JSON_NODE_HOLDS_OBJECT (option) &&
-                    validate (node, json_node_get_object (option), root, path,
-                              depth + 1, reason);
+                    validate (node, json_node_get_object (option), check, path,
+                              depth + 1);
         }
       if (!matched)
         {
-          g_string_printf (reason, "%s: matches none of “%s”", path, any[k]);
+          g_string_printf (check->reason, "%s: matches none of “%s”", path,
+                           any[k]);
           return FALSE;
         }
     }
@@ -244,9 +343,10 @@ check_combinators (JsonNode *node,
     {
       JsonNode *part = json_array_get_element (json_node_get_array (all), i);
 
+      if (!spend (check, NULL))
+        return FALSE;
       if (JSON_NODE_HOLDS_OBJECT (part) &&
-          !validate (node, json_node_get_object (part), root, path, depth + 1,
-                     reason))
+          !validate (node, json_node_get_object (part), check, path, depth + 1))
         return FALSE;
     }
   return TRUE;
@@ -258,39 +358,41 @@ check_combinators (JsonNode *node,
 static gboolean
 validate (JsonNode *node,
           JsonObject *schema,
-          JsonObject *root,
+          Check *check,
           const char *path,
-          guint depth,
-          GString *reason)
+          guint depth)
 {
   JsonNode *type = json_object_get_member (schema, "type");
   const char *ref = agents_run_private_json_string (schema, "$ref");
 
   if (depth > 64)
     {
-      g_string_printf (reason, "%s: the schema nests too deep", path);
+      g_string_printf (check->reason, "%s: the schema nests too deep", path);
       return FALSE;
     }
+  if (!spend (check, ref))
+    return FALSE;
   if (ref != NULL)
     {
-      JsonObject *target = resolve_ref (root, ref);
+      JsonObject *target = resolve_ref (check->root, ref);
 
       if (target == NULL)
         {
-          g_string_printf (reason, "%s: unresolved reference %s", path, ref);
+          g_string_printf (check->reason, "%s: unresolved reference %s", path,
+                           ref);
           return FALSE;
         }
-      if (!validate (node, target, root, path, depth + 1, reason))
+      if (!validate (node, target, check, path, depth + 1))
         return FALSE;
     }
-  if ((type != NULL && !check_type (node, type, path, reason)) ||
-      !check_enum (node, schema, path, reason) ||
-      !check_combinators (node, schema, root, path, depth, reason))
+  if ((type != NULL && !check_type (node, type, check, path)) ||
+      !check_enum (node, schema, check, path) ||
+      !check_combinators (node, schema, check, path, depth))
     return FALSE;
   if (JSON_NODE_HOLDS_OBJECT (node))
-    return check_object (node, schema, root, path, depth, reason);
+    return check_object (node, schema, check, path, depth);
   if (JSON_NODE_HOLDS_ARRAY (node))
-    return check_array (node, schema, root, path, depth, reason);
+    return check_array (node, schema, check, path, depth);
   return TRUE;
 }
 
@@ -301,6 +403,8 @@ validate (JsonNode *node,
  * @reason: where the first failure is described, as `$.path: what`
  *
  * Checks @node against @schema (the subset described above `validate()`).
+ * A check that takes too many steps fails with the reason "$: the schema
+ * takes too long to check".
  *
  * Returns: whether @node conforms; when not, @reason says why
  */
@@ -309,9 +413,15 @@ agents_json_schema_validate (JsonObject *schema,
                              JsonNode *node,
                              GString *reason)
 {
+  Check check = { schema, reason, 0 };
+
   g_return_val_if_fail (schema != NULL, FALSE);
   g_return_val_if_fail (node != NULL, FALSE);
   g_return_val_if_fail (reason != NULL, FALSE);
 
-  return validate (node, schema, schema, "$", 0, reason);
+  if (validate (node, schema, &check, "$", 0))
+    return TRUE;
+  if (check.steps > MAX_STEPS)
+    g_string_assign (reason, "$: the schema takes too long to check");
+  return FALSE;
 }

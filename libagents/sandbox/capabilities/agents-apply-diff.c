@@ -53,12 +53,20 @@ chunk_new (guint orig_index, GPtrArray *del_lines, GPtrArray *ins_lines)
   return chunk;
 }
 
-/* The input's lines, with their trimmed forms made once, on demand. */
+/* Locating anchors and context compares lines one by one, as the
+ * reference does: a file's lines times a context's, for every section. A
+ * hostile diff could make that hours of work, so an update compares at
+ * most this many lines, then fails. */
+#define MAX_COMPARISONS ((gsize) 1 << 24)
+
+/* The input's lines, with their trimmed forms made once, on demand, and
+ * the lines compared so far. */
 typedef struct
 {
   GPtrArray *lines;
   GPtrArray *rstripped;
   GPtrArray *stripped;
+  gsize comparisons;
 } Lines;
 
 static void
@@ -305,19 +313,34 @@ read_anchors (Parser *parser, gboolean *has_anchor)
 }
 
 static gboolean
-occurs_before (GPtrArray *lines, const char *value, guint cursor)
+over_budget (Lines *input)
 {
-  for (guint i = 0; i < cursor && i < lines->len; i++)
-    if (g_str_equal (lines->pdata[i], value))
+  return input->comparisons >= MAX_COMPARISONS;
+}
+
+/* Whether line @i of @lines (@input's, or their trimmed forms) is
+ * @value; the comparison is counted in @input. */
+static gboolean
+line_is (Lines *input, GPtrArray *lines, guint i, const char *value)
+{
+  input->comparisons++;
+  return g_str_equal (lines->pdata[i], value);
+}
+
+static gboolean
+occurs_before (Lines *input, GPtrArray *lines, const char *value, guint cursor)
+{
+  for (guint i = 0; i < cursor && i < lines->len && !over_budget (input); i++)
+    if (line_is (input, lines, i, value))
       return TRUE;
   return FALSE;
 }
 
 static gboolean
-find_forward (GPtrArray *lines, const char *value, guint *cursor)
+find_forward (Lines *input, GPtrArray *lines, const char *value, guint *cursor)
 {
-  for (guint i = *cursor; i < lines->len; i++)
-    if (g_str_equal (lines->pdata[i], value))
+  for (guint i = *cursor; i < lines->len && !over_budget (input); i++)
+    if (line_is (input, lines, i, value))
       {
         *cursor = i + 1;
         return TRUE;
@@ -337,14 +360,14 @@ advance_to_anchor (Lines *input,
   g_autofree char *stripped = agents_py_strip (anchor);
   GPtrArray *trimmed;
 
-  if (first && occurs_before (input->lines, anchor, *cursor))
+  if (first && occurs_before (input, input->lines, anchor, *cursor))
     return TRUE;
-  if (find_forward (input->lines, anchor, cursor))
+  if (find_forward (input, input->lines, anchor, cursor))
     return TRUE;
   trimmed = lines_mapped (input, 100);
-  if (first && occurs_before (trimmed, stripped, *cursor))
+  if (first && occurs_before (input, trimmed, stripped, *cursor))
     return TRUE;
-  return find_forward (trimmed, stripped, cursor);
+  return find_forward (input, trimmed, stripped, cursor);
 }
 
 typedef struct
@@ -448,12 +471,12 @@ read_section (GPtrArray *lines, guint start, Section *section, GError **error)
 /* ---- Locating context -------------------------------------------------- */
 
 static gboolean
-equals_slice (GPtrArray *source, GPtrArray *target, guint start)
+equals_slice (Lines *input, GPtrArray *source, GPtrArray *target, guint start)
 {
   if (start + target->len > source->len)
     return FALSE;
   for (guint offset = 0; offset < target->len; offset++)
-    if (!g_str_equal (source->pdata[start + offset], target->pdata[offset]))
+    if (!line_is (input, source, start + offset, target->pdata[offset]))
       return FALSE;
   return TRUE;
 }
@@ -464,7 +487,7 @@ static int
 find_context_core (Lines *input, GPtrArray *context, guint start)
 {
   static const guint fuzz[] = { 0, 1, 100 };
-  Lines wanted = { g_ptr_array_ref (context), NULL, NULL };
+  Lines wanted = { g_ptr_array_ref (context), NULL, NULL, 0 };
   int found = -1;
 
   if (context->len == 0)
@@ -474,8 +497,9 @@ find_context_core (Lines *input, GPtrArray *context, guint start)
       GPtrArray *lines = lines_mapped (input, fuzz[pass]);
       GPtrArray *target = lines_mapped (&wanted, fuzz[pass]);
 
-      for (guint i = start; found == -1 && i < lines->len; i++)
-        if (equals_slice (lines, target, i))
+      for (guint i = start;
+           found == -1 && i < lines->len && !over_budget (input); i++)
+        if (equals_slice (input, lines, target, i))
           found = i;
     }
   lines_clear (&wanted);
@@ -500,6 +524,16 @@ find_context (Lines *input, GPtrArray *context, guint start, gboolean eof)
 
 /* ---- Update ------------------------------------------------------------ */
 
+/* Not the reference's: it compares for as long as it takes. */
+static gboolean
+budget_error (GError **error, guint cursor)
+{
+  return set_error (error,
+                    "Invalid Context %u: too many lines to compare; use "
+                    "fewer sections with fewer, more distinctive lines",
+                    cursor);
+}
+
 static gboolean
 parse_section (Parser *parser,
                Lines *input,
@@ -517,13 +551,17 @@ parse_section (Parser *parser,
     return set_error (error, "Invalid Line:\n%s", current_line (parser));
   for (guint i = 0; i < anchors->len; i++)
     if (!advance_to_anchor (input, anchors->pdata[i], i == 0, cursor) &&
-        anchors->len >= 2)
-      return set_error (error, "Invalid Anchor %u:\n%s", *cursor,
-                        (char *) anchors->pdata[i]);
+        (anchors->len >= 2 || over_budget (input)))
+      return over_budget (input)
+               ? budget_error (error, *cursor)
+               : set_error (error, "Invalid Anchor %u:\n%s", *cursor,
+                            (char *) anchors->pdata[i]);
 
   if (!read_section (parser->lines, parser->index, &section, error))
     return FALSE;
   found = find_context (input, section.context, *cursor, section.eof);
+  if (found == -1 && over_budget (input))
+    return budget_error (error, *cursor);
   if (found == -1)
     {
       g_autofree char *text = join_lines (section.context, "\n");
@@ -590,7 +628,7 @@ apply_update (Parser *parser,
   g_autofree char *normalized = replace_crlf (input);
   g_autoptr (GPtrArray) chunks =
     g_ptr_array_new_with_free_func ((GDestroyNotify) chunk_free);
-  Lines lines = { split_lf_in_place (normalized), NULL, NULL };
+  Lines lines = { split_lf_in_place (normalized), NULL, NULL, 0 };
   guint cursor = 0;
   char *result = NULL;
 
