@@ -172,6 +172,9 @@ agents_openai_responses_stream_event (AgentsOpenAIRequest *request,
     {
       JsonObject *response = agents_openai_json_object (event, "response");
 
+      /* The request reads no further; fed without one, a later
+       * completion replaces this one. */
+      g_clear_pointer (&stream->final_response, json_object_unref);
       stream->final_response =
         response ? json_object_ref (response) : json_object_new ();
       agents_openai_request_mark_end (request);
