@@ -1362,6 +1362,47 @@ test_responses_stream_completed_twice (void)
   agents_openai_responses_stream_free (stream);
 }
 
+static void
+feed_chat_events (AgentsOpenAIChatStream *stream, const char *const *events)
+{
+  for (guint i = 0; events[i] != NULL; i++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      g_assert_true (agents_openai_chat_stream_event (
+        NULL, NULL, events[i], strlen (events[i]), stream, &error));
+      g_assert_no_error (error);
+    }
+}
+
+/* Text, then a stop for tool calls that never came: the finished
+ * message item is dropped with the error, not leaked. */
+static void
+test_chat_stream_text_then_no_call (void)
+{
+  static const char *const events[] = {
+    "{\"choices\": [{\"delta\": {\"content\": \"hi\"}}]}",
+    "{\"choices\": [{\"delta\": {}, \"finish_reason\": \"tool_calls\"}]}",
+    "[DONE]",
+    NULL,
+  };
+  g_autoptr (AgentsModelEventSink) sink = agents_model_event_sink_new ();
+  g_autoptr (GHashTable) custom = g_hash_table_new (g_str_hash, g_str_equal);
+  AgentsOpenAIChatStream *stream =
+    agents_openai_chat_stream_new (sink, custom, "gpt-4.1");
+  g_autoptr (AgentsModelResponse) response = NULL;
+  g_autoptr (GError) error = NULL;
+
+  feed_chat_events (stream, events);
+  response = agents_openai_chat_stream_finish (stream, &error);
+  g_assert_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_MODEL_BEHAVIOR);
+  g_assert_cmpstr (error->message, ==,
+                   "the model stopped for tool calls but gave no usable tool "
+                   "call (each needs an id and a name)");
+  g_assert_null (response);
+  agents_openai_chat_stream_free (stream);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1404,6 +1445,8 @@ main (int argc, char **argv)
                    test_chat_conversion_errors);
   g_test_add_func ("/openai/hostile/responses-completed-twice",
                    test_responses_stream_completed_twice);
+  g_test_add_func ("/openai/hostile/chat-text-then-no-call",
+                   test_chat_stream_text_then_no_call);
 #undef ADD
   return g_test_run ();
 }
