@@ -55,7 +55,7 @@ on_sse_event (const char *event,
   gboolean ok;
 
   ok = feed->event_func (NULL, event, data, data_len, feed->stream, error);
-  g_assert_true (ok || (error == NULL || *error != NULL));
+  g_assert_true (ok == (*error == NULL));
   return ok;
 }
 
@@ -92,15 +92,18 @@ feed_stream (Feed *feed, const guint8 cuts[2], const guint8 *body, gsize size)
   return TRUE;
 }
 
-static void
+/* Whether there is an answer; there is an error when there is none. */
+static gboolean
 check_answer (AgentsModelResponse *response, GError *error)
 {
   g_assert_true ((response == NULL) != (error == NULL));
   if (response != NULL)
     g_assert_nonnull (agents_model_response_get_output (response));
+  return response != NULL;
 }
 
-static void
+/* Whether the stream ended in an answer. */
+static gboolean
 chat_stream (AgentsModelEventSink *sink,
              GHashTable *custom,
              guint8 mode,
@@ -112,6 +115,7 @@ chat_stream (AgentsModelEventSink *sink,
     agents_openai_chat_stream_new (sink, custom, "gpt-fuzz");
   Feed feed = { agents_openai_chat_stream_event, stream };
   gboolean ok = feed_stream (&feed, cuts, body, size);
+  gboolean answered = FALSE;
 
   if (mode & MODE_RESTART)
     {
@@ -124,12 +128,13 @@ chat_stream (AgentsModelEventSink *sink,
       g_autoptr (AgentsModelResponse) response =
         agents_openai_chat_stream_finish (stream, &error);
 
-      check_answer (response, error);
+      answered = check_answer (response, error);
     }
   agents_openai_chat_stream_free (stream);
+  return answered;
 }
 
-static void
+static gboolean
 responses_stream (AgentsModelEventSink *sink,
                   guint8 mode,
                   const guint8 cuts[2],
@@ -140,6 +145,7 @@ responses_stream (AgentsModelEventSink *sink,
     agents_openai_responses_stream_new (sink);
   Feed feed = { agents_openai_responses_stream_event, stream };
   gboolean ok = feed_stream (&feed, cuts, body, size);
+  gboolean answered = FALSE;
 
   if (mode & MODE_RESTART)
     {
@@ -152,9 +158,10 @@ responses_stream (AgentsModelEventSink *sink,
       g_autoptr (AgentsModelResponse) response =
         agents_openai_responses_stream_finish (stream, &error);
 
-      check_answer (response, error);
+      answered = check_answer (response, error);
     }
   agents_openai_responses_stream_free (stream);
+  return answered;
 }
 
 /* A whole answer, as the request reads it: a JSON object or an error. */
@@ -208,10 +215,13 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   switch (mode)
     {
     case MODE_CHAT_STREAM:
-      chat_stream (sink, custom, data[0], data + 1, body, body_size);
+      /* An answer comes with its response.completed event. */
+      if (chat_stream (sink, custom, data[0], data + 1, body, body_size))
+        g_assert_cmpuint (n_events, >, 0);
       break;
     case MODE_RESPONSES_STREAM:
-      responses_stream (sink, data[0], data + 1, body, body_size);
+      if (responses_stream (sink, data[0], data + 1, body, body_size))
+        g_assert_cmpuint (n_events, >, 0);
       break;
     case MODE_RESPONSES_JSON:
     case MODE_CHAT_JSON:
