@@ -9,7 +9,9 @@
 
 #include <string.h>
 
+#include "agents-openai-chat-stream-private.h"
 #include "agents-openai-private.h"
+#include "agents-openai-responses-stream-private.h"
 #include "model-server.h"
 #include "test-utils.h"
 
@@ -1317,6 +1319,90 @@ test_chat_unusable_tool_call (Fixture *fx, gconstpointer data)
   g_assert_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_MODEL_BEHAVIOR);
 }
 
+/* ---- hostile streams, fed to the handlers directly -------------------- */
+
+/* What tests/fuzz/fuzz-model-stream found, with no request (its NULL is
+ * accepted) and no server: the handlers must end in an answer or a
+ * GError, and leak nothing (seen under ASan or valgrind). */
+
+static void
+feed_responses_events (AgentsOpenAIResponsesStream *stream,
+                       const char *const *events)
+{
+  for (guint i = 0; events[i] != NULL; i++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      g_assert_true (agents_openai_responses_stream_event (
+        NULL, NULL, events[i], strlen (events[i]), stream, &error));
+      g_assert_no_error (error);
+    }
+}
+
+/* The request stops reading at the first completion; fed without one,
+ * a second completion replaces the first. */
+static void
+test_responses_stream_completed_twice (void)
+{
+  static const char *const events[] = {
+    "{\"type\": \"response.completed\", \"response\": {\"id\": \"r1\"}}",
+    "{\"type\": \"response.completed\", \"response\": {\"id\": \"r2\"}}",
+    NULL,
+  };
+  g_autoptr (AgentsModelEventSink) sink = agents_model_event_sink_new ();
+  AgentsOpenAIResponsesStream *stream =
+    agents_openai_responses_stream_new (sink);
+  g_autoptr (AgentsModelResponse) response = NULL;
+  g_autoptr (GError) error = NULL;
+
+  feed_responses_events (stream, events);
+  response = agents_openai_responses_stream_finish (stream, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (agents_model_response_get_response_id (response), ==, "r2");
+  agents_openai_responses_stream_free (stream);
+}
+
+static void
+feed_chat_events (AgentsOpenAIChatStream *stream, const char *const *events)
+{
+  for (guint i = 0; events[i] != NULL; i++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      g_assert_true (agents_openai_chat_stream_event (
+        NULL, NULL, events[i], strlen (events[i]), stream, &error));
+      g_assert_no_error (error);
+    }
+}
+
+/* Text, then a stop for tool calls that never came: the finished
+ * message item is dropped with the error, not leaked. */
+static void
+test_chat_stream_text_then_no_call (void)
+{
+  static const char *const events[] = {
+    "{\"choices\": [{\"delta\": {\"content\": \"hi\"}}]}",
+    "{\"choices\": [{\"delta\": {}, \"finish_reason\": \"tool_calls\"}]}",
+    "[DONE]",
+    NULL,
+  };
+  g_autoptr (AgentsModelEventSink) sink = agents_model_event_sink_new ();
+  g_autoptr (GHashTable) custom = g_hash_table_new (g_str_hash, g_str_equal);
+  AgentsOpenAIChatStream *stream =
+    agents_openai_chat_stream_new (sink, custom, "gpt-4.1");
+  g_autoptr (AgentsModelResponse) response = NULL;
+  g_autoptr (GError) error = NULL;
+
+  feed_chat_events (stream, events);
+  response = agents_openai_chat_stream_finish (stream, &error);
+  g_assert_error (error, AGENTS_RUN_ERROR, AGENTS_RUN_ERROR_MODEL_BEHAVIOR);
+  g_assert_cmpstr (error->message, ==,
+                   "the model stopped for tool calls but gave no usable tool "
+                   "call (each needs an id and a name)");
+  g_assert_null (response);
+  agents_openai_chat_stream_free (stream);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1357,6 +1443,10 @@ main (int argc, char **argv)
   g_test_add_func ("/openai/chat/tool-outputs", test_chat_tool_outputs);
   g_test_add_func ("/openai/chat/conversion-errors",
                    test_chat_conversion_errors);
+  g_test_add_func ("/openai/hostile/responses-completed-twice",
+                   test_responses_stream_completed_twice);
+  g_test_add_func ("/openai/hostile/chat-text-then-no-call",
+                   test_chat_stream_text_then_no_call);
 #undef ADD
   return g_test_run ();
 }

@@ -500,10 +500,10 @@ build_body (AgentsOpenAIChatCompletionsModel *self,
 
 /* ---- the answer, not streamed ------------------------------------------ */
 
-static AgentsModelResponse *
-response_from_completion (JsonObject *completion,
-                          GHashTable *custom,
-                          GError **error)
+AgentsModelResponse *
+agents_openai_chat_response_from_completion (JsonObject *completion,
+                                             GHashTable *custom,
+                                             GError **error)
 {
   JsonArray *choices = agents_openai_json_array (completion, "choices");
   JsonObject *choice = NULL;
@@ -552,7 +552,8 @@ get_done (GObject *source, GAsyncResult *result, gpointer user_data)
   GError *error = NULL;
 
   if (agents_openai_request_send_finish (result, &answer, &error))
-    response = response_from_completion (answer, call->custom, &error);
+    response = agents_openai_chat_response_from_completion (
+      answer, call->custom, &error);
   if (response == NULL)
     g_task_return_error (task, error);
   else

@@ -613,6 +613,8 @@ agents_openai_chat_stream_finish (AgentsOpenAIChatStream *stream,
                             _ ("the model stopped for tool calls but gave no "
                                "usable tool call (each needs an id and a "
                                "name)"));
+      for (guint i = 0; i < stream->n_outputs; i++)
+        g_clear_pointer (&items[i], json_object_unref);
       return NULL;
     }
   for (guint i = 0; i < stream->n_outputs; i++)

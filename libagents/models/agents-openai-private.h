@@ -67,9 +67,12 @@ void agents_openai_request_send_async (AgentsOpenAIProvider *provider,
 gboolean agents_openai_request_send_finish (GAsyncResult *result,
                                             JsonObject **answer,
                                             GError **error);
-/* Output reached the caller: the request can no longer be retried. */
+/* Output reached the caller: the request can no longer be retried. @self
+ * may be %NULL (an event handler fed without a request, as by the fuzz
+ * harness): nothing is marked. */
 void agents_openai_request_mark_output (AgentsOpenAIRequest *self);
-/* The stream's last event came: stop reading, the exchange succeeded. */
+/* The stream's last event came: stop reading, the exchange succeeded.
+ * @self may be %NULL, as above. */
 void agents_openai_request_mark_end (AgentsOpenAIRequest *self);
 /* How many attempts were made so far (1 for the first). */
 guint agents_openai_request_get_attempts (AgentsOpenAIRequest *self);
@@ -117,5 +120,9 @@ JsonObject *agents_openai_chat_tool_from_responses (JsonObject *tool,
  * names the tools to turn back into custom_tool_call items. */
 JsonArray *agents_openai_chat_items_from_message (JsonObject *message,
                                                   GHashTable *custom_tools);
+/* The answer of a chat completion (not streamed), from its first choice's
+ * message (agents-openai-chat-completions-model.c). */
+AgentsModelResponse *agents_openai_chat_response_from_completion (
+  JsonObject *completion, GHashTable *custom_tools, GError **error);
 
 G_END_DECLS

@@ -112,13 +112,15 @@ agents_openai_parse_json (const char *data, gsize len, GError **error)
 void
 agents_openai_request_mark_output (AgentsOpenAIRequest *self)
 {
-  self->output_marked = TRUE;
+  if (self != NULL)
+    self->output_marked = TRUE;
 }
 
 void
 agents_openai_request_mark_end (AgentsOpenAIRequest *self)
 {
-  self->end_marked = TRUE;
+  if (self != NULL)
+    self->end_marked = TRUE;
 }
 
 guint

@@ -6,11 +6,10 @@
 
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include "agents-agent.h"
 #include "agents-openai-private.h"
 #include "agents-openai-responses-model.h"
+#include "agents-openai-responses-stream-private.h"
 #include "agents-run-error.h"
 #include "agents-tool.h"
 
@@ -474,73 +473,6 @@ agents_openai_responses_model_build_body (AgentsOpenAIResponsesModel *self,
 
 /* ---- answers ----------------------------------------------------------- */
 
-static AgentsModelResponse *
-response_from_json (JsonObject *response, JsonArray *fallback_output)
-{
-  JsonArray *output = agents_openai_json_array (response, "output");
-  g_autoptr (JsonObject) usage = agents_openai_usage_from_responses (
-    agents_openai_json_object (response, "usage"));
-
-  if ((output == NULL || json_array_get_length (output) == 0) &&
-      fallback_output != NULL)
-    output = fallback_output;
-  return agents_openai_response_new (
-    output, usage, agents_openai_json_string (response, "id"));
-}
-
-static void
-append_part (GString *text,
-             const char *name,
-             JsonObject *object,
-             const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-  g_autofree char *value = NULL;
-
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return;
-  if (JSON_NODE_HOLDS_VALUE (node) &&
-      json_node_get_value_type (node) == G_TYPE_STRING)
-    value = g_strdup (json_node_get_string (node));
-  else
-    value = agents_openai_json_to_string (node);
-  if (*value == '\0')
-    return;
-  g_string_append_printf (text, "%s%s=%s", text->len ? "; " : "", name, value);
-}
-
-/* The reference's message for a failure ending. */
-static GError *
-terminal_error (const char *type, JsonObject *event)
-{
-  g_autoptr (GString) details = g_string_new (NULL);
-  JsonObject *response = agents_openai_json_object (event, "response");
-  JsonObject *error = agents_openai_json_object (event, "error");
-  GVariantDict context;
-
-  if (response != NULL)
-    {
-      append_part (details, "status", response, "status");
-      append_part (details, "error", response, "error");
-      append_part (details, "incomplete_details", response,
-                   "incomplete_details");
-    }
-  else
-    {
-      JsonObject *source = error ? error : event;
-
-      append_part (details, "code", source, "code");
-      append_part (details, "message", source, "message");
-      append_part (details, "param", source, "param");
-    }
-  g_variant_dict_init (&context, NULL);
-  g_variant_dict_insert (&context, "event", "s", type);
-  return agents_run_error_new (
-    AGENTS_RUN_ERROR_MODEL_BEHAVIOR, g_variant_dict_end (&context),
-    "Responses stream ended with terminal event `%s`.%s%s%s", type,
-    details->len ? " " : "", details->str, details->len ? "." : "");
-}
-
 /* The reference's `response` span: one per request, under the runner's
  * generation span, naming the response it produced. */
 static AgentsSpan *
@@ -588,120 +520,32 @@ return_response (GTask *task,
     agents_model_return_response (task, response);
 }
 
+/* What a streamed call keeps: the stream and its span. */
 typedef struct
 {
-  AgentsModelEventSink *sink;
-  JsonArray *done_items;
-  JsonObject *final_response;
+  AgentsOpenAIResponsesStream *stream;
   AgentsSpan *span;
-} Stream;
+} StreamCall;
 
 static void
-stream_free (Stream *stream)
+stream_call_free (StreamCall *call)
 {
-  g_clear_object (&stream->span);
-  g_clear_object (&stream->sink);
-  g_clear_pointer (&stream->done_items, json_array_unref);
-  g_clear_pointer (&stream->final_response, json_object_unref);
-  g_free (stream);
-}
-
-static void
-stream_restart (gpointer user_data)
-{
-  Stream *stream = user_data;
-
-  g_clear_pointer (&stream->done_items, json_array_unref);
-  stream->done_items = json_array_new ();
-  g_clear_pointer (&stream->final_response, json_object_unref);
-}
-
-static gboolean
-is_failure_ending (const char *type)
-{
-  return g_str_equal (type, "response.failed") ||
-         g_str_equal (type, "response.incomplete") ||
-         g_str_equal (type, "error") || g_str_equal (type, "response.error");
-}
-
-static gboolean
-stream_event (AgentsOpenAIRequest *request,
-              const char *event_name,
-              const char *data,
-              gsize data_len,
-              gpointer user_data,
-              GError **error)
-{
-  Stream *stream = user_data;
-  g_autoptr (JsonNode) node = NULL;
-  JsonObject *event;
-  const char *type;
-
-  if (g_str_equal (data, "[DONE]"))
-    return TRUE; /* not part of the Responses protocol, but tolerated */
-  node = agents_openai_parse_json (data, data_len, error);
-  if (node == NULL)
-    return FALSE;
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      agents_run_error_set (error, AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
-                            _ ("a Responses stream event is not a JSON "
-                               "object"));
-      return FALSE;
-    }
-  event = json_node_get_object (node);
-  type = agents_openai_json_string (event, "type");
-  if (type == NULL)
-    type = event_name ? event_name : "";
-  if (!g_str_equal (type, "response.created") &&
-      !g_str_equal (type, "response.in_progress"))
-    agents_openai_request_mark_output (request);
-  agents_model_event_sink_push (stream->sink, event);
-
-  if (g_str_equal (type, "response.output_item.done") &&
-      agents_openai_json_object (event, "item") != NULL)
-    json_array_add_object_element (
-      stream->done_items,
-      json_object_ref (agents_openai_json_object (event, "item")));
-  else if (g_str_equal (type, "response.completed"))
-    {
-      JsonObject *response = agents_openai_json_object (event, "response");
-
-      stream->final_response =
-        response ? json_object_ref (response) : json_object_new ();
-      agents_openai_request_mark_end (request);
-    }
-  else if (is_failure_ending (type))
-    {
-      g_propagate_error (error, terminal_error (type, event));
-      return FALSE;
-    }
-  return TRUE;
+  g_clear_object (&call->span);
+  agents_openai_responses_stream_free (call->stream);
+  g_free (call);
 }
 
 static void
 stream_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (GTask) task = user_data;
-  Stream *stream = g_task_get_task_data (task);
+  StreamCall *call = g_task_get_task_data (task);
   GError *error = NULL;
   g_autoptr (AgentsModelResponse) response = NULL;
 
-  if (!agents_openai_request_send_finish (result, NULL, &error))
-    {
-      return_response (task, &stream->span, NULL, error);
-      return;
-    }
-  if (stream->final_response == NULL)
-    {
-      return_response (task, &stream->span, NULL,
-                       agents_run_error_new_literal (
-                         AGENTS_RUN_ERROR_MODEL_BEHAVIOR, NULL,
-                         "Model did not produce a final response!"));
-      return;
-    }
-  response = response_from_json (stream->final_response, stream->done_items);
-  return_response (task, &stream->span, response, NULL);
+  if (agents_openai_request_send_finish (result, NULL, &error))
+    response = agents_openai_responses_stream_finish (call->stream, &error);
+  return_response (task, &call->span, response, error);
 }
 
 static void
@@ -714,22 +558,22 @@ responses_stream_response (AgentsModel *model,
   GError *error = NULL;
   g_autoptr (JsonObject) body =
     agents_openai_responses_model_build_body (self, request, TRUE, &error);
-  Stream *stream;
+  StreamCall *call;
 
   if (body == NULL)
     {
       g_task_return_error (task, error);
       return;
     }
-  stream = g_new0 (Stream, 1);
-  stream->sink = g_object_ref (sink);
-  stream->done_items = json_array_new ();
-  stream->span = response_span_begin (request);
-  g_task_set_task_data (task, stream, (GDestroyNotify) stream_free);
+  call = g_new0 (StreamCall, 1);
+  call->stream = agents_openai_responses_stream_new (sink);
+  call->span = response_span_begin (request);
+  g_task_set_task_data (task, call, (GDestroyNotify) stream_call_free);
   agents_openai_request_send_async (
     agents_openai_responses_model_get_provider (self), "/responses", body,
-    stream_event, stream_restart, stream, g_task_get_cancellable (task),
-    stream_done, g_object_ref (task));
+    agents_openai_responses_stream_event,
+    agents_openai_responses_stream_restart, call->stream,
+    g_task_get_cancellable (task), stream_done, g_object_ref (task));
 }
 
 static void
@@ -746,7 +590,7 @@ get_done (GObject *source, GAsyncResult *result, gpointer user_data)
       return_response (task, span, NULL, error);
       return;
     }
-  response = response_from_json (answer, NULL);
+  response = agents_openai_responses_response_from_json (answer, NULL);
   return_response (task, span, response, NULL);
 }
 
