@@ -187,6 +187,32 @@ test_branching_reference (void)
                     "1", "$: the schema takes too long to check");
 }
 
+/* Comparing with a const or an enum value costs its size: under anyOf
+ * over self-references, a large const met on every path is bounded by
+ * the budget too. */
+static void
+test_branching_large_const (void)
+{
+  g_autoptr (GString) big = g_string_new ("[");
+  g_autofree char *value = NULL;
+  g_autofree char *schema = NULL;
+
+  for (guint i = 0; i < 20000; i++)
+    g_string_append_printf (big, "%s%u", i ? ", " : "", i % 7);
+  value = g_strconcat (big->str, ", 1]", NULL);
+  g_string_append (big, ", 2]");
+  schema =
+    g_strdup_printf ("{\"$defs\": {\"A\": {\"anyOf\": [{\"const\": %s},"
+                     " {\"$ref\": \"#/$defs/A\"}, {\"$ref\": \"#/$defs/A\"}]}},"
+                     " \"$ref\": \"#/$defs/A\"}",
+                     big->str);
+  assert_validates (schema, value, "$: the schema takes too long to check");
+  /* Without the branching, the same comparison is a plain mismatch. */
+  g_free (schema);
+  schema = g_strdup_printf ("{\"enum\": [%s]}", big->str);
+  assert_validates (schema, value, "$: not one of the allowed values");
+}
+
 /* The budget leaves room for large values that conform. */
 static void
 test_large_value (void)
@@ -233,6 +259,8 @@ main (int argc, char **argv)
   g_test_add_func ("/json-schema/deep-value", test_deep_value);
   g_test_add_func ("/json-schema/branching-reference",
                    test_branching_reference);
+  g_test_add_func ("/json-schema/branching-large-const",
+                   test_branching_large_const);
   g_test_add_func ("/json-schema/large-value", test_large_value);
   g_test_add_func ("/json-schema/long-path", test_long_path);
   return g_test_run ();

@@ -150,15 +150,66 @@ check_type (JsonNode *node, JsonNode *type, Check *check, const char *path)
   return TRUE;
 }
 
+static gboolean equal (Check *check, JsonNode *a, JsonNode *b);
+
+static gboolean
+equal_arrays (Check *check, JsonArray *a, JsonArray *b)
+{
+  guint n = json_array_get_length (a);
+
+  if (n != json_array_get_length (b))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (!equal (check, json_array_get_element (a, i),
+                json_array_get_element (b, i)))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+equal_objects (Check *check, JsonObject *a, JsonObject *b)
+{
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+
+  if (json_object_get_size (a) != json_object_get_size (b))
+    return FALSE;
+  json_object_iter_init (&iter, a);
+  while (json_object_iter_next (&iter, &name, &member))
+    if (!spend (check, name) || !json_object_has_member (b, name) ||
+        !equal (check, member, json_object_get_member (b, name)))
+      return FALSE;
+  return TRUE;
+}
+
+/* json_node_equal() (numbers compare by value), charging a step per node
+ * compared: a const or an enum value costs its size at every path that
+ * meets it. FALSE also once the budget is spent. */
+static gboolean
+equal (Check *check, JsonNode *a, JsonNode *b)
+{
+  if (!spend (check, NULL))
+    return FALSE;
+  if (JSON_NODE_HOLDS_ARRAY (a) && JSON_NODE_HOLDS_ARRAY (b))
+    return equal_arrays (check, json_node_get_array (a),
+                         json_node_get_array (b));
+  if (JSON_NODE_HOLDS_OBJECT (a) && JSON_NODE_HOLDS_OBJECT (b))
+    return equal_objects (check, json_node_get_object (a),
+                          json_node_get_object (b));
+  return json_node_equal (a, b);
+}
+
 static gboolean
 check_enum (JsonNode *node, JsonObject *schema, Check *check, const char *path)
 {
   JsonNode *values = json_object_get_member (schema, "enum");
   JsonNode *constant = json_object_get_member (schema, "const");
 
-  if (constant != NULL && !json_node_equal (node, constant))
+  if (constant != NULL && !equal (check, node, constant))
     {
-      g_string_printf (check->reason, "%s: not the constant value", path);
+      if (check->steps <= MAX_STEPS)
+        g_string_printf (check->reason, "%s: not the constant value", path);
       return FALSE;
     }
   if (values == NULL || !JSON_NODE_HOLDS_ARRAY (values))
@@ -166,11 +217,11 @@ check_enum (JsonNode *node, JsonObject *schema, Check *check, const char *path)
   for (guint i = 0; i < json_array_get_length (json_node_get_array (values));
        i++)
     {
-      if (!spend (check, NULL))
-        return FALSE;
-      if (json_node_equal (
-            node, json_array_get_element (json_node_get_array (values), i)))
+      if (equal (check, node,
+                 json_array_get_element (json_node_get_array (values), i)))
         return TRUE;
+      if (check->steps > MAX_STEPS)
+        return FALSE;
     }
   g_string_printf (check->reason, "%s: not one of the allowed values", path);
   return FALSE;
