@@ -139,6 +139,27 @@ test_truncation_drops_prefix (void)
   g_assert_cmpint (original, ==, 225);
 }
 
+/* With the prefix, "…7 tokens truncated…" leaves no content, so 13
+ * tokens are cut, the marker grows a digit and the prefix no longer fits;
+ * without it, 7 tokens are cut again. The prefix stays dropped and the
+ * count is the one of what was cut (it used to alternate and end on 13). */
+static void
+test_truncation_prefix_count_settles (void)
+{
+  g_autofree char *text = g_strnfill (50, 'x');
+  gint64 original = 0;
+  g_autofree char *result = NULL;
+
+  for (guint i = 1; i < 50; i += 2)
+    text[i] = '\n';
+  result = truncate_text (text, 12, &original);
+  g_assert_cmpstr (result, ==,
+                   "x\nx\nx\nx\nx\nx\n\u20267 tokens truncated\u2026"
+                   "x\nx\nx\nx\nx\nx\n");
+  g_assert_cmpuint (strlen (result), ==, 48);
+  g_assert_cmpint (original, ==, 13);
+}
+
 /* Not even the marker fits: the marker, cut to the budget. */
 static void
 test_truncation_marker_only (void)
@@ -728,6 +749,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/sandbox/truncation/fits", test_truncation_fits);
   g_test_add_func ("/sandbox/truncation/drops-prefix",
                    test_truncation_drops_prefix);
+  g_test_add_func ("/sandbox/truncation/prefix-count-settles",
+                   test_truncation_prefix_count_settles);
   g_test_add_func ("/sandbox/truncation/marker-only",
                    test_truncation_marker_only);
   g_test_add_func ("/sandbox/truncation/utf8", test_truncation_utf8);

@@ -18,8 +18,8 @@ guint64 agents_approx_token_count (gsize n_bytes);
 /* The reference's token truncation of shell output (token_truncation.py),
  * as `max_output_tokens` asks for it: @text unchanged when its UTF-8 fits
  * in 4 × @max_output_tokens bytes; else the whole result fits that budget:
- * "Total output lines: N\n\n" (dropped when it does not fit beside the
- * marker), the head, "…K tokens truncated…" (K = removed bytes / 4,
+ * "Total output lines: N\n\n" (dropped, for good, when it does not fit
+ * beside the marker), the head, "…K tokens truncated…" (K = removed bytes / 4,
  * rounded up), the tail, head and tail sharing what is left half and half
  * in whole characters (the marker alone, cut to the budget, when even it
  * does not fit). @original_token_count receives the estimate of the whole

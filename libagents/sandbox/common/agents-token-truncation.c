@@ -73,11 +73,14 @@ truncate_valid (const char *text,
   g_autofree char *marker = NULL;
   guint64 removed_tokens = agents_approx_token_count (length + gap - budget);
   gsize head = 0, tail = length, content;
-  const char *used_prefix = prefix;
+  const char *used_prefix = with_prefix ? prefix : "";
 
   *original_token_count = (gint64) agents_approx_token_count (length + gap);
   /* More removed means a longer marker and less content: from the lower
-   * bound, the count only grows, so this settles in a few rounds. */
+   * bound, the count only grows, so this settles in a few rounds. Once
+   * dropped, the prefix stays dropped: the content it frees shrinks the
+   * count, and taking the prefix back would make the two alternate and
+   * the marker lie about what was cut. */
   for (guint round = 0; round < 32; round++)
     {
       guint64 count;
@@ -85,9 +88,8 @@ truncate_valid (const char *text,
       g_free (marker);
       marker = g_strdup_printf (
         "\u2026%" G_GUINT64_FORMAT " tokens truncated\u2026", removed_tokens);
-      used_prefix = with_prefix && strlen (prefix) + strlen (marker) <= budget
-                      ? prefix
-                      : "";
+      if (strlen (used_prefix) + strlen (marker) > budget)
+        used_prefix = "";
       if (strlen (marker) > budget)
         return cut_marker (marker, budget);
       content = budget - strlen (used_prefix) - strlen (marker);
