@@ -13,6 +13,9 @@
  *   5  a tool's output JSON as it is turned into the call output the
  *      model reads
  *
+ * Paths (`workdir`, `path`) are also resolved as the tools resolve them
+ * from a run cwd, by the default manifest's path policy.
+ *
  * Copyright 2026 The libagents authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -23,6 +26,7 @@
 #include <string.h>
 
 #include "agents-builtin-capabilities-private.h"
+#include "agents-capability-private.h"
 #include "agents-filesystem-tools-private.h"
 #include "agents-json-private.h"
 #include "agents-sandbox-error.h"
@@ -42,6 +46,38 @@ check_outcome (gconstpointer result, const GError *error)
       g_assert_true (error->domain == AGENTS_SANDBOX_ERROR);
       g_assert_true (g_utf8_validate (error->message, -1, NULL));
     }
+}
+
+/* A path argument as the tools resolve it, from a run cwd, by the
+ * default manifest's policy: refused, or a normalized absolute path
+ * inside the workspace root. */
+static void
+check_path (const char *path)
+{
+  static AgentsManifest *manifest;
+  AgentsToolBinding binding = { NULL, NULL, (char *) "sub/dir" };
+  g_autofree char *anchored = agents_tool_binding_anchor (&binding, path);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *resolved = NULL;
+  g_autofree char *canonical = NULL;
+  const char *root;
+
+  if (manifest == NULL)
+    manifest = agents_manifest_new ();
+  root = agents_manifest_get_root (manifest);
+  resolved = agents_manifest_resolve_path (manifest, anchored, &error);
+  g_assert_true ((resolved == NULL) != (error == NULL));
+  if (resolved == NULL)
+    {
+      g_assert_error (error, AGENTS_SANDBOX_ERROR,
+                      AGENTS_SANDBOX_ERROR_INVALID_MANIFEST_PATH);
+      return;
+    }
+  canonical = g_canonicalize_filename (resolved, "/");
+  g_assert_cmpstr (resolved, ==, canonical);
+  g_assert_true (
+    g_str_equal (resolved, root) ||
+    (g_str_has_prefix (resolved, root) && resolved[strlen (root)] == '/'));
 }
 
 static void
@@ -65,6 +101,8 @@ fuzz_exec_args (const char *arguments)
   g_assert_nonnull (args->cmd);
   g_assert_cmpstr (args->cmd, !=, "");
   g_assert_true (args->shell == NULL || args->shell[0] != '\0');
+  if (args->workdir != NULL)
+    check_path (args->workdir);
   check_common_bounds (args->yield_time_ms, args->max_output_tokens);
 }
 
@@ -101,6 +139,8 @@ fuzz_builtin_args (const char *arguments)
         agents_builtin_get_string_argument (args, names[i], &member_error);
 
       check_outcome (value, member_error);
+      if (value != NULL && g_str_equal (names[i], "path"))
+        check_path (value);
     }
 }
 
@@ -111,7 +151,10 @@ fuzz_view_image_args (const char *arguments)
   g_autofree char *path = agents_view_image_parse_path (arguments, &error);
 
   check_outcome (path, error);
-  g_assert_true (path == NULL || path[0] != '\0');
+  if (path == NULL)
+    return;
+  g_assert_cmpstr (path, !=, "");
+  check_path (path);
 }
 
 /* The part view_image returns: a data URL of the sniffed type whose
