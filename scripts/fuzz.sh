@@ -17,7 +17,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 build="$src/build-fuzz"
 harnesses="fuzz-manifest fuzz-session-state fuzz-run-state fuzz-agent-file
 fuzz-archive fuzz-ls fuzz-apply-patch fuzz-json-schema fuzz-model-stream
-fuzz-text"
+fuzz-text fuzz-tool-args"
 
 # The build needs what scripts/deps.sh installs, and clang.
 "$src/scripts/deps.sh"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "agents-builtin-capabilities.h"
+#include "agents-builtin-capabilities-private.h"
 #include "agents-filesystem-tools-private.h"
 #include "agents-json-private.h"
 #include "agents-sandbox-error-private.h"
@@ -47,8 +48,8 @@ object_schema (const char *const *names, const char *const *types)
   return schema;
 }
 
-static JsonObject *
-parse_arguments (const char *arguments, GError **error)
+JsonObject *
+agents_builtin_parse_arguments (const char *arguments, GError **error)
 {
   g_autoptr (JsonNode) node =
     agents_json_parse_bounded (arguments, -1, "arguments", NULL);
@@ -63,8 +64,10 @@ parse_arguments (const char *arguments, GError **error)
   return json_object_ref (json_node_get_object (node));
 }
 
-static const char *
-get_string_argument (JsonObject *args, const char *name, GError **error)
+const char *
+agents_builtin_get_string_argument (JsonObject *args,
+                                    const char *name,
+                                    GError **error)
 {
   JsonNode *node = json_object_get_member (args, name);
 
@@ -496,13 +499,14 @@ read_file_tool (AgentsRunContext *ctx,
 {
   AgentsCapability *capability = user_data;
   GError *error = NULL;
-  g_autoptr (JsonObject) args = parse_arguments (arguments, &error);
+  g_autoptr (JsonObject) args =
+    agents_builtin_parse_arguments (arguments, &error);
   AgentsSandboxSession *session = NULL;
   const char *path = NULL;
   ReadFile *read;
 
   if (args != NULL)
-    path = get_string_argument (args, "path", &error);
+    path = agents_builtin_get_string_argument (args, "path", &error);
   if (path != NULL)
     session = bound_session (capability, &error);
   if (session == NULL)
@@ -546,16 +550,17 @@ write_file_tool (AgentsRunContext *ctx,
 {
   AgentsCapability *capability = user_data;
   GError *error = NULL;
-  g_autoptr (JsonObject) args = parse_arguments (arguments, &error);
+  g_autoptr (JsonObject) args =
+    agents_builtin_parse_arguments (arguments, &error);
   AgentsSandboxSession *session = NULL;
   const char *path = NULL;
   const char *content = NULL;
   g_autoptr (GBytes) bytes = NULL;
 
   if (args != NULL)
-    path = get_string_argument (args, "path", &error);
+    path = agents_builtin_get_string_argument (args, "path", &error);
   if (path != NULL)
-    content = get_string_argument (args, "content", &error);
+    content = agents_builtin_get_string_argument (args, "content", &error);
   if (content != NULL)
     session = bound_session (capability, &error);
   if (session == NULL)
@@ -640,12 +645,13 @@ list_dir_tool (AgentsRunContext *ctx,
 {
   AgentsCapability *capability = user_data;
   GError *error = NULL;
-  g_autoptr (JsonObject) args = parse_arguments (arguments, &error);
+  g_autoptr (JsonObject) args =
+    agents_builtin_parse_arguments (arguments, &error);
   AgentsSandboxSession *session = NULL;
   const char *path = NULL;
 
   if (args != NULL)
-    path = get_string_argument (args, "path", &error);
+    path = agents_builtin_get_string_argument (args, "path", &error);
   if (path != NULL)
     session = bound_session (capability, &error);
   if (session == NULL)

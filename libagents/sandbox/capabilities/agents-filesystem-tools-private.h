@@ -20,6 +20,10 @@ G_BEGIN_DECLS
  * told to the model as text. */
 AgentsTool *agents_view_image_tool_new (AgentsCapability *capability);
 
+/* view_image's `path` argument (a non-empty string, as the model gave
+ * it), or %NULL with an error the model reads. */
+char *agents_view_image_parse_path (const char *arguments, GError **error);
+
 /* The reference's `apply_patch` custom tool (lark grammar format) over
  * @capability's bound session: parses the patch (envelope or JSON
  * operations), checks every path before changing anything, applies the

@@ -202,6 +202,27 @@ view_image_open_done (GObject *source, GAsyncResult *result, gpointer user_data)
     g_object_ref (task));
 }
 
+char *
+agents_view_image_parse_path (const char *arguments, GError **error)
+{
+  g_autoptr (JsonNode) node =
+    agents_json_parse_bounded (arguments, -1, NULL, NULL);
+  JsonObject *args =
+    node && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  JsonNode *path_node = args ? json_object_get_member (args, "path") : NULL;
+
+  if (path_node == NULL || !JSON_NODE_HOLDS_VALUE (path_node) ||
+      json_node_get_value_type (path_node) != G_TYPE_STRING ||
+      json_node_get_string (path_node)[0] == '\0')
+    {
+      g_set_error_literal (error, AGENTS_SANDBOX_ERROR,
+                           AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                           "view_image needs a non-empty string `path`");
+      return NULL;
+    }
+  return g_strdup (json_node_get_string (path_node));
+}
+
 static void
 view_image_invoke (AgentsRunContext *ctx,
                    const char *arguments,
@@ -209,23 +230,15 @@ view_image_invoke (AgentsRunContext *ctx,
                    gpointer user_data)
 {
   const AgentsToolBinding *binding = user_data;
-  g_autoptr (JsonNode) node =
-    agents_json_parse_bounded (arguments, -1, NULL, NULL);
-  JsonObject *args =
-    node && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-  JsonNode *path_node = args ? json_object_get_member (args, "path") : NULL;
   AgentsSandboxSession *session;
   GError *error = NULL;
+  g_autofree char *path = agents_view_image_parse_path (arguments, &error);
   g_autofree char *anchored = NULL;
   ViewImage *view;
 
-  if (path_node == NULL || !JSON_NODE_HOLDS_VALUE (path_node) ||
-      json_node_get_value_type (path_node) != G_TYPE_STRING ||
-      json_node_get_string (path_node)[0] == '\0')
+  if (path == NULL)
     {
-      g_task_return_new_error (task, AGENTS_SANDBOX_ERROR,
-                               AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
-                               "view_image needs a non-empty string `path`");
+      g_task_return_error (task, error);
       return;
     }
   if ((session = session_of (binding->capability, &error)) == NULL)
@@ -235,7 +248,7 @@ view_image_invoke (AgentsRunContext *ctx,
     }
   view = g_new0 (ViewImage, 1);
   /* Messages show the path as the model gave it. */
-  view->path = g_strdup (json_node_get_string (path_node));
+  view->path = g_steal_pointer (&path);
   g_task_set_task_data (task, view, (GDestroyNotify) view_image_free);
   anchored = agents_tool_binding_anchor (binding, view->path);
   agents_sandbox_session_read_async (session, anchored, binding->run_as,

@@ -1,4 +1,4 @@
-/* agents-shell-tools-private.h - exec_command
+/* agents-shell-tools-private.h - exec_command and write_stdin
  *
  * Copyright 2026 The libagents authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -21,6 +21,45 @@ AgentsTool *agents_exec_command_tool_new (AgentsCapability *capability);
 /* The reference's `write_stdin` function tool (wave2-reference §1.3),
  * non-strict schema, for sessions that support PTYs. */
 AgentsTool *agents_write_stdin_tool_new (AgentsCapability *capability);
+
+/* Integer arguments larger than this (in magnitude) are refused: every
+ * smaller one is exact as a double. */
+#define AGENTS_SHELL_MAX_INTEGER_ARGUMENT 1e15
+
+/* exec_command's arguments as the model sent them, checked against its
+ * schema: @cmd non-empty, @shell %NULL or non-empty, @yield_time_ms in
+ * 0..AGENTS_SHELL_MAX_INTEGER_ARGUMENT, @max_output_tokens -1 (none) or
+ * in 1..AGENTS_SHELL_MAX_INTEGER_ARGUMENT. */
+typedef struct
+{
+  char *cmd;
+  char *workdir;
+  char *shell;
+  gboolean login;
+  gboolean tty;
+  gint64 yield_time_ms;
+  gint64 max_output_tokens; /* -1: none */
+} AgentsExecArgs;
+
+/* write_stdin's: @session_id within ±AGENTS_SHELL_MAX_INTEGER_ARGUMENT,
+ * @chars %NULL when absent, the others as exec_command's. */
+typedef struct
+{
+  gint64 session_id;
+  char *chars;
+  gint64 yield_time_ms;
+  gint64 max_output_tokens; /* -1: none */
+} AgentsWriteArgs;
+
+/* The arguments of a call, or %NULL with an error the model reads. */
+AgentsExecArgs *agents_exec_args_parse (const char *arguments, GError **error);
+void agents_exec_args_free (AgentsExecArgs *args);
+AgentsWriteArgs *agents_write_args_parse (const char *arguments,
+                                          GError **error);
+void agents_write_args_free (AgentsWriteArgs *args);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentsExecArgs, agents_exec_args_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentsWriteArgs, agents_write_args_free)
 
 /* The Shell capability's instructions (our words, the reference's
  * points). */

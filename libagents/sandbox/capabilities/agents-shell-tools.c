@@ -97,27 +97,14 @@ new_chunk_id (void)
 
 /* ---- arguments ---------------------------------------------------------- */
 
-typedef struct
-{
-  char *cmd;
-  char *workdir;
-  char *shell;
-  gboolean login;
-  gboolean tty;
-  gint64 yield_time_ms;
-  gint64 max_output_tokens; /* -1: none */
-} ExecArgs;
-
-static void
-exec_args_free (ExecArgs *args)
+void
+agents_exec_args_free (AgentsExecArgs *args)
 {
   g_free (args->cmd);
   g_free (args->workdir);
   g_free (args->shell);
   g_free (args);
 }
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (ExecArgs, exec_args_free)
 
 /* The tool whose arguments are being read, for the error text. */
 typedef struct
@@ -178,9 +165,6 @@ get_boolean (const Arguments *args,
   return TRUE;
 }
 
-/* Larger integers are refused: every smaller one is exact as a double. */
-#define MAX_INTEGER_ARGUMENT 1e15
-
 /* An integer of at least @minimum (a number with no fraction counts, as
  * pydantic accepts 10.0); null only when @nullable, leaving @value. */
 static gboolean
@@ -203,19 +187,19 @@ get_integer (const Arguments *args,
     number = json_node_get_double (node);
   else
     return bad_argument (error, args, name, expected);
-  if (!(number >= minimum && number <= MAX_INTEGER_ARGUMENT) ||
+  if (!(number >= minimum && number <= AGENTS_SHELL_MAX_INTEGER_ARGUMENT) ||
       number != (double) (gint64) number)
     return bad_argument (error, args, name, expected);
   *value = (gint64) number;
   return TRUE;
 }
 
-static ExecArgs *
-parse_exec_args (const char *arguments, GError **error)
+AgentsExecArgs *
+agents_exec_args_parse (const char *arguments, GError **error)
 {
   g_autoptr (JsonNode) node =
     agents_json_parse_bounded (arguments, -1, "arguments", NULL);
-  g_autoptr (ExecArgs) args = g_new0 (ExecArgs, 1);
+  g_autoptr (AgentsExecArgs) args = g_new0 (AgentsExecArgs, 1);
   Arguments reader = { "exec_command", NULL };
   JsonObject *object;
   JsonNode *cmd;
@@ -277,7 +261,7 @@ is_blank (const char *text)
 static char *
 script_in_workdir (AgentsSandboxSession *session,
                    const AgentsToolBinding *binding,
-                   const ExecArgs *args,
+                   const AgentsExecArgs *args,
                    GError **error)
 {
   g_autofree char *anchored = NULL;
@@ -484,7 +468,7 @@ pty_started (GObject *source, GAsyncResult *result, gpointer user_data)
 static void
 run_script (const AgentsToolBinding *binding,
             AgentsSandboxSession *session,
-            const ExecArgs *args,
+            const AgentsExecArgs *args,
             GTask *task)
 {
   ExecCall *call = g_task_get_task_data (task);
@@ -532,7 +516,7 @@ exec_command_invoke (AgentsRunContext *ctx,
   AgentsSandboxSession *session =
     agents_capability_get_session (binding->capability);
   GError *error = NULL;
-  g_autoptr (ExecArgs) args = parse_exec_args (arguments, &error);
+  g_autoptr (AgentsExecArgs) args = agents_exec_args_parse (arguments, &error);
   g_autofree char *script = NULL;
   ExecCall *call;
 
@@ -587,29 +571,19 @@ static const char write_stdin_schema[] =
   "\"required\": [\"session_id\"], \"title\": \"WriteStdinArgs\", "
   "\"type\": \"object\"}";
 
-typedef struct
-{
-  gint64 session_id;
-  char *chars;
-  gint64 yield_time_ms;
-  gint64 max_output_tokens; /* -1: none */
-} WriteArgs;
-
-static void
-write_args_free (WriteArgs *args)
+void
+agents_write_args_free (AgentsWriteArgs *args)
 {
   g_free (args->chars);
   g_free (args);
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (WriteArgs, write_args_free)
-
-static WriteArgs *
-parse_write_args (const char *arguments, GError **error)
+AgentsWriteArgs *
+agents_write_args_parse (const char *arguments, GError **error)
 {
   g_autoptr (JsonNode) node =
     agents_json_parse_bounded (arguments, -1, "arguments", NULL);
-  g_autoptr (WriteArgs) args = g_new0 (WriteArgs, 1);
+  g_autoptr (AgentsWriteArgs) args = g_new0 (AgentsWriteArgs, 1);
   Arguments reader = { "write_stdin", NULL };
 
   args->session_id = G_MININT64;
@@ -623,8 +597,8 @@ parse_write_args (const char *arguments, GError **error)
       return NULL;
     }
   reader.object = json_node_get_object (node);
-  if (!get_integer (&reader, "session_id", -MAX_INTEGER_ARGUMENT, FALSE,
-                    "an integer", &args->session_id, error) ||
+  if (!get_integer (&reader, "session_id", -AGENTS_SHELL_MAX_INTEGER_ARGUMENT,
+                    FALSE, "an integer", &args->session_id, error) ||
       !get_optional_string (&reader, "chars", &args->chars, error) ||
       !get_integer (&reader, "yield_time_ms", 0, FALSE, "an integer >= 0",
                     &args->yield_time_ms, error) ||
@@ -679,7 +653,8 @@ write_stdin_invoke (AgentsRunContext *ctx,
   AgentsCapability *capability = user_data;
   AgentsSandboxSession *session = agents_capability_get_session (capability);
   GError *error = NULL;
-  g_autoptr (WriteArgs) args = parse_write_args (arguments, &error);
+  g_autoptr (AgentsWriteArgs) args =
+    agents_write_args_parse (arguments, &error);
   double *started;
 
   if (args == NULL || !check_bound (session, &error))
