@@ -286,6 +286,10 @@ test_bad_arguments_are_an_error_text (Fixture *f, gconstpointer data)
     { "{\"cmd\": \"true\", \"shell\": \"\"}",
       "`shell` must be a non-empty string or null" },
     { "[1]", "Invalid JSON input for tool exec_command: [1]" },
+    /* Not `true` alone: a command never loses what follows a NUL. */
+    { "{\"cmd\": \"true\\u0000; rm -rf .\"}",
+      "Invalid JSON input for tool exec_command: "
+      "{\"cmd\": \"true\\u0000; rm -rf .\"}" },
   };
   g_autofree char *not_json = call (f, f->filesystem, "read_file", "[1");
 

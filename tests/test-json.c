@@ -138,8 +138,27 @@ test_extensions_refused (void)
                   "unexpected “\\x00”");
   assert_refused ("\xef\xbb\xbf[1]", -1, "parse_error", "unexpected “\\xef”");
   assert_refused ("[1, @]", -1, "parse_error", "invalid JSON");
+  /* json-glib would end the string at a \u0000 without a word. */
+  assert_refused ("{\"cmd\": \"ls\\u0000; rm -rf x\"}", -1, "parse_error",
+                  "a NUL character (\\u0000) in a string at byte 11");
+  {
+    /* Where losing the rest is better than failing (a model's text). */
+    g_autoptr (JsonNode) root = agents_json_parse_bounded_allowing_nul (
+      "[\"ab\\u0000c\"]", -1, "test document", NULL);
+
+    g_assert_cmpstr (
+      json_array_get_string_element (json_node_get_array (root), 0), ==, "ab");
+  }
   /* Inside double-quoted strings they are only characters. */
   g_clear_pointer (&hidden, g_free);
+  {
+    /* An escaped backslash, then the text "u0000". */
+    g_autoptr (JsonNode) root = parse_ok ("[\"a\\\\u0000\"]");
+
+    g_assert_cmpstr (
+      json_array_get_string_element (json_node_get_array (root), 0), ==,
+      "a\\u0000");
+  }
   {
     g_autoptr (JsonNode) root = parse_ok ("[\"/* it's */\"]");
 

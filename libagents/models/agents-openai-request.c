@@ -96,8 +96,11 @@ JsonNode *
 agents_openai_parse_json (const char *data, gsize len, GError **error)
 {
   g_autoptr (GError) local_error = NULL;
-  /* Bounded in depth and size, as every document read. */
-  JsonNode *root = agents_json_parse_bounded (data, len, NULL, &local_error);
+  /* Bounded in depth and size, as every document read. A NUL in the
+   * model's text cuts that text short rather than failing the run; tool
+   * arguments, a JSON string in the item, are checked when parsed. */
+  JsonNode *root =
+    agents_json_parse_bounded_allowing_nul (data, len, NULL, &local_error);
 
   if (root == NULL)
     {

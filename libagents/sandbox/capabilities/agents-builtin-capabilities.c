@@ -51,10 +51,18 @@ object_schema (const char *const *names, const char *const *types)
 JsonObject *
 agents_builtin_parse_arguments (const char *arguments, GError **error)
 {
+  g_autoptr (GError) parse_error = NULL;
   g_autoptr (JsonNode) node =
-    agents_json_parse_bounded (arguments, -1, "arguments", NULL);
+    agents_json_parse_bounded (arguments, -1, "arguments", &parse_error);
 
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+  /* The model reads why its document was refused. */
+  if (node == NULL)
+    {
+      agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                                NULL, "%s", parse_error->message);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       agents_sandbox_error_set (error, AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
                                 NULL,

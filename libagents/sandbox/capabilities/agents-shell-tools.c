@@ -194,11 +194,37 @@ get_integer (const Arguments *args,
   return TRUE;
 }
 
+/* @tool's @arguments as a node holding an object; a document the bounded
+ * parser refuses is an error that says why (the model reads it). */
+static JsonNode *
+parse_object_node (const char *tool, const char *arguments, GError **error)
+{
+  g_autofree char *document = g_strdup_printf ("%s arguments", tool);
+  g_autoptr (GError) parse_error = NULL;
+  g_autoptr (JsonNode) node =
+    agents_json_parse_bounded (arguments, -1, document, &parse_error);
+
+  if (node == NULL)
+    {
+      g_set_error_literal (error, AGENTS_SANDBOX_ERROR,
+                           AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                           parse_error->message);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, AGENTS_SANDBOX_ERROR,
+                   AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
+                   "%s must be a JSON object", document);
+      return NULL;
+    }
+  return g_steal_pointer (&node);
+}
+
 AgentsExecArgs *
 agents_exec_args_parse (const char *arguments, GError **error)
 {
-  g_autoptr (JsonNode) node =
-    agents_json_parse_bounded (arguments, -1, "arguments", NULL);
+  g_autoptr (JsonNode) node = NULL;
   g_autoptr (AgentsExecArgs) args = g_new0 (AgentsExecArgs, 1);
   Arguments reader = { "exec_command", NULL };
   JsonObject *object;
@@ -207,13 +233,8 @@ agents_exec_args_parse (const char *arguments, GError **error)
   args->login = TRUE;
   args->yield_time_ms = 10000;
   args->max_output_tokens = -1;
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error_literal (error, AGENTS_SANDBOX_ERROR,
-                           AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
-                           "exec_command arguments must be a JSON object");
-      return NULL;
-    }
+  if ((node = parse_object_node ("exec_command", arguments, error)) == NULL)
+    return NULL;
   object = json_node_get_object (node);
   reader.object = object;
   cmd = json_object_get_member (object, "cmd");
@@ -581,21 +602,15 @@ agents_write_args_free (AgentsWriteArgs *args)
 AgentsWriteArgs *
 agents_write_args_parse (const char *arguments, GError **error)
 {
-  g_autoptr (JsonNode) node =
-    agents_json_parse_bounded (arguments, -1, "arguments", NULL);
+  g_autoptr (JsonNode) node = NULL;
   g_autoptr (AgentsWriteArgs) args = g_new0 (AgentsWriteArgs, 1);
   Arguments reader = { "write_stdin", NULL };
 
   args->session_id = G_MININT64;
   args->yield_time_ms = AGENTS_PTY_WRITE_YIELD_TIME_MS;
   args->max_output_tokens = -1;
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error_literal (error, AGENTS_SANDBOX_ERROR,
-                           AGENTS_SANDBOX_ERROR_INVALID_ARGUMENT,
-                           "write_stdin arguments must be a JSON object");
-      return NULL;
-    }
+  if ((node = parse_object_node ("write_stdin", arguments, error)) == NULL)
+    return NULL;
   reader.object = json_node_get_object (node);
   if (!get_integer (&reader, "session_id", -AGENTS_SHELL_MAX_INTEGER_ARGUMENT,
                     FALSE, "an integer", &args->session_id, error) ||

@@ -31,13 +31,14 @@ G_BEGIN_DECLS
 /* Parses @length bytes of @data (-1: NUL-terminated), the document that
  * errors call @document ("agent file /x/agent.json"). Beyond the limits,
  * or not one JSON value (json-glib's extensions, comments and
- * single-quoted strings, are refused too), it fails with an INVALID_JSON
- * sandbox error whose message starts with @document ("DOCUMENT: JSON
- * nested deeper than 512 levels", "DOCUMENT: invalid JSON: …") and
- * whose context is {document, reason}: `too_deep`, `too_large`,
- * `parse_error` or `empty`. With @document NULL, the message is the
- * detail alone ("nested deeper than 512 levels"), for callers that say
- * what the document is themselves. Returns the root (transfer full).
+ * single-quoted strings, are refused too, and so is a string's \u0000
+ * escape, which json-glib would cut the string at), it fails with an
+ * INVALID_JSON sandbox error whose message starts with @document ("DOCUMENT:
+ * JSON nested deeper than 512 levels", "DOCUMENT: invalid JSON: …") and whose
+ * context is {document, reason}: `too_deep`, `too_large`, `parse_error` or
+ * `empty`. With @document NULL, the message is the detail alone ("nested deeper
+ * than 512 levels"), for callers that say what the document is themselves.
+ * Returns the root (transfer full).
  *
  * Exported (not public API) for the `agents` program and the plugins,
  * which link the shared library. */
@@ -46,6 +47,14 @@ JsonNode *agents_json_parse_bounded (const char *data,
                                      gssize length,
                                      const char *document,
                                      GError **error);
+/* The same, where a string's \u0000 escape is allowed: json-glib ends
+ * the string at it. agents_json_parse_bounded() refuses it (a command or
+ * a path must not silently lose what follows); a model server's text may
+ * lose it rather than fail the run. */
+JsonNode *agents_json_parse_bounded_allowing_nul (const char *data,
+                                                  gssize length,
+                                                  const char *document,
+                                                  GError **error);
 
 /* Reads the regular file @path (see agents_file_read_regular()) and
  * parses it with agents_json_parse_bounded(). Errors start with "KIND

@@ -105,6 +105,7 @@ typedef enum
   SCAN_OK,
   SCAN_NOT_JSON,     /* a byte that JSON does not allow there */
   SCAN_SECOND_VALUE, /* a value after the document's value */
+  SCAN_NUL_ESCAPE,   /* a string's \u0000, which a C string cannot hold */
 } ScanResult;
 
 static gboolean
@@ -125,9 +126,12 @@ is_scalar_byte (char c)
  * and would make the two disagree on where strings are (comments,
  * single-quoted strings, NUL bytes) is refused, and so is a second value
  * after the first (json-glib reads them all, keeps the last and leaks
- * the others); *at is the offset of the byte refused. */
+ * the others); *at is the offset of the byte refused. So is a \u0000
+ * escape: json-glib would end the string there without a word, and a
+ * command or a path would silently lose what follows. */
 static ScanResult
-scan_document (const char *data, gsize length, guint *depth, gsize *at)
+scan_document (
+  const char *data, gsize length, gboolean allow_nul, guint *depth, gsize *at)
 {
   gboolean in_string = FALSE, in_scalar = FALSE, value_done = FALSE;
   guint level = 0;
@@ -141,6 +145,9 @@ scan_document (const char *data, gsize length, guint *depth, gsize *at)
         return SCAN_NOT_JSON;
       if (in_string)
         {
+          if (!allow_nul && c == '\\' && *at + 5 < length &&
+              memcmp (data + *at + 1, "u0000", 5) == 0)
+            return SCAN_NUL_ESCAPE;
           if (c == '\\' && *at + 1 < length && data[*at + 1] != '\0')
             (*at)++;
           else if (c == '"')
@@ -202,6 +209,14 @@ set_scan_error (GError **error,
                        _ ("a second value at byte %u"), (guint) at);
       return;
     }
+  if (result == SCAN_NUL_ESCAPE)
+    {
+      set_parse_error (error, document, "parse_error",
+                       _ ("a NUL character (\\u0000) in a string at byte "
+                          "%u: strings cannot hold one"),
+                       (guint) at);
+      return;
+    }
   if (g_ascii_isgraph (data[at]))
     g_snprintf (shown, sizeof shown, "%c", data[at]);
   else
@@ -216,11 +231,12 @@ set_scan_error (GError **error,
                      _ ("unexpected “%s” at byte %u"), shown, (guint) at);
 }
 
-JsonNode *
-agents_json_parse_bounded (const char *data,
-                           gssize length,
-                           const char *document,
-                           GError **error)
+static JsonNode *
+parse_bounded (const char *data,
+               gssize length,
+               const char *document,
+               gboolean allow_nul,
+               GError **error)
 {
   g_autoptr (JsonParser) parser = NULL;
   g_autoptr (GError) parse_error = NULL;
@@ -237,7 +253,7 @@ agents_json_parse_bounded (const char *data,
                        AGENTS_JSON_MAX_SIZE);
       return NULL;
     }
-  scan = scan_document (data, size, &depth, &at);
+  scan = scan_document (data, size, allow_nul, &depth, &at);
   if (scan != SCAN_OK)
     {
       set_scan_error (error, document, scan, data, at);
@@ -263,6 +279,24 @@ agents_json_parse_bounded (const char *data,
       return NULL;
     }
   return json_parser_steal_root (parser);
+}
+
+JsonNode *
+agents_json_parse_bounded (const char *data,
+                           gssize length,
+                           const char *document,
+                           GError **error)
+{
+  return parse_bounded (data, length, document, FALSE, error);
+}
+
+JsonNode *
+agents_json_parse_bounded_allowing_nul (const char *data,
+                                        gssize length,
+                                        const char *document,
+                                        GError **error)
+{
+  return parse_bounded (data, length, document, TRUE, error);
 }
 
 JsonNode *
